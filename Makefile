@@ -1,0 +1,107 @@
+# Makefile - build the benchmark image, run it, test it.
+#
+#   make run     install what is missing, build, boot under QEMU (serial on stdio)
+#   make check   install what is missing, build, run every test
+#   make iso     build/bench.iso: hybrid ISO for CD or USB stick, BIOS and UEFI
+#   make kernel  build/bench.elf (multiboot2, GRUB) and build/bench32.elf
+#                (multiboot1, QEMU -kernel)
+
+SHELL   := /bin/bash
+BUILD   := build
+CC      := gcc
+NASM    := nasm
+LD      := ld
+OBJCOPY := objcopy
+PYTHON  := python3
+QEMU    := qemu-system-x86_64
+
+KERNEL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
+	-ffreestanding -fno-builtin -fno-stack-protector -fno-pic -fno-pie \
+	-fno-asynchronous-unwind-tables -fno-omit-frame-pointer \
+	-mno-red-zone -mcmodel=small -m64 -march=x86-64 \
+	-fno-tree-loop-distribute-patterns
+HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined
+
+ASM_SRC := boot/entry.asm boot/vectors.asm
+C_SRC   := $(wildcard kernel/*.c) $(wildcard lib/*.c) $(wildcard bench/*.c)
+OBJ     := $(ASM_SRC:%.asm=$(BUILD)/%.o) $(C_SRC:%.c=$(BUILD)/%.o)
+HEADERS := $(wildcard kernel/*.h) $(wildcard lib/*.h) $(wildcard bench/*.h)
+
+# Boot parameters for `make run` (README "Boot parameters").
+ARGS ?=
+QEMU_CPU ?= max
+QEMU_RUN := $(QEMU) -machine q35 -cpu $(QEMU_CPU) -m 256M -display none \
+	-serial stdio -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
+
+.PHONY: all kernel iso run run-iso check unit boot-tests deps clean
+all: kernel iso
+
+kernel: $(BUILD)/bench.elf $(BUILD)/bench32.elf
+
+deps:
+	@bash tools/deps.sh
+
+$(BUILD)/%.o: %.asm
+	@mkdir -p $(dir $@)
+	$(NASM) -f elf64 -g -o $@ $<
+
+$(BUILD)/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(KERNEL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/bench.elf: $(OBJ) linker.ld
+	$(LD) -n -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld -o $@ $(OBJ)
+
+# QEMU's multiboot loader refuses ELF64; the same image as ELF32.
+$(BUILD)/bench32.elf: $(BUILD)/bench.elf
+	$(OBJCOPY) -O elf32-i386 $< $@
+
+$(BUILD)/bench.iso: $(BUILD)/bench.elf iso/grub.cfg
+	@rm -rf $(BUILD)/isoroot && mkdir -p $(BUILD)/isoroot/boot/grub
+	cp $(BUILD)/bench.elf $(BUILD)/isoroot/boot/bench.elf
+	cp iso/grub.cfg $(BUILD)/isoroot/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(BUILD)/isoroot 2> $(BUILD)/grub-mkrescue.log || \
+		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
+
+iso: $(BUILD)/bench.iso
+
+# Boot the multiboot1 image directly: the quickest smoke test. QEMU's exit
+# status 33 is the kernel's success code (kernel/exit.h).
+run: deps kernel
+	@echo "make run: booting $(BUILD)/bench32.elf under QEMU (TCG, -cpu $(QEMU_CPU)); boot parameters: '$(ARGS)'"
+	@mkdir -p $(BUILD)/logs
+	@set -o pipefail; timeout 300 $(QEMU_RUN) -kernel $(BUILD)/bench32.elf -append "$(ARGS)" \
+		| tee $(BUILD)/logs/run.log; rc=$$?; \
+	if [ $$rc -eq 33 ]; then echo "make run: run complete (log: $(BUILD)/logs/run.log)"; exit 0; \
+	elif [ $$rc -eq 124 ]; then echo "make run: QEMU timed out after 300 s"; exit 1; \
+	else echo "make run: the run did not complete (QEMU exit status $$rc; 35 = kernel aborted)"; exit 1; fi
+
+# The same through GRUB from the ISO (BIOS, CD-ROM).
+run-iso: deps iso
+	@set -o pipefail; timeout 300 $(QEMU_RUN) -cdrom $(BUILD)/bench.iso | tee $(BUILD)/logs/run-iso.log; \
+	rc=$$?; [ $$rc -eq 33 ] || { echo "make run-iso: QEMU exit status $$rc"; exit 1; }
+
+UNIT_TESTS := test_fmt test_stats test_cmdline test_json test_string
+UNIT_BINS  := $(UNIT_TESTS:%=$(BUILD)/host/%)
+
+$(BUILD)/host/test_string: tests/unit/test_string.c lib/string.c tests/unit/check.h
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -fno-builtin -Dmemcpy=lk_memcpy -Dmemmove=lk_memmove \
+		-Dmemset=lk_memset -Dmemcmp=lk_memcmp -Dstrlen=lk_strlen -o $@ tests/unit/test_string.c lib/string.c
+
+$(BUILD)/host/test_%: tests/unit/test_%.c lib/*.c lib/*.h tests/unit/check.h
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -o $@ $< lib/fmt.c lib/stats.c lib/cmdline.c lib/json.c
+
+unit: $(UNIT_BINS)
+	@$(PYTHON) tests/run_unit.py $(UNIT_BINS)
+
+boot-tests: kernel iso
+	@$(PYTHON) tests/boot/run_boot_tests.py
+
+check: deps
+	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory boot-tests
+
+clean:
+	rm -rf $(BUILD)

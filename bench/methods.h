@@ -1,0 +1,107 @@
+/* bench/methods.h - the serialization sequences, defined once, side by side.
+ *
+ * Each start_* / stop_* function is one inline-assembly block with exact
+ * clobbers, returning the TSC in ticks. A method is a (start, stop) pair;
+ * FOR_EACH_METHOD lists them and everything else refers to them by name
+ * (bench/workload.h instantiates one sampling loop per method and workload,
+ * so the measured code is inlined between the two reads, as the paper asks).
+ *
+ * One deliberate difference from the paper's listings: before each CPUID we
+ * set EAX = 0 (xor %eax,%eax, as Goossens' slide "Organisation générale d'une
+ * mesure" does). The paper leaves EAX to whatever the compiler had there,
+ * so CPUID's leaf, and with it its latency, varied from sample to sample.
+ */
+#ifndef BENCH_METHODS_H
+#define BENCH_METHODS_H
+
+#include <stdint.h>
+
+#define BENCH_INLINE static inline __attribute__((always_inline))
+
+/* CPUID;RDTSC - the start of every method (paper 3.1, appendix lines 41-46;
+ * 3.2.1 first block; 3.2.3 loop body). CPUID waits for all earlier
+ * instructions to complete (SDM Vol. 3A 10.3 "Serializing Instructions"),
+ * then RDTSC reads the counter (SDM Vol. 2B "RDTSC"). */
+BENCH_INLINE uint64_t start_cpuid_rdtsc(void)
+{
+	uint32_t hi, lo;
+	__asm__ volatile("xor %%eax, %%eax\n\t"
+			 "cpuid\n\t"
+			 "rdtsc\n\t"
+			 "mov %%edx, %0\n\t"
+			 "mov %%eax, %1\n\t"
+			 : "=r"(hi), "=r"(lo)
+			 :
+			 : "rax", "rbx", "rcx", "rdx", "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* Method 1 stop, CPUID;RDTSC (paper 3.1, appendix lines 48-51): the same
+ * sequence as the start. The CPUID inside the window is what makes this
+ * method's minimum vary (paper 3.1.2). */
+BENCH_INLINE uint64_t stop_cpuid_rdtsc(void)
+{
+	return start_cpuid_rdtsc();
+}
+
+/* Method 2 stop, RDTSCP;mov;mov;CPUID (paper 3.2.1). RDTSCP waits until all
+ * previous instructions have executed before reading the counter (SDM
+ * Vol. 2B "RDTSCP"); the CPUID after the two movs keeps later instructions
+ * from starting before it. Needs CPUID.80000001H:EDX[27]. */
+BENCH_INLINE uint64_t stop_rdtscp_cpuid(void)
+{
+	uint32_t hi, lo;
+	__asm__ volatile("rdtscp\n\t"
+			 "mov %%edx, %0\n\t"
+			 "mov %%eax, %1\n\t"
+			 "xor %%eax, %%eax\n\t"
+			 "cpuid\n\t"
+			 : "=r"(hi), "=r"(lo)
+			 :
+			 : "rax", "rbx", "rcx", "rdx", "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* Method 3 stop, mov %cr0,%rax; mov %rax,%cr0; RDTSC (paper 3.2.3): a move to
+ * a control register is serializing (SDM Vol. 3A 10.3), for CPUs without
+ * RDTSCP. Ring 0 only, which we are. */
+BENCH_INLINE uint64_t stop_cr0_rdtsc(void)
+{
+	uint32_t hi, lo;
+	__asm__ volatile("mov %%cr0, %%rax\n\t"
+			 "mov %%rax, %%cr0\n\t"
+			 "rdtsc\n\t"
+			 "mov %%edx, %0\n\t"
+			 "mov %%eax, %1\n\t"
+			 : "=r"(hi), "=r"(lo)
+			 :
+			 : "rax", "rdx", "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* The methods: X(arg, name, start, stop). The order is the paper's and
+ * gives enum method_id. */
+#define FOR_EACH_METHOD(X, arg)                                       \
+	X(arg, cpuid, start_cpuid_rdtsc, stop_cpuid_rdtsc)            \
+	X(arg, rdtscp, start_cpuid_rdtsc, stop_rdtscp_cpuid)          \
+	X(arg, cr0, start_cpuid_rdtsc, stop_cr0_rdtsc)
+
+#define METHOD__ENUM(arg, name, start, stop) METHOD_##name,
+enum method_id { FOR_EACH_METHOD(METHOD__ENUM, _) METHOD_COUNT };
+
+struct cpu_info;
+
+/* What the report says about a method. */
+struct method_desc {
+	const char *name;     /* the boot parameter's word: cpuid, rdtscp, cr0 */
+	const char *sequence; /* the instructions around the measured code */
+	const char *source;   /* paper section */
+};
+
+extern const struct method_desc methods[METHOD_COUNT];
+
+/* method_unavailable - NULL when method m can run on this CPU, else one
+ * line saying why not (which CPUID bit). */
+const char *method_unavailable(enum method_id m, const struct cpu_info *cpu);
+
+#endif

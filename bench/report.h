@@ -1,0 +1,25 @@
+/* bench/report.h - everything the measurement prints, in one place: the
+ * paper's log format (Paoloni 2010 3.1.2 and appendix lines 163-175),
+ * human lines with units, and the machine-readable records (README
+ * "Machine-readable output"). Never called inside a measured window. */
+#ifndef BENCH_REPORT_H
+#define BENCH_REPORT_H
+
+#include <stdint.h>
+#include "methods.h"
+#include "workload.h"
+#include "../lib/stats.h"
+
+/* The records lie between these two lines. */
+#define RECORDS_BEGIN "BEGIN bench-records v1"
+#define RECORDS_END "END bench-records"
+
+void report_method_start(enum method_id m, const struct workload *w, uint64_t ensembles,
+			 uint64_t samples, uint64_t warmup);
+void report_method_skip(enum method_id m, const char *why);
+void report_ensemble(enum method_id m, const struct workload *w, uint64_t j,
+		     const struct ensemble_stats *e);
+void report_summary(enum method_id m, const struct workload *w,
+		    const struct summary_result *r, uint64_t elapsed_ticks);
+
+#endif

@@ -1,0 +1,63 @@
+/* bench/workload.h - the workload registry.
+ *
+ * A workload is measured code. To add one, write a C file in bench/ with
+ *
+ *     #include "workload.h"
+ *     BENCH_INLINE void mine_setup(struct wl_ctx *c) { c->variable = 0; }
+ *     BENCH_INLINE void mine_body(struct wl_ctx *c)  { ...measured code... }
+ *     BENCH_WORKLOAD(mine, "what it measures, its expected cost", 0)
+ *
+ * setup runs before each sample, outside the window; body runs inside it.
+ * The macro instantiates one sampling loop per method (FOR_EACH_METHOD in
+ * methods.h) with the body inlined between the method's start and stop, and
+ * puts a descriptor in the linker section bench_workloads: no central list.
+ */
+#ifndef BENCH_WORKLOAD_H
+#define BENCH_WORKLOAD_H
+
+#include <stdint.h>
+#include "methods.h"
+
+/* Per-sample state a workload may use. */
+struct wl_ctx {
+	volatile int variable; /* the paper's `variable` */
+	uint64_t param;        /* the workload's parameter (e.g. a loop size) */
+};
+
+typedef void (*fill_fn)(uint64_t *ticks, uint64_t n, struct wl_ctx *c);
+
+struct workload {
+	const char *name;
+	const char *desc;
+	uint64_t default_param;
+	fill_fn fill[METHOD_COUNT];
+};
+
+/* The sampling loop: no I/O, allocation or division between the reads;
+ * the only store after stop is the sample itself. */
+#define WORKLOAD__FILL(w, m, start, stop)                                        \
+	static void bench_fill_##w##_##m(uint64_t *ticks, uint64_t n, struct wl_ctx *c) \
+	{                                                                        \
+		for (uint64_t i = 0; i < n; i++) {                               \
+			w##_setup(c);                                            \
+			uint64_t t0 = start();                                   \
+			w##_body(c);                                             \
+			uint64_t t1 = stop();                                    \
+			ticks[i] = t1 - t0;                                      \
+		}                                                                \
+	}
+#define WORKLOAD__PTR(w, m, start, stop) [METHOD_##m] = bench_fill_##w##_##m,
+
+#define BENCH_WORKLOAD(w, description, param)                                  \
+	FOR_EACH_METHOD(WORKLOAD__FILL, w)                                      \
+	static const struct workload bench_workload_##w                         \
+		__attribute__((used, section("bench_workloads"), aligned(8))) = { \
+			#w, description, param, { FOR_EACH_METHOD(WORKLOAD__PTR, w) } \
+		};
+
+extern const struct workload __start_bench_workloads[], __stop_bench_workloads[];
+
+/* workload_find - the registered workload called name, or NULL. */
+const struct workload *workload_find(const char *name);
+
+#endif

@@ -1,0 +1,227 @@
+; boot/entry.asm - the one place that boots.
+;
+; A multiboot2 header (GRUB's `multiboot2` command) and a multiboot1 header
+; (QEMU's `-kernel`, which only knows multiboot1), a 32-bit protected-mode
+; entry that checks for long mode, identity-maps the first 4 GiB with 2 MiB
+; pages, enters 64-bit mode (SDM Vol. 3A 10.8.5 "Initializing IA-32e Mode"),
+; enables SSE (SDM Vol. 3A 14.1.3) and calls
+;     kernel_main(uint32_t magic, uint32_t info_phys).
+;
+; Machine state on entry (Multiboot 0.6.96 section 3.2, Multiboot2 3.3):
+; 32-bit protected mode, paging off, A20 on, interrupts off, EAX = magic,
+; EBX = physical address of the boot information.
+
+MB1_MAGIC       equ 0x1BADB002
+MB1_FLAGS       equ (1 << 0) | (1 << 1)        ; page-align modules, want memory info
+MB2_MAGIC       equ 0xE85250D6
+MB2_ARCH_I386   equ 0
+
+COM1            equ 0x3F8
+
+section .multiboot_header progbits alloc noexec nowrite align=8
+align 4
+mb1_header:
+        dd MB1_MAGIC
+        dd MB1_FLAGS
+        dd -(MB1_MAGIC + MB1_FLAGS)
+
+align 8
+mb2_header:
+        dd MB2_MAGIC
+        dd MB2_ARCH_I386
+        dd mb2_header_end - mb2_header
+        dd -(MB2_MAGIC + MB2_ARCH_I386 + (mb2_header_end - mb2_header))
+        ; end tag
+        dw 0, 0
+        dd 8
+mb2_header_end:
+
+section .bss nobits alloc noexec write align=4096
+; Page tables: PML4 -> one PDPT -> four page directories of 2 MiB pages.
+global boot_pml4
+boot_pml4:      resb 4096
+boot_pdpt:      resb 4096
+boot_pd:        resb 4096 * 4
+global boot_stack_bottom, boot_stack_top
+boot_stack_bottom:
+                resb 65536
+boot_stack_top:
+
+section .data
+global boot_magic, boot_info
+boot_magic:     dd 0
+boot_info:      dd 0
+
+align 8
+gdt64:
+        dq 0                                    ; null
+        dq 0x00AF9A000000FFFF                   ; 0x08: 64-bit ring-0 code (L=1)
+        dq 0x00CF92000000FFFF                   ; 0x10: ring-0 data
+gdt64_end:
+gdt64_ptr:
+        dw gdt64_end - gdt64 - 1
+        dq gdt64
+
+section .rodata
+msg_no_cpuid:    db "bench: FATAL: this CPU has no CPUID instruction (EFLAGS.ID cannot be toggled); cannot run", 13, 10, 0
+msg_no_longmode: db "bench: FATAL: this CPU does not support long mode (CPUID.80000001H:EDX[29]=0); this image needs an x86-64 CPU", 13, 10, 0
+
+section .text
+bits 32
+global _start
+extern _bss_start, _bss_end, kernel_main
+_start:
+        cli
+        cld
+        mov     ebp, eax                        ; keep magic and info out of the
+        mov     esi, ebx                        ; registers rep stosb uses
+
+        ; Zero .bss (page tables and stack live there).
+        mov     edi, _bss_start
+        mov     ecx, _bss_end
+        sub     ecx, edi
+        xor     eax, eax
+        rep stosb
+
+        mov     esp, boot_stack_top
+        mov     [boot_magic], ebp
+        mov     [boot_info], esi
+
+        ; CPUID present? (SDM Vol. 1 3.4.3.3: software can toggle EFLAGS.ID)
+        pushfd
+        pop     eax
+        mov     ecx, eax
+        xor     eax, 1 << 21
+        push    eax
+        popfd
+        pushfd
+        pop     eax
+        push    ecx
+        popfd
+        xor     eax, ecx
+        jz      .no_cpuid
+
+        ; Long mode? CPUID.80000000H:EAX >= 80000001H and CPUID.80000001H:EDX[29].
+        mov     eax, 0x80000000
+        cpuid
+        cmp     eax, 0x80000001
+        jb      .no_long_mode
+        mov     eax, 0x80000001
+        cpuid
+        test    edx, 1 << 29
+        jz      .no_long_mode
+
+        ; Identity map 0..4 GiB: PML4[0] -> PDPT, PDPT[0..3] -> PD0..PD3,
+        ; each PD entry a 2 MiB page, present + writable + PS (0x83).
+        mov     eax, boot_pdpt
+        or      eax, 0x3
+        mov     [boot_pml4], eax
+        mov     edi, boot_pdpt
+        mov     eax, boot_pd
+        or      eax, 0x3
+        mov     ecx, 4
+.fill_pdpt:
+        mov     [edi], eax
+        add     eax, 4096
+        add     edi, 8
+        loop    .fill_pdpt
+
+        mov     edi, boot_pd
+        xor     ebx, ebx                        ; page index 0..2047
+.fill_pd:
+        mov     eax, ebx
+        shl     eax, 21                         ; low 32 bits of index * 2 MiB
+        or      eax, 0x83
+        mov     [edi], eax
+        mov     eax, ebx
+        shr     eax, 11                         ; high bits of index * 2 MiB
+        mov     [edi + 4], eax
+        add     edi, 8
+        inc     ebx
+        cmp     ebx, 2048
+        jb      .fill_pd
+
+        ; SDM Vol. 3A 10.8.5: CR4.PAE, CR3, IA32_EFER.LME, then CR0.PG.
+        mov     eax, cr4
+        or      eax, 1 << 5                     ; PAE
+        mov     cr4, eax
+        mov     eax, boot_pml4
+        mov     cr3, eax
+        mov     ecx, 0xC0000080                 ; IA32_EFER
+        rdmsr
+        or      eax, 1 << 8                     ; LME
+        wrmsr
+        mov     eax, cr0
+        or      eax, (1 << 31) | (1 << 0)       ; PG | PE
+        mov     cr0, eax
+
+        lgdt    [gdt64_ptr]
+        jmp     0x08:long_mode_entry
+
+.no_cpuid:
+        mov     esi, msg_no_cpuid
+        jmp     fatal32
+.no_long_mode:
+        mov     esi, msg_no_longmode
+        jmp     fatal32
+
+; fatal32: print the NUL-terminated string at ESI on COM1 and on the VGA text
+; screen, then halt forever. The serial wait is bounded so a missing UART
+; cannot hang us before the halt.
+fatal32:
+        mov     edi, 0xB8000
+.next:
+        lodsb
+        test    al, al
+        jz      .halt
+        mov     ah, 0x4F                        ; white on red
+        mov     [edi], ax
+        add     edi, 2
+        mov     bl, al
+        mov     ecx, 100000
+.wait:
+        mov     dx, COM1 + 5                    ; line status register
+        in      al, dx
+        test    al, 0x20                        ; THR empty
+        jnz     .send
+        loop    .wait
+.send:
+        mov     al, bl
+        mov     dx, COM1
+        out     dx, al
+        jmp     .next
+.halt:
+        cli
+        hlt
+        jmp     .halt
+
+bits 64
+long_mode_entry:
+        mov     ax, 0x10
+        mov     ds, ax
+        mov     es, ax
+        mov     ss, ax
+        xor     ax, ax
+        mov     fs, ax
+        mov     gs, ax
+        mov     rsp, boot_stack_top
+
+        ; SSE: CR0.EM = 0, CR0.MP = 1, CR0.TS = 0; CR4.OSFXSR and
+        ; CR4.OSXMMEXCPT = 1 (SDM Vol. 3A 14.1.3).
+        mov     rax, cr0
+        and     rax, ~((1 << 2) | (1 << 3))
+        or      rax, 1 << 1
+        mov     cr0, rax
+        mov     rax, cr4
+        or      rax, (1 << 9) | (1 << 10)
+        mov     cr4, rax
+        fninit
+
+        mov     edi, [boot_magic]
+        mov     esi, [boot_info]
+        xor     ebp, ebp
+        call    kernel_main
+.hang:
+        cli
+        hlt
+        jmp     .hang

@@ -1,0 +1,38 @@
+/* kernel/config.h - the boot configuration: documented keys of the kernel
+ * command line (README "Boot parameters"), parsed by lib/cmdline.c. */
+#ifndef KERNEL_CONFIG_H
+#define KERNEL_CONFIG_H
+
+#include <stdint.h>
+
+enum output_mode { OUTPUT_HUMAN, OUTPUT_JSON, OUTPUT_BOTH };
+enum test_fault { FAULT_NONE, FAULT_UD2, FAULT_GP, FAULT_PF, FAULT_DE };
+
+struct config {
+	uint64_t ensembles;  /* the paper's BOUND_OF_LOOP */
+	uint64_t samples;    /* the paper's SIZE_OF_STAT */
+	uint64_t warmup;     /* samples measured and discarded before ensemble 0 */
+	uint64_t methods;    /* bit mask of enum method_id */
+	uint64_t output;     /* enum output_mode */
+	uint64_t test_fault; /* enum test_fault: test-only, provoke an exception */
+	int problems;        /* messages config_parse printed */
+};
+
+#define DEFAULT_ENSEMBLES 100
+#define DEFAULT_SAMPLES 1000
+#define DEFAULT_WARMUP 1000
+
+extern struct config cfg;
+
+/* config_parse - set cfg from defaults and the command line, printing one
+ * "config:" line per problem. */
+void config_parse(const char *cmdline);
+
+/* config_print - the configuration in effect: a human line and a record. */
+void config_print(void);
+
+/* config_human, config_json - whether that output is on. */
+int config_human(void);
+int config_json(void);
+
+#endif

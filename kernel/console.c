@@ -1,0 +1,38 @@
+/* kernel/console.c - see console.h. */
+#include "console.h"
+#include "uart.h"
+#include "vga.h"
+#include "../lib/fmt.h"
+
+static int screen;
+
+void console_set_screen(int on)
+{
+	screen = on;
+	if (on)
+		vga_init();
+}
+
+void console_write(const char *s, size_t n)
+{
+	uart_write(s, n);
+	if (screen)
+		vga_write(s, n);
+}
+
+void kprintf(const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = fmt_vformat(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof buf) {
+		n = sizeof buf - 1;
+		buf[n - 4] = '.';
+		buf[n - 3] = '.';
+		buf[n - 2] = '.';
+		buf[n - 1] = '\n';
+	}
+	console_write(buf, (size_t)n);
+}

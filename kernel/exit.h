@@ -1,0 +1,20 @@
+/* kernel/exit.h - how a run ends.
+ *
+ * Under QEMU the isa-debug-exit device (-device isa-debug-exit,iobase=0xf4,
+ * iosize=0x04) turns a write of value v into QEMU's exit status (v << 1) | 1:
+ *   EXIT_SUCCESS_CODE 0x10 -> exit status 33: the run completed;
+ *   EXIT_FAILURE_CODE 0x11 -> exit status 35: the run was aborted (an
+ *                             exception, or no usable time-stamp counter).
+ * Elsewhere the write to port 0xF4 does nothing and the machine halts with
+ * the results on the console. */
+#ifndef KERNEL_EXIT_H
+#define KERNEL_EXIT_H
+
+#define DEBUG_EXIT_PORT 0xF4
+#define EXIT_SUCCESS_CODE 0x10
+#define EXIT_FAILURE_CODE 0x11
+
+/* bench_exit - leave QEMU with code, or halt forever. Never returns. */
+__attribute__((noreturn)) void bench_exit(int code);
+
+#endif

@@ -1,0 +1,128 @@
+/* kernel/main.c - the run, as one sentence:
+ * boot -> platform (console, traps, memory) -> probe (CPUID) ->
+ * measure (methods x ensembles) -> analyze -> report -> exit. */
+#include <stdint.h>
+#include "config.h"
+#include "console.h"
+#include "cpu.h"
+#include "exit.h"
+#include "mem.h"
+#include "multiboot.h"
+#include "pic.h"
+#include "probe.h"
+#include "trap.h"
+#include "uart.h"
+#include "../bench/report.h"
+#include "../bench/run.h"
+
+#define BENCH_VERSION "0.1"
+
+static struct boot_info bi;
+static struct cpu_info cpu;
+
+void kernel_main(uint32_t magic, uint32_t info);
+
+/* Provoke the exception test.fault= asks for (tests of the diagnostics). */
+static void provoke_fault(void)
+{
+	static const char *const what[] = { "", "ud2 (#UD)", "a non-canonical read (#GP)",
+					    "a read of unmapped memory (#PF)", "a division by zero (#DE)" };
+	if (cfg.test_fault == FAULT_NONE)
+		return;
+	kprintf("test: test.fault=%s: executing %s now\n",
+		cfg.test_fault == FAULT_UD2 ? "ud2" : cfg.test_fault == FAULT_GP ? "gp" :
+		cfg.test_fault == FAULT_PF ? "pf" : "de", what[cfg.test_fault]);
+	switch (cfg.test_fault) {
+	case FAULT_UD2:
+		__asm__ volatile("ud2");
+		break;
+	case FAULT_GP:
+		(void)*(volatile uint64_t *)0x8000000000000000ull;
+		break;
+	case FAULT_PF:
+		(void)*(volatile uint64_t *)0x0000100000000000ull;
+		break;
+	case FAULT_DE: {
+		volatile uint32_t zero = 0;
+		kprintf("%u\n", 1u / zero);
+		break;
+	}
+	}
+	kprintf("test: the fault did not happen\n");
+}
+
+void kernel_main(uint32_t magic, uint32_t info)
+{
+	int serial = uart_init(COM1_BASE, 115200) == 0;
+	multiboot_parse(magic, info, &bi);
+	/* The VGA text screen exists when a BIOS loader left text mode: every
+	 * multiboot1 boot we know (QEMU -kernel, GRUB on BIOS) and a
+	 * multiboot2 boot that reports an EGA text framebuffer. */
+	if (bi.protocol == 1 || (bi.fb_present && bi.fb_type == 2))
+		console_set_screen(1);
+	trap_init();
+	pic_mask_all();
+
+	kprintf("bench %s: bare-metal code timing (Paoloni 2010 methods), ring 0, interrupts off\n",
+		BENCH_VERSION);
+	if (!serial)
+		kprintf("console: no UART answered at COM1 (I/O 0x3F8, loopback test failed); screen only\n");
+	if (bi.protocol == 0)
+		kprintf("boot: unknown boot magic 0x%08x (expected multiboot 0x%08x or multiboot2 0x%08x): "
+			"no command line or memory map; using defaults\n",
+			magic, MB1_BOOT_MAGIC, MB2_BOOT_MAGIC);
+	if (bi.mmap_truncated)
+		kprintf("boot: the memory map has more than %d entries; the rest are ignored\n",
+			BOOT_MMAP_MAX);
+
+	mem_init(&bi);
+	config_parse(bi.cmdline);
+	probe_cpu(&cpu);
+
+	kprintf("%s\n", RECORDS_BEGIN);
+	probe_print(&cpu, &bi);
+	config_print();
+
+	if (!cpu.has_tsc) {
+		kprintf("bench: no time-stamp counter (CPUID.1:EDX[4]=0): no method can run\n");
+		kprintf("{\"rec\":\"end\",\"status\":\"no_tsc\"}\n%s\n", RECORDS_END);
+		kprintf("bench: run aborted: no time-stamp counter (exit code 0x%x)\n", EXIT_FAILURE_CODE);
+		bench_exit(EXIT_FAILURE_CODE);
+	}
+
+	uint64_t *ticks = mem_alloc(cfg.samples * sizeof(uint64_t));
+	if (!ticks) {
+		uint64_t fit = mem_free_bytes() / sizeof(uint64_t);
+		uint64_t want = cfg.samples;
+		cfg.samples = fit < DEFAULT_SAMPLES ? fit : DEFAULT_SAMPLES;
+		kprintf("config: samples=%llu needs %llu bytes for one ensemble's buffer but %llu bytes are free; "
+			"using samples=%llu\n", (unsigned long long)want,
+			(unsigned long long)(want * sizeof(uint64_t)),
+			(unsigned long long)mem_free_bytes(), (unsigned long long)cfg.samples);
+		ticks = cfg.samples ? mem_alloc(cfg.samples * sizeof(uint64_t)) : 0;
+		cfg.problems++;
+		if (!ticks) {
+			kprintf("{\"rec\":\"end\",\"status\":\"no_memory\"}\n%s\n", RECORDS_END);
+			kprintf("bench: run aborted: no memory for a sample buffer (exit code 0x%x)\n",
+				EXIT_FAILURE_CODE);
+			bench_exit(EXIT_FAILURE_CODE);
+		}
+	}
+
+	provoke_fault();
+
+	struct run_totals t;
+	bench_run(&cpu, ticks, cfg.samples, &t);
+
+	kprintf("{\"rec\":\"end\",\"status\":\"complete\",\"methods_run\":%d,\"methods_skipped\":%d,"
+		"\"ensemble_errors\":%llu,\"config_problems\":%d,\"nmis\":%llu}\n",
+		t.methods_run, t.methods_skipped, (unsigned long long)t.ensemble_errors,
+		cfg.problems, (unsigned long long)trap_nmi_count());
+	kprintf("%s\n", RECORDS_END);
+	kprintf("bench: run complete: %d method%s run, %d skipped, %llu ensemble errors, "
+		"%d command-line problem%s (exit code 0x%x)\n",
+		t.methods_run, t.methods_run == 1 ? "" : "s", t.methods_skipped,
+		(unsigned long long)t.ensemble_errors, cfg.problems, cfg.problems == 1 ? "" : "s",
+		EXIT_SUCCESS_CODE);
+	bench_exit(EXIT_SUCCESS_CODE);
+}

@@ -1,0 +1,115 @@
+/* kernel/multiboot.c - see multiboot.h. */
+#include "multiboot.h"
+
+static void copy_str(char *dst, uint64_t size, const char *src)
+{
+	uint64_t i = 0;
+	for (; src && src[i] && i < size - 1; i++)
+		dst[i] = src[i];
+	dst[i] = '\0';
+}
+
+static void add_mmap(struct boot_info *bi, uint64_t base, uint64_t len, uint32_t type)
+{
+	if (bi->nmmap == BOOT_MMAP_MAX) {
+		bi->mmap_truncated = 1;
+		return;
+	}
+	bi->mmap[bi->nmmap].base = base;
+	bi->mmap[bi->nmmap].length = len;
+	bi->mmap[bi->nmmap].type = type;
+	bi->nmmap++;
+}
+
+static void parse_mb1(const uint8_t *info, struct boot_info *bi)
+{
+	uint32_t flags = *(const uint32_t *)info;
+	if (flags & (1u << 0)) {
+		bi->mem_lower_kib = *(const uint32_t *)(info + 4);
+		bi->mem_upper_kib = *(const uint32_t *)(info + 8);
+		bi->has_meminfo = 1;
+	}
+	if (flags & (1u << 2))
+		copy_str(bi->cmdline, sizeof bi->cmdline,
+			 (const char *)(uint64_t)*(const uint32_t *)(info + 16));
+	if (flags & (1u << 6)) {
+		uint32_t len = *(const uint32_t *)(info + 44);
+		uint64_t addr = *(const uint32_t *)(info + 48);
+		for (uint64_t p = addr; p + 24 <= addr + len;) {
+			const uint8_t *e = (const uint8_t *)p;
+			uint32_t size = *(const uint32_t *)e;
+			add_mmap(bi, *(const uint64_t *)(e + 4), *(const uint64_t *)(e + 12),
+				 *(const uint32_t *)(e + 20));
+			p += size + 4;
+		}
+	}
+	if (flags & (1u << 9))
+		copy_str(bi->loader, sizeof bi->loader,
+			 (const char *)(uint64_t)*(const uint32_t *)(info + 64));
+	if (flags & (1u << 12)) {
+		bi->fb_present = 1;
+		bi->fb_addr = *(const uint64_t *)(info + 88);
+		bi->fb_pitch = *(const uint32_t *)(info + 96);
+		bi->fb_width = *(const uint32_t *)(info + 100);
+		bi->fb_height = *(const uint32_t *)(info + 104);
+		bi->fb_bpp = info[108];
+		bi->fb_type = info[109];
+	}
+}
+
+static void parse_mb2(const uint8_t *info, struct boot_info *bi)
+{
+	uint32_t total = *(const uint32_t *)info;
+	const uint8_t *p = info + 8, *end = info + total;
+	while (p + 8 <= end) {
+		uint32_t type = *(const uint32_t *)p;
+		uint32_t size = *(const uint32_t *)(p + 4);
+		if (type == 0 || size < 8)
+			break;
+		switch (type) {
+		case 1: /* boot command line */
+			copy_str(bi->cmdline, sizeof bi->cmdline, (const char *)(p + 8));
+			break;
+		case 2: /* boot loader name */
+			copy_str(bi->loader, sizeof bi->loader, (const char *)(p + 8));
+			break;
+		case 4: /* basic memory information */
+			bi->mem_lower_kib = *(const uint32_t *)(p + 8);
+			bi->mem_upper_kib = *(const uint32_t *)(p + 12);
+			bi->has_meminfo = 1;
+			break;
+		case 6: { /* memory map */
+			uint32_t esize = *(const uint32_t *)(p + 8);
+			if (esize < 24)
+				break;
+			for (const uint8_t *e = p + 16; e + esize <= p + size; e += esize)
+				add_mmap(bi, *(const uint64_t *)e, *(const uint64_t *)(e + 8),
+					 *(const uint32_t *)(e + 16));
+			break;
+		}
+		case 8: /* framebuffer info */
+			bi->fb_present = 1;
+			bi->fb_addr = *(const uint64_t *)(p + 8);
+			bi->fb_pitch = *(const uint32_t *)(p + 16);
+			bi->fb_width = *(const uint32_t *)(p + 20);
+			bi->fb_height = *(const uint32_t *)(p + 24);
+			bi->fb_bpp = p[28];
+			bi->fb_type = p[29];
+			break;
+		}
+		p += (size + 7) & ~7u;
+	}
+}
+
+void multiboot_parse(uint32_t magic, uint64_t info_phys, struct boot_info *bi)
+{
+	bi->magic = magic;
+	bi->protocol = 0;
+	if (magic == MB1_BOOT_MAGIC && info_phys) {
+		bi->protocol = 1;
+		parse_mb1((const uint8_t *)info_phys, bi);
+	} else if (magic == MB2_BOOT_MAGIC && info_phys) {
+		bi->protocol = 2;
+		parse_mb2((const uint8_t *)info_phys, bi);
+	}
+}

@@ -1,0 +1,41 @@
+/* kernel/multiboot.h - what the boot loader told us, copied out of its
+ * information structure (Multiboot 0.6.96 section 3.3; Multiboot2 section
+ * 3.6) before anything can overwrite it. */
+#ifndef KERNEL_MULTIBOOT_H
+#define KERNEL_MULTIBOOT_H
+
+#include <stdint.h>
+#include "../lib/cmdline.h"
+
+#define MB1_BOOT_MAGIC 0x2BADB002u
+#define MB2_BOOT_MAGIC 0x36D76289u
+
+#define BOOT_MMAP_MAX 64
+#define MMAP_AVAILABLE 1
+
+struct mmap_entry {
+	uint64_t base, length;
+	uint32_t type; /* 1 available, 2 reserved, 3 ACPI, 4 NVS, 5 bad */
+};
+
+struct boot_info {
+	int protocol; /* 1 or 2; 0: unknown magic */
+	uint32_t magic;
+	char cmdline[CFG_MAX_LINE + 2]; /* one more than is read, to see "too long" */
+	char loader[64];
+	struct mmap_entry mmap[BOOT_MMAP_MAX];
+	int nmmap;
+	int mmap_truncated;
+	uint64_t mem_lower_kib, mem_upper_kib; /* basic meminfo, 0 if absent */
+	int has_meminfo;
+	int fb_present;  /* framebuffer information given */
+	int fb_type;     /* 0 indexed, 1 RGB, 2 EGA text */
+	uint64_t fb_addr;
+	uint32_t fb_width, fb_height, fb_pitch, fb_bpp;
+};
+
+/* multiboot_parse - fill *bi from (magic, info_phys) as kernel_main got
+ * them. An unknown magic leaves bi->protocol = 0 and everything empty. */
+void multiboot_parse(uint32_t magic, uint64_t info_phys, struct boot_info *bi);
+
+#endif

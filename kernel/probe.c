@@ -1,0 +1,102 @@
+/* kernel/probe.c - see probe.h. */
+#include "probe.h"
+#include "console.h"
+#include "cpu.h"
+#include "mem.h"
+#include "../lib/json.h"
+
+static void regs_str(char *dst, uint32_t a, uint32_t b, uint32_t c)
+{
+	uint32_t w[3] = { a, b, c };
+	for (int i = 0; i < 12; i++)
+		dst[i] = (char)(w[i / 4] >> (8 * (i % 4)));
+	dst[12] = '\0';
+}
+
+void probe_cpu(struct cpu_info *c)
+{
+	struct cpuid_regs r = cpuid(0, 0);
+	c->max_basic = r.eax;
+	regs_str(c->vendor, r.ebx, r.edx, r.ecx);
+
+	r = cpuid(1, 0);
+	c->signature = r.eax;
+	uint32_t base_family = (r.eax >> 8) & 0xF, base_model = (r.eax >> 4) & 0xF;
+	c->family = base_family == 0xF ? base_family + ((r.eax >> 20) & 0xFF) : base_family;
+	c->model = (base_family == 0x6 || base_family == 0xF)
+			   ? base_model + (((r.eax >> 16) & 0xF) << 4)
+			   : base_model;
+	c->stepping = r.eax & 0xF;
+	c->has_tsc = (r.edx >> 4) & 1;
+	c->hypervisor = (r.ecx >> 31) & 1;
+
+	c->max_ext = cpuid(0x80000000u, 0).eax;
+	if (c->max_ext < 0x80000000u || c->max_ext > 0x8000FFFFu)
+		c->max_ext = 0;
+	c->has_rdtscp = c->max_ext >= 0x80000001u && ((cpuid(0x80000001u, 0).edx >> 27) & 1);
+	c->invariant_tsc = c->max_ext >= 0x80000007u && ((cpuid(0x80000007u, 0).edx >> 8) & 1);
+
+	c->brand[0] = '\0';
+	if (c->max_ext >= 0x80000004u) {
+		for (uint32_t i = 0; i < 3; i++) {
+			r = cpuid(0x80000002u + i, 0);
+			uint32_t w[4] = { r.eax, r.ebx, r.ecx, r.edx };
+			for (int j = 0; j < 16; j++)
+				c->brand[i * 16 + j] = (char)(w[j / 4] >> (8 * (j % 4)));
+		}
+		c->brand[48] = '\0';
+	}
+	/* Trim the leading blanks some CPUs pad the brand string with. */
+	int s = 0;
+	while (c->brand[s] == ' ')
+		s++;
+	for (int i = 0;; i++) {
+		c->brand[i] = c->brand[i + s];
+		if (!c->brand[i])
+			break;
+	}
+
+	c->hv_vendor[0] = '\0';
+	if (c->hypervisor) {
+		r = cpuid(0x40000000u, 0);
+		regs_str(c->hv_vendor, r.ebx, r.ecx, r.edx);
+	}
+}
+
+void probe_print(const struct cpu_info *c, const struct boot_info *bi)
+{
+	char e1[64], e2[256], e3[2048], e4[64], e5[256];
+	uint64_t usable_mib = mem_total_usable() >> 20;
+
+	kprintf("env: cpu: %s family 0x%x model 0x%x stepping %u (CPUID.1:EAX=0x%08x)\n",
+		c->vendor, c->family, c->model, c->stepping, c->signature);
+	kprintf("env: brand: %s\n", c->brand[0] ? c->brand : "(none: CPUID.80000000H:EAX < 80000004H)");
+	kprintf("env: cpuid: max basic leaf 0x%x, max extended leaf 0x%x\n", c->max_basic, c->max_ext);
+	kprintf("env: tsc: %s (CPUID.1:EDX[4]=%d)\n", c->has_tsc ? "yes" : "NO", c->has_tsc);
+	kprintf("env: rdtscp: %s (CPUID.80000001H:EDX[27]=%d)\n", c->has_rdtscp ? "yes" : "no",
+		c->has_rdtscp);
+	kprintf("env: invariant tsc: %s (CPUID.80000007H:EDX[8]=%d)\n",
+		c->invariant_tsc ? "yes" : "no", c->invariant_tsc);
+	if (c->hypervisor)
+		kprintf("env: hypervisor: yes (CPUID.1:ECX[31]=1), vendor \"%s\": CPUID, and perhaps RDTSC, exit to it; figures include that\n",
+			c->hv_vendor);
+	else
+		kprintf("env: hypervisor: none reported (CPUID.1:ECX[31]=0)\n");
+	kprintf("env: memory: %llu MiB usable (%s), %llu MiB free for sample buffers\n",
+		(unsigned long long)usable_mib,
+		bi->nmmap ? "loader memory map" : bi->has_meminfo ? "basic meminfo" : "no information",
+		(unsigned long long)(mem_free_bytes() >> 20));
+	kprintf("env: boot: multiboot%d, loader \"%s\"\n", bi->protocol,
+		bi->loader[0] ? bi->loader : "(not given)");
+	kprintf("env: command line: \"%s\"\n", bi->cmdline);
+
+	kprintf("{\"rec\":\"env\",\"vendor\":\"%s\",\"brand\":\"%s\",\"family\":%u,\"model\":%u,"
+		"\"stepping\":%u,\"signature\":%u,\"tsc\":%d,\"rdtscp\":%d,\"invariant_tsc\":%d,"
+		"\"hypervisor\":%d,\"hypervisor_vendor\":\"%s\",\"memory_usable_mib\":%llu,"
+		"\"boot_protocol\":%d,\"loader\":\"%s\",\"cmdline\":\"%s\"}\n",
+		json_escape(e1, sizeof e1, c->vendor), json_escape(e2, sizeof e2, c->brand),
+		c->family, c->model, c->stepping, c->signature, c->has_tsc, c->has_rdtscp,
+		c->invariant_tsc, c->hypervisor, json_escape(e4, sizeof e4, c->hv_vendor),
+		(unsigned long long)usable_mib, bi->protocol,
+		json_escape(e5, sizeof e5, bi->loader), json_escape(e3, sizeof e3, bi->cmdline));
+}

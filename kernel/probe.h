@@ -1,0 +1,27 @@
+/* kernel/probe.h - what CPU this is (CPUID, SDM Vol. 2A "CPUID"). */
+#ifndef KERNEL_PROBE_H
+#define KERNEL_PROBE_H
+
+#include <stdint.h>
+#include "multiboot.h"
+
+struct cpu_info {
+	char vendor[13];
+	char brand[49];      /* empty when CPUID.80000000H:EAX < 80000004H */
+	uint32_t max_basic, max_ext;
+	uint32_t family, model, stepping;
+	uint32_t signature;  /* CPUID.1:EAX */
+	int has_tsc;         /* CPUID.1:EDX[4] */
+	int has_rdtscp;      /* CPUID.80000001H:EDX[27] */
+	int invariant_tsc;   /* CPUID.80000007H:EDX[8] */
+	int hypervisor;      /* CPUID.1:ECX[31] */
+	char hv_vendor[13];  /* CPUID.40000000H:EBX,ECX,EDX when hypervisor */
+};
+
+/* probe_cpu - fill *c from CPUID. Never faults (CPUID is checked in boot). */
+void probe_cpu(struct cpu_info *c);
+
+/* probe_print - the environment header: human lines and one "env" record. */
+void probe_print(const struct cpu_info *c, const struct boot_info *bi);
+
+#endif

@@ -1,0 +1,24 @@
+/* kernel/uart.h - 16550 UART (PC16550D data sheet; COM1 at I/O port 0x3F8). */
+#ifndef KERNEL_UART_H
+#define KERNEL_UART_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define COM1_BASE 0x3F8
+
+/* uart_init - probe the UART at I/O port base with the loopback test and,
+ * if it answers, program baud (50..115200, a divisor of 115200) and 8N1 with
+ * FIFOs on. Returns 0 when a UART is present, -1 when none answered (reads
+ * of an absent port return 0xFF); output is then dropped. */
+int uart_init(uint16_t base, uint32_t baud);
+
+/* uart_present - 1 after a successful uart_init. */
+int uart_present(void);
+
+/* uart_write - send n bytes, '\n' as "\r\n". Each byte waits at most about
+ * 10 ms for the transmitter; a UART that stops answering is given up on
+ * (uart_present() becomes 0) instead of hanging the run. */
+void uart_write(const char *s, size_t n);
+
+#endif

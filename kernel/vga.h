@@ -1,0 +1,14 @@
+/* kernel/vga.h - the 80x25 VGA text screen at 0xB8000 (BIOS boots only). */
+#ifndef KERNEL_VGA_H
+#define KERNEL_VGA_H
+
+#include <stddef.h>
+
+/* vga_init - clear the screen and start writing at the top left. Call only
+ * when the loader left the display in VGA text mode. */
+void vga_init(void);
+
+/* vga_write - write n bytes; '\n' ends a line, the screen scrolls. */
+void vga_write(const char *s, size_t n);
+
+#endif

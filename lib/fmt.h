@@ -1,0 +1,30 @@
+/* lib/fmt.h - freestanding formatted printing (a vsnprintf subset).
+ *
+ * Conversions: %d %i %u %x %X %s %c %p %%, with flags '-' '0', a width
+ * (digits or '*'), a precision for %s (".N" or ".*") and the length
+ * modifiers h, hh, l, ll, z. Anything else is copied through verbatim so that
+ * a bad format is visible in the output rather than silently dropped.
+ * Host-tested against the C library's snprintf (tests/unit/test_fmt.c).
+ */
+#ifndef LIB_FMT_H
+#define LIB_FMT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* fmt_vformat - format into buf[0..size-1], always NUL-terminated when
+ * size > 0. Returns the length the full output would have (like
+ * vsnprintf), so a return >= size means truncation. Never fails. */
+int fmt_vformat(char *buf, size_t size, const char *fmt, va_list ap);
+
+/* fmt_format - fmt_vformat with a variable argument list. */
+int fmt_format(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* fmt_milli - write value/1000 as a decimal with exactly three fraction
+ * digits ("12.345") into buf; returns buf. value is in thousandths of the
+ * unit. size must be >= 24. */
+char *fmt_milli(char *buf, size_t size, uint64_t value);
+
+#endif
