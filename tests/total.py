@@ -1,0 +1,20 @@
+#!/usr/bin/env python3
+"""Add up the suites' results (build/results/*.txt: "passed failed skipped")
+into the one closing line of `make check`. Exit 1 if any suite failed or
+left no result."""
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+passed = failed = skipped = 0
+for suite in sys.argv[1:]:
+    path = os.path.join(ROOT, "build", "results", suite + ".txt")
+    try:
+        p, f, s = (int(x) for x in open(path).read().split())
+    except (OSError, ValueError):
+        print(f"check: suite {suite} left no result ({path})")
+        failed += 1
+        continue
+    passed, failed, skipped = passed + p, failed + f, skipped + s
+print(f"check: {passed} passed, {failed} failed, {skipped} skipped")
+sys.exit(1 if failed or not passed else 0)
