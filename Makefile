@@ -81,30 +81,34 @@ run-iso: deps iso
 	@set -o pipefail; timeout 300 $(QEMU_RUN) -cdrom $(BUILD)/bench.iso | tee $(BUILD)/logs/run-iso.log; \
 	rc=$$?; [ $$rc -eq 33 ] || { echo "make run-iso: QEMU exit status $$rc"; exit 1; }
 
-UNIT_TESTS := test_fmt test_stats test_cmdline test_json test_string
+# Every tests/unit/test_X.c is one binary, linked with all of lib/ (but
+# lib/string.c, whose names would clash with the C library's: test_string
+# links it alone, renamed).
+UNIT_TESTS := $(basename $(notdir $(wildcard tests/unit/test_*.c)))
 UNIT_BINS  := $(UNIT_TESTS:%=$(BUILD)/host/%)
+LIB_HOST   := $(filter-out lib/string.c,$(wildcard lib/*.c))
 
 $(BUILD)/host/test_string: tests/unit/test_string.c lib/string.c tests/unit/check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -fno-builtin -Dmemcpy=lk_memcpy -Dmemmove=lk_memmove \
 		-Dmemset=lk_memset -Dmemcmp=lk_memcmp -Dstrlen=lk_strlen -o $@ tests/unit/test_string.c lib/string.c
 
-$(BUILD)/host/test_%: tests/unit/test_%.c lib/*.c lib/*.h tests/unit/check.h
+$(BUILD)/host/test_%: tests/unit/test_%.c $(LIB_HOST) $(wildcard lib/*.h) tests/unit/check.h
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) -o $@ $< lib/fmt.c lib/stats.c lib/cmdline.c lib/json.c
+	$(CC) $(HOST_CFLAGS) -o $@ $< $(LIB_HOST)
 
 unit: $(UNIT_BINS)
-	@$(PYTHON) tests/run_unit.py $(UNIT_BINS)
+	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/run_unit.py $(UNIT_BINS)
 
 boot-tests: kernel iso
-	@$(PYTHON) tests/boot/run_boot_tests.py
+	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/boot/run_boot_tests.py
 
 # Every suite runs even if an earlier one failed; the last line adds them up.
 check: deps
 	@rm -rf $(BUILD)/results
 	@$(MAKE) --no-print-directory unit || true
 	@$(MAKE) --no-print-directory boot-tests || true
-	@$(PYTHON) tests/total.py unit boot
+	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/total.py unit boot
 
 clean:
 	rm -rf $(BUILD)

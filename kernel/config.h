@@ -19,7 +19,7 @@ struct config {
 };
 
 #define DEFAULT_ENSEMBLES 100
-#define DEFAULT_SAMPLES 1000
+#define DEFAULT_SAMPLES 10000
 #define DEFAULT_WARMUP 1000
 
 extern struct config cfg;

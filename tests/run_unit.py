@@ -32,9 +32,10 @@ def main(bins):
             print(f"unit: {b}: exit status {p.returncode}")
             failed += 1
     print(f"unit: {passed} passed, {failed} failed")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    os.makedirs(os.path.join(root, "build", "results"), exist_ok=True)
-    with open(os.path.join(root, "build", "results", "unit.txt"), "w") as f:
+    build = os.environ.get("BENCH_BUILD") or os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build")
+    os.makedirs(os.path.join(build, "results"), exist_ok=True)
+    with open(os.path.join(build, "results", "unit.txt"), "w") as f:
         f.write(f"{passed} {failed} 0\n")
     return 0 if failed == 0 and passed > 0 else 1
 

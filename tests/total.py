@@ -8,7 +8,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 passed = failed = skipped = 0
 for suite in sys.argv[1:]:
-    path = os.path.join(ROOT, "build", "results", suite + ".txt")
+    build = os.environ.get("BENCH_BUILD") or os.path.join(ROOT, "build")
+    path = os.path.join(build, "results", suite + ".txt")
     try:
         p, f, s = (int(x) for x in open(path).read().split())
     except (OSError, ValueError):
