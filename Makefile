@@ -12,7 +12,8 @@ CC      := gcc
 NASM    := nasm
 LD      := ld
 OBJCOPY := objcopy
-PYTHON  := python3
+# Debian's own python3 sees Debian's python3-* packages (matplotlib).
+PYTHON  := $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 QEMU    := qemu-system-x86_64
 
 KERNEL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
@@ -43,24 +44,29 @@ deps:
 
 $(BUILD)/%.o: %.asm
 	@mkdir -p $(dir $@)
-	$(NASM) -f elf64 -g -o $@ $<
+	@echo "  NASM  $<"
+	@$(NASM) -f elf64 -g -o $@ $<
 
 $(BUILD)/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(KERNEL_CFLAGS) -c -o $@ $<
+	@echo "  CC    $<"
+	@$(CC) $(KERNEL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/bench.elf: $(OBJ) linker.ld
-	$(LD) -n -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld -o $@ $(OBJ)
+	@echo "  LD    $@"
+	@$(LD) -n -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld -o $@ $(OBJ)
 
 # QEMU's multiboot loader refuses ELF64; the same image as ELF32.
 $(BUILD)/bench32.elf: $(BUILD)/bench.elf
-	$(OBJCOPY) -O elf32-i386 $< $@
+	@echo "  ELF32 $@"
+	@$(OBJCOPY) -O elf32-i386 $< $@
 
 $(BUILD)/bench.iso: $(BUILD)/bench.elf iso/grub.cfg
 	@rm -rf $(BUILD)/isoroot && mkdir -p $(BUILD)/isoroot/boot/grub
-	cp $(BUILD)/bench.elf $(BUILD)/isoroot/boot/bench.elf
-	cp iso/grub.cfg $(BUILD)/isoroot/boot/grub/grub.cfg
-	grub-mkrescue -o $@ $(BUILD)/isoroot 2> $(BUILD)/grub-mkrescue.log || \
+	@cp $(BUILD)/bench.elf $(BUILD)/isoroot/boot/bench.elf
+	@cp iso/grub.cfg $(BUILD)/isoroot/boot/grub/grub.cfg
+	@echo "  ISO   $@"
+	@grub-mkrescue -o $@ $(BUILD)/isoroot 2> $(BUILD)/grub-mkrescue.log || \
 		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
 
 iso: $(BUILD)/bench.iso

@@ -61,6 +61,27 @@ void report_ensemble(enum method_id m, const struct workload *w, uint64_t j,
 	}
 }
 
+void report_samples(enum method_id m, const struct workload *w, uint64_t j,
+		    const uint64_t *ticks, uint64_t n)
+{
+	char line[2600];
+	if (n > DUMP_MAX_SAMPLES)
+		n = DUMP_MAX_SAMPLES;
+	for (uint64_t off = 0; off < n; off += 100) {
+		uint64_t cnt = n - off < 100 ? n - off : 100;
+		int len = fmt_format(line, sizeof line,
+				     "{\"rec\":\"samples\",\"method\":\"%s\",\"workload\":\"%s\","
+				     "\"ensemble\":%llu,\"unit\":\"tsc_ticks\",\"offset\":%llu,"
+				     "\"total\":%llu,\"values\":[",
+				     methods[m].name, w->name, ULL(j), ULL(off), ULL(n));
+		for (uint64_t i = 0; i < cnt; i++)
+			len += fmt_format(line + len, sizeof line - (size_t)len, "%s%llu",
+					  i ? "," : "", ULL(ticks[off + i]));
+		fmt_format(line + len, sizeof line - (size_t)len, "]}\n");
+		console_write(line, (size_t)(len + 3));
+	}
+}
+
 /* A summary figure, or "ERROR" where it overflowed. */
 static const char *fig(char *buf, uint64_t v, int ok)
 {

@@ -19,6 +19,10 @@ void report_method_start(enum method_id m, const struct workload *w, uint64_t en
 void report_method_skip(enum method_id m, const char *why);
 void report_ensemble(enum method_id m, const struct workload *w, uint64_t j,
 		     const struct ensemble_stats *e);
+/* report_samples - the raw samples of one ensemble as "samples" records of
+ * at most 100 values each (at most DUMP_MAX_SAMPLES values in all). */
+void report_samples(enum method_id m, const struct workload *w, uint64_t j,
+		    const uint64_t *ticks, uint64_t n);
 void report_summary(enum method_id m, const struct workload *w,
 		    const struct summary_result *r, uint64_t elapsed_ticks);
 

@@ -51,6 +51,8 @@ static void run_method(enum method_id m, const struct workload *w, uint64_t *tic
 		ensemble_compute(ticks, cfg.samples, &e);
 		summary_add(&sum, &e);
 		report_ensemble(m, w, j, &e);
+		if (j == cfg.dump)
+			report_samples(m, w, j, ticks, cfg.samples);
 	}
 	summary_finish(&sum, &r);
 	report_summary(m, w, &r, rdtsc() - t0);

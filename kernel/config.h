@@ -15,12 +15,15 @@ struct config {
 	uint64_t methods;    /* bit mask of enum method_id */
 	uint64_t output;     /* enum output_mode */
 	uint64_t test_fault; /* enum test_fault: test-only, provoke an exception */
+	uint64_t dump;       /* ensemble whose raw samples are printed, or CFG_OFF */
 	int problems;        /* messages config_parse printed */
 };
 
 #define DEFAULT_ENSEMBLES 100
 #define DEFAULT_SAMPLES 10000
 #define DEFAULT_WARMUP 1000
+/* Most raw samples one dump prints (the paper's SIZE_OF_STAT). */
+#define DUMP_MAX_SAMPLES 100000
 
 extern struct config cfg;
 

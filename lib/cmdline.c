@@ -85,6 +85,10 @@ static int parse_value(const struct cfg_key *k, const char *v, int vlen,
 	if (vlen == 0) {
 		fmt_format(msg, sizeof msg, "config: %s= has an empty value; ", k->name);
 	} else if (k->type == CFG_U64) {
+		if (k->allow_off && word_eq(v, vlen, "off")) {
+			*k->value = CFG_OFF;
+			return 0;
+		}
 		if (cfg_parse_u64(v, vlen, &x) == 0 && x >= k->min && x <= k->max) {
 			*k->value = x;
 			return 0;
@@ -130,10 +134,14 @@ static int parse_value(const struct cfg_key *k, const char *v, int vlen,
 	int len = 0;
 	while (msg[len])
 		len++;
-	if (k->type == CFG_U64) {
+	if (k->type == CFG_U64 && *k->value == CFG_OFF && k->allow_off) {
+		fmt_format(msg + len, sizeof msg - (size_t)len, "accepted: %llu..%llu or off; keeping off",
+			   (unsigned long long)k->min, (unsigned long long)k->max);
+	} else if (k->type == CFG_U64) {
 		fmt_format(msg + len, sizeof msg - (size_t)len,
-			   "accepted: %llu..%llu; keeping %llu", (unsigned long long)k->min,
-			   (unsigned long long)k->max, (unsigned long long)*k->value);
+			   "accepted: %llu..%llu%s; keeping %llu", (unsigned long long)k->min,
+			   (unsigned long long)k->max, k->allow_off ? " or off" : "",
+			   (unsigned long long)*k->value);
 	} else if (k->type == CFG_CHOICE) {
 		fmt_format(msg + len, sizeof msg - (size_t)len, "accepted: ");
 		list_choices(msg, sizeof msg, k->choices);

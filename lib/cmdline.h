@@ -27,7 +27,11 @@ struct cfg_key {
 	uint64_t min, max;          /* CFG_U64 */
 	const char *const *choices; /* CFG_CHOICE, CFG_SET: NULL-terminated, at most 63 */
 	uint64_t *value;
+	int allow_off;              /* CFG_U64: the word "off" sets CFG_OFF */
 };
+
+/* The value of a CFG_U64 key set to "off". */
+#define CFG_OFF UINT64_MAX
 
 /* cfg_report_fn - receives one complete message line (no newline). */
 typedef void (*cfg_report_fn)(void *ctx, const char *msg);
