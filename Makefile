@@ -24,7 +24,8 @@ KERNEL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined
 
 ASM_SRC := boot/entry.asm boot/vectors.asm
-C_SRC   := $(wildcard kernel/*.c) $(wildcard lib/*.c) $(wildcard bench/*.c)
+# EXTRA_SRC: more workload files, e.g. a test's (tests/boot/t_workloads.py).
+C_SRC   := $(wildcard kernel/*.c) $(wildcard lib/*.c) $(wildcard bench/*.c) $(EXTRA_SRC)
 OBJ     := $(ASM_SRC:%.asm=$(BUILD)/%.o) $(C_SRC:%.c=$(BUILD)/%.o)
 HEADERS := $(wildcard kernel/*.h) $(wildcard lib/*.h) $(wildcard bench/*.h)
 
@@ -101,7 +102,7 @@ $(BUILD)/host/test_string: tests/unit/test_string.c lib/string.c tests/unit/chec
 
 $(BUILD)/host/test_%: tests/unit/test_%.c $(LIB_HOST) $(wildcard lib/*.h) tests/unit/check.h
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) -o $@ $< $(LIB_HOST)
+	$(CC) $(HOST_CFLAGS) -o $@ $< $(LIB_HOST) -lm
 
 unit: $(UNIT_BINS)
 	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/run_unit.py $(UNIT_BINS)

@@ -7,23 +7,29 @@
 
 #include <stdint.h>
 #include "methods.h"
+#include "run.h"
 #include "workload.h"
+#include "../lib/robust.h"
 #include "../lib/stats.h"
 
 /* The records lie between these two lines. */
 #define RECORDS_BEGIN "BEGIN bench-records v1"
 #define RECORDS_END "END bench-records"
 
-void report_method_start(enum method_id m, const struct workload *w, uint64_t ensembles,
-			 uint64_t samples, uint64_t warmup);
+void report_run_start(enum method_id m, const struct workload *w, uint64_t ensembles,
+		      uint64_t samples, uint64_t warmup, int resolution);
 void report_method_skip(enum method_id m, const char *why);
-void report_ensemble(enum method_id m, const struct workload *w, uint64_t j,
-		     const struct ensemble_stats *e);
+void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uint64_t param,
+		     const struct ensemble_stats *e, const struct robust_stats *r);
 /* report_samples - the raw samples of one ensemble as "samples" records of
  * at most 100 values each (at most DUMP_MAX_SAMPLES values in all). */
 void report_samples(enum method_id m, const struct workload *w, uint64_t j,
 		    const uint64_t *ticks, uint64_t n);
-void report_summary(enum method_id m, const struct workload *w,
-		    const struct summary_result *r, uint64_t elapsed_ticks);
+void report_summary(enum method_id m, const struct workload *w, const struct workload_result *r);
+void report_progress(enum method_id m, const struct workload *w, uint64_t done, uint64_t total,
+		     uint64_t elapsed_ticks);
+void report_verdict(enum method_id m, const struct verdict *v);
+void report_resolution(enum method_id m, const struct resolution *r);
+void report_recommendation(int m, const char *why);
 
 #endif

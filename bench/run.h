@@ -1,20 +1,54 @@
-/* bench/run.h - measure: methods x workloads x ensembles (paper 3.1.1). */
+/* bench/run.h - measure and analyze: for each method, the empty window
+ * (offset and verdict, paper 4 steps 1-2), the resolution test (3.3, step 3)
+ * and every selected workload net of the offset (step 4). */
 #ifndef BENCH_RUN_H
 #define BENCH_RUN_H
 
 #include <stdint.h>
+#include "../lib/stats.h"
 
 struct cpu_info;
+
+/* What one (method, workload) run gives, beside the paper's summary. */
+struct workload_result {
+	struct summary_result s;
+	uint64_t offset;            /* the method's offset, TSC ticks (empty's least minimum) */
+	uint64_t median_of_mins;    /* median over ensembles of the ensemble minimums */
+	uint64_t mins_ci_low, mins_ci_high; /* ~95% CI of that median */
+	uint64_t median_of_medians; /* median over ensembles of the ensemble medians */
+	uint64_t outliers_1_5, outliers_3, samples_total;
+	uint64_t elapsed_ticks;
+};
+
+/* The verdict on a method from its empty-window summary (paper 4 step 2). */
+struct verdict {
+	int valid;   /* the figures exist (no overflow) */
+	int ergodic; /* var_of_vars and var_of_mins within the thresholds */
+	uint64_t var_of_vars, var_of_mins, offset;
+};
+
+/* The resolution test's analysis (paper 3.3.1). */
+struct resolution {
+	uint64_t loop_sizes;       /* ensembles run: loop sizes 0..loop_sizes-1 */
+	uint64_t spurious;
+	int strictly_increasing;   /* every minimum above the one before */
+	uint64_t flat_until;       /* last loop size with the minimum of size 0 */
+	uint64_t changes;          /* loop sizes whose minimum differs from the previous */
+	uint64_t common_gap;       /* most common distance between changes: the resolution */
+	uint64_t smallest_gap;
+	uint64_t common_step;      /* most common change of the minimum, TSC ticks */
+};
 
 struct run_totals {
 	int methods_run;
 	int methods_skipped;
 	uint64_t ensemble_errors;
+	int recommended;           /* enum method_id, or -1 */
+	const char *recommend_why;
 };
 
-/* bench_run - run every selected method on the `empty` workload with the
- * sizes in cfg, using ticks[0..capacity-1] as the one ensemble buffer
- * (capacity >= cfg.samples). Prints as it goes; fills *t. */
+/* bench_run - all of the above with the sizes in cfg, using ticks[0..capacity-1]
+ * (capacity >= cfg.samples) as the one ensemble buffer. Prints as it goes. */
 void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 	       struct run_totals *t);
 

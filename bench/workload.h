@@ -26,10 +26,15 @@ struct wl_ctx {
 
 typedef void (*fill_fn)(uint64_t *ticks, uint64_t n, struct wl_ctx *c);
 
+/* Flags of a workload. */
+#define WL_OFFSET 1     /* the empty window: its minimum is the method's offset */
+#define WL_RESOLUTION 2 /* the resolution test's loop: param = ensemble index (paper 3.3) */
+
 struct workload {
 	const char *name;
 	const char *desc;
 	uint64_t default_param;
+	unsigned flags;
 	fill_fn fill[METHOD_COUNT];
 };
 
@@ -48,16 +53,32 @@ struct workload {
 	}
 #define WORKLOAD__PTR(w, m, start, stop) [METHOD_##m] = bench_fill_##w##_##m,
 
-#define BENCH_WORKLOAD(w, description, param)                                  \
+#define BENCH_WORKLOAD_FLAGS(w, description, param, wflags)                     \
 	FOR_EACH_METHOD(WORKLOAD__FILL, w)                                      \
 	static const struct workload bench_workload_##w                         \
 		__attribute__((used, section("bench_workloads"), aligned(8))) = { \
-			#w, description, param, { FOR_EACH_METHOD(WORKLOAD__PTR, w) } \
+			.name = #w,                                             \
+			.desc = description,                                    \
+			.default_param = param,                                 \
+			.flags = wflags,                                        \
+			.fill = { FOR_EACH_METHOD(WORKLOAD__PTR, w) },          \
 		};
+
+#define BENCH_WORKLOAD(w, description, param) BENCH_WORKLOAD_FLAGS(w, description, param, 0)
 
 extern const struct workload __start_bench_workloads[], __stop_bench_workloads[];
 
 /* workload_find - the registered workload called name, or NULL. */
 const struct workload *workload_find(const char *name);
+
+/* workload_count - how many workloads are registered (at most
+ * WORKLOADS_MAX are used). */
+#define WORKLOADS_MAX 63
+int workload_count(void);
+
+/* workload_at - the i-th registered workload, 0 <= i < workload_count(), in
+ * the order of their names, so that output and bit masks do not depend on
+ * link order. */
+const struct workload *workload_at(int i);
 
 #endif

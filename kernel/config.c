@@ -2,6 +2,7 @@
 #include "config.h"
 #include "console.h"
 #include "../bench/methods.h"
+#include "../bench/workload.h"
 #include "../lib/cmdline.h"
 #include "../lib/fmt.h"
 
@@ -10,6 +11,9 @@ struct config cfg;
 static const char *const output_words[] = { "human", "json", "both", 0 };
 static const char *const fault_words[] = { "none", "ud2", "gp", "pf", "de", 0 };
 static const char *method_words[METHOD_COUNT + 1];
+static const char *const onoff_words[] = { "off", "on", 0 };
+#define MAX_WORKLOADS WORKLOADS_MAX
+static const char *workload_words[MAX_WORKLOADS + 1];
 
 static const struct cfg_key keys[] = {
 	{ .name = "ensembles", .type = CFG_U64, .min = 1, .max = 1000000, .value = &cfg.ensembles },
@@ -17,6 +21,12 @@ static const struct cfg_key keys[] = {
 	{ .name = "warmup", .type = CFG_U64, .min = 0, .max = 10000000, .value = &cfg.warmup },
 	{ .name = "methods", .type = CFG_SET, .choices = method_words, .value = &cfg.methods },
 	{ .name = "output", .type = CFG_CHOICE, .choices = output_words, .value = &cfg.output },
+	{ .name = "workloads", .type = CFG_SET, .choices = workload_words, .value = &cfg.workloads },
+	{ .name = "resolution", .type = CFG_CHOICE, .choices = onoff_words, .value = &cfg.resolution },
+	{ .name = "verdict.var_of_vars", .type = CFG_U64, .min = 0, .max = UINT64_MAX - 1,
+	  .value = &cfg.max_var_of_vars },
+	{ .name = "verdict.var_of_mins", .type = CFG_U64, .min = 0, .max = UINT64_MAX - 1,
+	  .value = &cfg.max_var_of_mins },
 	{ .name = "dump", .type = CFG_U64, .min = 0, .max = 999999, .value = &cfg.dump,
 	  .allow_off = 1 },
 	{ .name = "test.fault", .type = CFG_CHOICE, .choices = fault_words,
@@ -34,6 +44,20 @@ void config_parse(const char *cmdline)
 	for (int m = 0; m < METHOD_COUNT; m++)
 		method_words[m] = methods[m].name;
 	method_words[METHOD_COUNT] = 0;
+	int nw = workload_count() < MAX_WORKLOADS ? workload_count() : MAX_WORKLOADS;
+	uint64_t wmask = 0;
+	for (int i = 0; i < nw; i++) {
+		workload_words[i] = workload_at(i)->name;
+		/* By default every workload but the offset (it always runs first)
+		 * and the resolution test's loop (resolution=on runs it). */
+		if (!(workload_at(i)->flags & (WL_OFFSET | WL_RESOLUTION)))
+			wmask |= 1ull << i;
+	}
+	workload_words[nw] = 0;
+	cfg.workloads = wmask;
+	cfg.resolution = 0;
+	cfg.max_var_of_vars = DEFAULT_MAX_VAR_OF_VARS;
+	cfg.max_var_of_mins = DEFAULT_MAX_VAR_OF_MINS;
 	cfg.ensembles = DEFAULT_ENSEMBLES;
 	cfg.samples = DEFAULT_SAMPLES;
 	cfg.warmup = DEFAULT_WARMUP;
@@ -42,6 +66,11 @@ void config_parse(const char *cmdline)
 	cfg.test_fault = FAULT_NONE;
 	cfg.dump = CFG_OFF;
 	cfg.problems = cfg_parse(cmdline, keys, (int)(sizeof keys / sizeof keys[0]), report, 0);
+}
+
+int config_workload_selected(int i)
+{
+	return i < MAX_WORKLOADS && ((cfg.workloads >> i) & 1);
 }
 
 int config_human(void)
@@ -63,20 +92,30 @@ void config_print(void)
 		if ((cfg.methods >> m) & 1)
 			n += fmt_format(list + n, sizeof list - (size_t)n, "%s%s", n ? "," : "",
 					methods[m].name);
+	char wl[512];
+	int wn = 0;
+	wl[0] = '\0';
+	for (int i = 0; i < workload_count(); i++)
+		if (config_workload_selected(i))
+			wn += fmt_format(wl + wn, sizeof wl - (size_t)wn, "%s%s", wn ? "," : "",
+					 workload_at(i)->name);
 	char dump[24] = "off", jdump[24] = "null";
 	if (cfg.dump != CFG_OFF) {
 		fmt_format(dump, sizeof dump, "%llu", (unsigned long long)cfg.dump);
 		fmt_format(jdump, sizeof jdump, "%llu", (unsigned long long)cfg.dump);
 	}
-	kprintf("config: ensembles=%llu samples=%llu warmup=%llu methods=%s output=%s dump=%s "
-		"(%d command-line problem%s)\n",
+	kprintf("config: ensembles=%llu samples=%llu warmup=%llu methods=%s workloads=%s resolution=%s "
+		"output=%s dump=%s verdict.var_of_vars=%llu verdict.var_of_mins=%llu (%d command-line problem%s)\n",
 		(unsigned long long)cfg.ensembles, (unsigned long long)cfg.samples,
-		(unsigned long long)cfg.warmup, list, output_words[cfg.output], dump, cfg.problems,
-		cfg.problems == 1 ? "" : "s");
+		(unsigned long long)cfg.warmup, list, wl, onoff_words[cfg.resolution],
+		output_words[cfg.output], dump, (unsigned long long)cfg.max_var_of_vars,
+		(unsigned long long)cfg.max_var_of_mins, cfg.problems, cfg.problems == 1 ? "" : "s");
 	if (config_json())
 		kprintf("{\"rec\":\"config\",\"ensembles\":%llu,\"samples\":%llu,\"warmup\":%llu,"
-			"\"methods\":\"%s\",\"output\":\"%s\",\"dump\":%s,\"problems\":%d}\n",
+			"\"methods\":\"%s\",\"workloads\":\"%s\",\"resolution\":%s,\"output\":\"%s\","
+			"\"dump\":%s,\"max_var_of_vars\":%llu,\"max_var_of_mins\":%llu,\"problems\":%d}\n",
 			(unsigned long long)cfg.ensembles, (unsigned long long)cfg.samples,
-			(unsigned long long)cfg.warmup, list, output_words[cfg.output], jdump,
-			cfg.problems);
+			(unsigned long long)cfg.warmup, list, wl, cfg.resolution ? "true" : "false",
+			output_words[cfg.output], jdump, (unsigned long long)cfg.max_var_of_vars,
+			(unsigned long long)cfg.max_var_of_mins, cfg.problems);
 }

@@ -16,12 +16,19 @@ struct config {
 	uint64_t output;     /* enum output_mode */
 	uint64_t test_fault; /* enum test_fault: test-only, provoke an exception */
 	uint64_t dump;       /* ensemble whose raw samples are printed, or CFG_OFF */
+	uint64_t workloads;  /* bit mask over the registered workloads (bench/workload.h) */
+	uint64_t resolution; /* 1: run the resolution test (paper 3.3) */
+	uint64_t max_var_of_vars; /* verdict threshold, TSC ticks^4 (paper 4 step 2) */
+	uint64_t max_var_of_mins; /* verdict threshold, TSC ticks^2 */
 	int problems;        /* messages config_parse printed */
 };
 
 #define DEFAULT_ENSEMBLES 100
 #define DEFAULT_SAMPLES 10000
 #define DEFAULT_WARMUP 1000
+/* Verdict thresholds: the paper's ergodic methods had 0 and 2 (3.2.2, 3.3.1). */
+#define DEFAULT_MAX_VAR_OF_VARS 10
+#define DEFAULT_MAX_VAR_OF_MINS 1
 /* Most raw samples one dump prints (the paper's SIZE_OF_STAT). */
 #define DUMP_MAX_SAMPLES 100000
 
@@ -30,6 +37,9 @@ extern struct config cfg;
 /* config_parse - set cfg from defaults and the command line, printing one
  * "config:" line per problem. */
 void config_parse(const char *cmdline);
+
+/* config_workload_selected - whether registered workload i runs. */
+int config_workload_selected(int i);
 
 /* config_print - the configuration in effect: a human line and a record. */
 void config_print(void);

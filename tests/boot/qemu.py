@@ -1,14 +1,16 @@
 """tests/boot/qemu.py - what the boot tests share: running QEMU with a
-timeout, and checks of a run's log. The build directory is $BENCH_BUILD, or
-build/ at the top of the tree."""
+timeout, reading a run's log, and checks of it. The build directory is
+$BENCH_BUILD, or build/ at the top of the tree.
+
+The tests read the log with their own small parser (Run below), not with
+tools/benchlog.py, so that the host tools are tested against the kernel
+rather than against themselves."""
+import json
 import os
+import re
 import subprocess
-import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import benchlog  # noqa: E402
-
 BUILD = os.environ.get("BENCH_BUILD") or os.path.join(ROOT, "build")
 KERNEL32 = os.path.join(BUILD, "bench32.elf")
 ISO = os.path.join(BUILD, "bench.iso")
@@ -20,6 +22,7 @@ EXIT_SUCCESS = 33  # (0x10 << 1) | 1, kernel/exit.h
 EXIT_FAILURE = 35  # (0x11 << 1) | 1
 METHODS = ["cpuid", "rdtscp", "cr0"]
 ICOUNT = ["-icount", "shift=0,align=off,sleep=off"]
+BEGIN, END = "BEGIN bench-records v1", "END bench-records"
 
 # Under -icount shift=0 the TSC advances one tick per instruction, so a
 # method's offset is the exact number of instructions from its first RDTSC
@@ -29,20 +32,28 @@ ICOUNT = ["-icount", "shift=0,align=off,sleep=off"]
 #   rdtscp: rdtsc, mov, mov |                     -> 3
 #   cr0:    rdtsc, mov, mov | mov cr0,rax; mov rax,cr0 -> 5
 ICOUNT_OFFSETS = {"cpuid": 5, "rdtscp": 3, "cr0": 5}
+# ... and a calibrated workload's net result is its instruction count.
+ICOUNT_NET = {"add_chain_64": 64, "add_chain_256": 256, "imul_chain_64": 64,
+              "measured_function": 1}
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\x1b[=>78cDEHM]")
+PAPER = re.compile(r"^loop_size:(\d+) >>>> variance\(cycles\): (\S+); "
+                   r"max_deviation: (\d+) ;min time: (\d+)$")
+RUN_HEADER = re.compile(r"^method (\w+): .*; workload (\w+): ")
 
 
 class Skip(Exception):
     pass
 
 
-def qemu(name, args, timeout=90, cpu="max"):
+def qemu(name, args, timeout=90, cpu="max", extra=None):
     """Run QEMU with the serial port on stdout; returns (exit status, text)."""
     cmd = ["qemu-system-x86_64", "-machine", "q35", "-m", "256M", "-display", "none",
            "-serial", "stdio", "-no-reboot", "-monitor", "none",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
     if cpu:
         cmd += ["-cpu", cpu]
-    cmd += args
+    cmd += args + (extra or [])
     os.makedirs(LOGS, exist_ok=True)
     log_path = os.path.join(LOGS, f"test-{name}.log")
     try:
@@ -59,13 +70,13 @@ def qemu(name, args, timeout=90, cpu="max"):
     return rc, text
 
 
-def kernel(append, **kw):
-    return ["-kernel", KERNEL32, "-append", append]
+def kernel(append, image=None):
+    return ["-kernel", image or KERNEL32, "-append", append]
 
 
 def tail(text, n=12):
     lines = [l for l in text.replace("\r", "").split("\n") if l.strip()]
-    return "\n".join("    | " + l for l in lines[-n:])
+    return "\n".join("    | " + l[:200] for l in lines[-n:])
 
 
 def check(cond, msg, text=""):
@@ -73,54 +84,122 @@ def check(cond, msg, text=""):
         raise AssertionError(msg + ("\n" + tail(text) if text else ""))
 
 
+def clean_lines(text):
+    return ANSI.sub("", text.replace("\r", "")).split("\n")
+
+
+class Run:
+    """A run's log: its lines, its records, and the paper-format lines of
+    each (method, workload)."""
+
+    def __init__(self, rc, text):
+        self.rc, self.text = rc, text
+        self.lines = clean_lines(text)
+        self.recs, self.errors, self.paper = [], [], {}
+        inside, current = False, None
+        for no, line in enumerate(self.lines, 1):
+            if line == BEGIN:
+                inside = True
+            elif line == END:
+                inside = False
+            m = RUN_HEADER.match(line)
+            if m:
+                current = (m.group(1), m.group(2))
+            if PAPER.match(line) and current:
+                self.paper.setdefault(current, []).append(line)
+            if inside and line.startswith("{"):
+                try:
+                    self.recs.append(json.loads(line))
+                except ValueError as e:
+                    self.errors.append(f"line {no}: {e}: {line[:80]}")
+
+    def by(self, kind, **kw):
+        return [r for r in self.recs if r.get("rec") == kind
+                and all(r.get(k) == v for k, v in kw.items())]
+
+    def one(self, kind, **kw):
+        found = self.by(kind, **kw)
+        check(len(found) == 1, f"expected one {kind} record {kw}, found {len(found)}", self.text)
+        return found[0]
+
+    def has_line(self, prefix):
+        return any(l.startswith(prefix) for l in self.lines)
+
+    def final_line(self):
+        finals = [l for l in self.lines if l.startswith("bench: run ")]
+        return finals[-1] if finals else None
+
+
 def expect_complete(rc, text):
-    log = benchlog.parse(text)
+    run = Run(rc, text)
     check(rc == EXIT_SUCCESS, f"QEMU exit status {rc}, expected {EXIT_SUCCESS} (run complete)", text)
-    check(not log.errors, f"log problems: {log.errors}", text)
-    check(log.final_line and log.final_line.startswith("bench: run complete"),
+    check(not run.errors, f"bad records: {run.errors}", text)
+    check(BEGIN in run.lines and END in run.lines, "record markers missing", text)
+    final = run.final_line()
+    check(final is not None and final.startswith("bench: run complete"),
           "no final 'bench: run complete' line", text)
-    check(log.end and log.end["status"] == "complete", f"end record {log.end}", text)
-    return log
+    check(run.lines.index(END) < max(i for i, l in enumerate(run.lines) if l == final),
+          "the final line is not after the records", text)
+    check(run.one("end")["status"] == "complete", "end record status", text)
+    return run
 
 
-def expect_method_ran(log, m, ensembles, samples, text):
-    meth = log.methods.get(m)
-    check(meth and meth.header, f"method {m}: no method record", text)
-    check(meth.skip is None, f"method {m}: unexpectedly skipped: {meth.skip}", text)
-    check(len(meth.ensembles) == ensembles,
-          f"method {m}: {len(meth.ensembles)} ensemble records, expected {ensembles}", text)
-    check(len(log.paper_lines.get(m, [])) == ensembles,
-          f"method {m}: {len(log.paper_lines.get(m, []))} paper-format lines, expected {ensembles}", text)
-    for j, e in enumerate(meth.ensembles):
+def var_calc(xs):
+    """The paper's var_calc (appendix lines 73-97), exact."""
+    return (len(xs) * sum(x * x for x in xs) - sum(xs) ** 2) // (len(xs) ** 2)
+
+
+def expect_workload_ran(run, m, w, ensembles, samples):
+    """Check the ensembles and summary of (method m, workload w) against each
+    other, the paper-format lines and the paper's formulas."""
+    text = run.text
+    ens = run.by("ensemble", method=m, workload=w)
+    check(len(ens) == ensembles, f"{m}/{w}: {len(ens)} ensemble records, expected {ensembles}", text)
+    paper = run.paper.get((m, w), [])
+    check(len(paper) == ensembles, f"{m}/{w}: {len(paper)} paper-format lines, expected {ensembles}", text)
+    for j, e in enumerate(ens):
         check(e["ensemble"] == j and e["samples"] == samples and e["unit"] == "tsc_ticks",
-              f"method {m}: ensemble record {j} is {e}", text)
-        check(e["min"] <= e["max"] and e["max_dev"] == e["max"] - e["min"] and e["min"] > 0,
-              f"method {m}: inconsistent ensemble {e}", text)
-        check(e["error"] is None, f"method {m}: ensemble {j} error {e['error']}", text)
-    # The paper lines and the records carry the same figures.
-    for line, e in zip(log.paper_lines[m], meth.ensembles):
+              f"{m}/{w}: ensemble record {j} is {e}", text)
+        check(e["min"] <= e["p1"] <= e["q1"] <= e["median"] <= e["q3"] <= e["p99"] <= e["max"],
+              f"{m}/{w}: quantiles out of order in {e}", text)
+        lo, hi = e["median_ci95"]
+        check(lo <= e["median"] <= hi, f"{m}/{w}: median outside its CI in {e}", text)
+        check(e["max_dev"] == e["max"] - e["min"], f"{m}/{w}: max_dev in {e}", text)
+        check(e["error"] is None, f"{m}/{w}: ensemble {j} error {e['error']}", text)
+        check(e["outliers_3iqr"] <= e["outliers_1_5iqr"] <= samples, f"{m}/{w}: outliers {e}", text)
+    for line, e in zip(paper, ens):
         want = (f"loop_size:{e['ensemble']} >>>> variance(cycles): {e['variance']}; "
                 f"max_deviation: {e['max_dev']} ;min time: {e['min']}")
-        check(line == want, f"method {m}: paper line {line!r} != record {want!r}", text)
-    s = meth.summary
-    check(s is not None, f"method {m}: no summary record", text)
-    check(s["ensembles"] == ensembles, f"method {m}: summary {s}", text)
-    mins = [e["min"] for e in meth.ensembles]
+        check(line == want, f"{m}/{w}: paper line {line!r} != record {want!r}", text)
+    s = run.one("summary", method=m, workload=w)
+    mins = [e["min"] for e in ens]
+    vv = [e["variance"] for e in ens]
+    check(s["ensembles"] == ensembles, f"{m}/{w}: summary {s}", text)
     check(s["min_of_mins"] == min(mins) and s["max_of_mins"] == max(mins),
-          f"method {m}: summary minimums disagree with the ensembles", text)
-    check(s["max_dev_all"] == max(e["max_dev"] for e in meth.ensembles),
-          f"method {m}: absolute max deviation disagrees with the ensembles", text)
+          f"{m}/{w}: summary minimums disagree with the ensembles", text)
+    check(s["max_dev_all"] == max(e["max_dev"] for e in ens),
+          f"{m}/{w}: absolute max deviation disagrees with the ensembles", text)
     spurious = sum(1 for a, b in zip(mins, mins[1:]) if a > b)
-    check(s["spurious"] == spurious, f"method {m}: spurious {s['spurious']} != {spurious}", text)
-    n = len(mins)
-    vv = [e["variance"] for e in meth.ensembles]
-    var_calc = lambda xs: (len(xs) * sum(x * x for x in xs) - sum(xs) ** 2) // (len(xs) ** 2)
-    check(s["var_of_mins"] == var_calc(mins), f"method {m}: variance of minimum values", text)
-    check(s["var_of_vars"] == var_calc(vv), f"method {m}: variance of variances", text)
-    check(s["total_variance"] == sum(vv) // n, f"method {m}: total variance", text)
+    check(s["spurious"] == spurious, f"{m}/{w}: spurious {s['spurious']} != {spurious}", text)
+    check(s["var_of_mins"] == var_calc(mins), f"{m}/{w}: variance of minimum values", text)
+    check(s["var_of_vars"] == var_calc(vv), f"{m}/{w}: variance of variances", text)
+    check(s["total_variance"] == sum(vv) // len(vv), f"{m}/{w}: total variance", text)
+    check(s["median_of_mins"] == sorted(mins)[(len(mins) + 1) // 2 - 1],
+          f"{m}/{w}: median of minimums {s['median_of_mins']}", text)
+    check(s["net_min"] == s["min_of_mins"] - s["offset"], f"{m}/{w}: net_min", text)
+    return ens, s
+
+
+def expect_method_ran(run, m, ensembles, samples):
+    """The empty window of method m ran and is consistent; returns its summary."""
+    run.one("method", method=m, workload="empty")
+    check(not run.by("skip", method=m), f"method {m}: unexpectedly skipped", run.text)
+    _, s = expect_workload_ran(run, m, "empty", ensembles, samples)
     for label in ("total number of spurious min values = ", "total variance = ",
                   "absolute max deviation = ", "variance of variances = ",
                   "variance of minimum values = "):
-        check(any(l.startswith(label) for l in log.lines), f"no paper summary line '{label}'", text)
-
-
+        check(run.has_line(label), f"no paper summary line '{label}'", run.text)
+    v = run.one("verdict", method=m)
+    check(v["offset"] == s["min_of_mins"], f"verdict {v} disagrees with the summary", run.text)
+    check(run.has_line(f"verdict {m}: "), f"no verdict line for {m}", run.text)
+    return s

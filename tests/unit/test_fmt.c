@@ -1,0 +1,409 @@
+/* tests/unit/test_fmt.c - lib/fmt.c against the host C library's snprintf:
+ * every supported conversion (%d %i %u %x %X %s %c %p %%), the flags '-' and
+ * '0', widths (digits, '*', negative '*'), %s precision (".N", ".*"), the
+ * length modifiers hh h l ll z and their extreme values; a randomized
+ * comparison; truncation (full length returned, always NUL-terminated, no
+ * write past size, size 0 and 1); unknown conversions copied verbatim;
+ * fmt_milli. */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "check.h"
+#include "../../lib/fmt.h"
+
+/* Format with fmt_vformat and with vsnprintf; 1 if return values and texts
+ * agree, else print both and return 0. */
+static int vsame(const char *fmt, va_list ap)
+{
+	char got[512], want[512];
+	va_list aq;
+	va_copy(aq, ap);
+	int gn = fmt_vformat(got, sizeof got, fmt, ap);
+	int wn = vsnprintf(want, sizeof want, fmt, aq);
+	va_end(aq);
+	if (gn == wn && strcmp(got, want) == 0)
+		return 1;
+	printf("  format \"%s\": fmt gave %d \"%s\", libc gave %d \"%s\"\n", fmt, gn, got,
+	       wn, want);
+	return 0;
+}
+
+/* vsame, with the compiler checking the arguments against the format. */
+static int same(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int same(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vsame(fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* vsame for valid formats the compiler would warn about ("", "%-05d"). */
+static int same_nc(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vsame(fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* fmt_vformat without the compiler's format checking, for formats that are
+ * deliberately not printf formats. */
+static int raw(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = fmt_vformat(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+static uint64_t rng = 0x2545F4914F6CDD1Dull;
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static void test_conversions(void)
+{
+	/* plain text and %% */
+	CHECK(same("hello, world"));
+	CHECK(same_nc(""));
+	CHECK(same("100%% sure %%%%"));
+
+	/* %d %i */
+	CHECK(same("%d", 0));
+	CHECK(same("%d", 42));
+	CHECK(same("%d", -42));
+	CHECK(same("%i", 12345));
+	CHECK(same("%i", -7));
+	CHECK(same("%d", INT_MAX));
+	CHECK(same("%d", INT_MIN));
+	CHECK(same("[%d|%i]", INT_MIN, INT_MAX));
+
+	/* %u %x %X */
+	CHECK(same("%u", 0u));
+	CHECK(same("%u", 4000000000u));
+	CHECK(same("%u", UINT_MAX));
+	CHECK(same("%x", 0u));
+	CHECK(same("%x", 0xdeadbeefu));
+	CHECK(same("%X", 0xdeadbeefu));
+	CHECK(same("%x %X", UINT_MAX, 0xabcu));
+
+	/* %s %c */
+	CHECK(same("%s", "text"));
+	CHECK(same("%s", ""));
+	CHECK(same("<%s><%s>", "a", "bc"));
+	CHECK(same("%c", 'x'));
+	CHECK(same("%c%c%c", 'a', 'b', 'c'));
+
+	/* %p (non-NULL; libc writes NULL as "(nil)", which fmt need not copy) */
+	int obj;
+	CHECK(same("%p", (void *)&obj));
+	CHECK(same("%p", (void *)0x1));
+	CHECK(same("%p", (void *)0xdeadbeefcafeull));
+	CHECK(same("%p", (void *)UINTPTR_MAX));
+
+	/* flags and widths */
+	CHECK(same("[%5d]", 42));
+	CHECK(same("[%-5d]", 42));
+	CHECK(same("[%05d]", 42));
+	CHECK(same("[%05d]", -42));
+	CHECK(same("[%5d]", -42));
+	CHECK(same("[%-5d]", -42));
+	CHECK(same_nc("[%-05d]", 42)); /* '-' overrides '0' */
+	CHECK(same_nc("[%0-5d]", -42));
+	CHECK(same("[%2d]", 12345)); /* width smaller than the number */
+	CHECK(same("[%1d]", 0));
+	CHECK(same("[%20d]", INT_MIN));
+	CHECK(same("[%020d]", INT_MIN));
+	CHECK(same("[%8x]", 0xbeefu));
+	CHECK(same("[%08X]", 0xbeefu));
+	CHECK(same("[%-8x]", 0xbeefu));
+	CHECK(same("[%10u]", 123u));
+	CHECK(same("[%010u]", 123u));
+	CHECK(same("[%8s]", "abc"));
+	CHECK(same("[%-8s]", "abc"));
+	CHECK(same("[%2s]", "abcdef"));
+	CHECK(same("[%4c]", 'z'));
+	CHECK(same("[%-4c]", 'z'));
+	CHECK(same("[%-20p]", (void *)0x1234));
+
+	/* '*' widths, negative '*' means '-' */
+	CHECK(same("[%*d]", 6, 42));
+	CHECK(same("[%*d]", -6, 42));
+	CHECK(same("[%-*d]", 6, -42));
+	CHECK(same("[%0*d]", 6, -42));
+	CHECK(same("[%0*d]", -6, -42));
+	CHECK(same("[%*s]", 7, "ab"));
+	CHECK(same("[%*s]", -7, "ab"));
+	CHECK(same("[%*c]", 3, 'q'));
+	CHECK(same("[%*c]", -3, 'q'));
+	CHECK(same("[%*x]", 0, 0xffu));
+	CHECK(same("[%*u|%*u]", 4, 1u, -4, 2u));
+
+	/* precision for %s */
+	CHECK(same("[%.3s]", "abcdef"));
+	CHECK(same("[%.0s]", "abcdef"));
+	CHECK(same("[%.10s]", "abc"));
+	CHECK(same("[%.*s]", 2, "abcdef"));
+	CHECK(same("[%.*s]", 0, "abcdef"));
+	CHECK(same("[%.*s]", -1, "abcdef")); /* negative: as if omitted */
+	CHECK(same("[%8.3s]", "abcdef"));
+	CHECK(same("[%-8.3s]", "abcdef"));
+	CHECK(same("[%*.*s]", 6, 2, "abcdef"));
+	CHECK(same("[%*.*s]", -6, 2, "abcdef"));
+
+	/* length modifiers */
+	CHECK(same("%hhd", 200));          /* wraps to signed char -56 */
+	CHECK(same("%hhd", -128));
+	CHECK(same("%hhu", 300));          /* 44 */
+	CHECK(same("%hhx", 0x1ff));
+	CHECK(same("%hd", 40000));         /* wraps to short */
+	CHECK(same("%hd", -32768));
+	CHECK(same("%hu", 70000));
+	CHECK(same("%hX", 0x12345));
+	CHECK(same("%ld", LONG_MIN));
+	CHECK(same("%ld", LONG_MAX));
+	CHECK(same("%li", -1L));
+	CHECK(same("%lu", ULONG_MAX));
+	CHECK(same("%lx", ULONG_MAX));
+	CHECK(same("%lld", LLONG_MIN));
+	CHECK(same("%lld", LLONG_MAX));
+	CHECK(same("%lli", 0LL));
+	CHECK(same("%llu", ULLONG_MAX));
+	CHECK(same("%llu", 0ULL));
+	CHECK(same("%llx", ULLONG_MAX));
+	CHECK(same("%llX", 0x0123456789ABCDEFULL));
+	CHECK(same("%zu", (size_t)SIZE_MAX));
+	CHECK(same("%zx", (size_t)0x1234));
+	CHECK(same("%zd", (ssize_t)-5));
+	CHECK(same("[%25lld]", LLONG_MIN));
+	CHECK(same("[%025lld]", LLONG_MIN));
+	CHECK(same("[%-25llu]", ULLONG_MAX));
+	CHECK(same("[%022llx]", ULLONG_MAX));
+
+	/* everything at once */
+	CHECK(same("%s=%d (%u, 0x%08x) %c %-6s|%5.2s|%lld%%", "key", -3, 3u, 0xabu, '!',
+		   "left", "right", LLONG_MIN));
+}
+
+/* C11 7.21.6.1p8: with a precision, %s reads at most that many bytes, so the
+ * array need not hold a NUL. The three bytes sit at the very end of a page
+ * followed by an inaccessible one; the formatting runs in a child process so
+ * that a fault is reported as one failed check, not the end of the test. */
+static void unterminated_child(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *map = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED || mprotect(map + page, (size_t)page, PROT_NONE))
+		_exit(3);
+	char *s = map + page - 3;
+	s[0] = 'x', s[1] = 'y', s[2] = 'z';
+	char buf[16];
+	int n = fmt_format(buf, sizeof buf, "[%.3s|%.2s]", s, s);
+	_exit(n == 8 && strcmp(buf, "[xyz|xy]") == 0 ? 0 : 2);
+}
+
+static void test_unterminated_precision(void)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0)
+		unterminated_child();
+	int status = 0;
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* Right-aligned %p: the "0x" belongs with the digits, after the padding. */
+static void test_pointer_width(void)
+{
+	CHECK(same("[%20p]", (void *)0x1234));
+	char buf[64];
+	fmt_format(buf, sizeof buf, "[%10p]", (void *)0x1234);
+	CHECK_STR(buf, "[    0x1234]");
+}
+
+/* Random values, flags and widths against snprintf. */
+static void test_random(void)
+{
+	static const char *const flags[] = { "", "-", "0", "-0" };
+	static const char *const convs[] = { "d", "i", "u", "x", "X", "lld", "llu", "llx",
+					     "hd", "hhu", "ld", "lX", "zu" };
+	int bad = 0;
+	for (int i = 0; i < 5000; i++) {
+		char f[32], got[128], want[128];
+		const char *conv = convs[next() % (sizeof convs / sizeof convs[0])];
+		int width = (int)(next() % 30);
+		snprintf(f, sizeof f, "<%%%s%d%s>", flags[next() % 4], width, conv);
+		uint64_t v = next() >> (next() % 64); /* all magnitudes */
+		if (next() & 1)
+			v = 0 - v;
+		int gn, wn;
+		if (conv[0] == 'l' && conv[1] == 'l') {
+			gn = raw(got, sizeof got, f, (long long)v);
+			wn = snprintf(want, sizeof want, f, (long long)v);
+		} else if (conv[0] == 'l' || conv[0] == 'z') {
+			gn = raw(got, sizeof got, f, (long)v);
+			wn = snprintf(want, sizeof want, f, (long)v);
+		} else {
+			gn = raw(got, sizeof got, f, (int)v);
+			wn = snprintf(want, sizeof want, f, (int)v);
+		}
+		if (gn != wn || strcmp(got, want) != 0) {
+			if (bad++ < 5)
+				printf("  random: format \"%s\" value %llu: fmt \"%s\" libc \"%s\"\n", f,
+				       (unsigned long long)v, got, want);
+		}
+	}
+	CHECK_EQ_U64(bad, 0);
+
+	/* random %s with width and precision */
+	bad = 0;
+	for (int i = 0; i < 2000; i++) {
+		char s[20], f[32], got[128], want[128];
+		int len = (int)(next() % 19);
+		for (int j = 0; j < len; j++)
+			s[j] = (char)('a' + next() % 26);
+		s[len] = '\0';
+		int width = (int)(next() % 25) - 12, prec = (int)(next() % 25) - 4;
+		snprintf(f, sizeof f, "<%%*.*s>"); /* built at run time: unchecked */
+		int gn = raw(got, sizeof got, f, width, prec, s);
+		int wn = snprintf(want, sizeof want, f, width, prec, s);
+		if (gn != wn || strcmp(got, want) != 0) {
+			if (bad++ < 5)
+				printf("  random: %%*.*s %d %d \"%s\": fmt \"%s\" libc \"%s\"\n", width,
+				       prec, s, got, want);
+		}
+	}
+	CHECK_EQ_U64(bad, 0);
+}
+
+/* A return of the full length, a NUL within size and nothing written at or
+ * beyond buf[size]. */
+static void test_truncation(void)
+{
+	char buf[64];
+
+	memset(buf, 'X', sizeof buf);
+	CHECK_EQ_U64(fmt_format(buf, 5, "hello world"), 11);
+	CHECK_STR(buf, "hell");
+	CHECK(buf[5] == 'X');
+
+	memset(buf, 'X', sizeof buf);
+	CHECK_EQ_U64(fmt_format(buf, 1, "hello"), 5);
+	CHECK(buf[0] == '\0');
+	CHECK(buf[1] == 'X');
+
+	memset(buf, 'X', sizeof buf);
+	CHECK_EQ_U64(fmt_format(buf, 0, "hello %d", 12345), 11);
+	CHECK(buf[0] == 'X'); /* size 0: nothing written at all */
+
+	CHECK_EQ_U64(fmt_format(NULL, 0, "%s-%llu", "abc", ULLONG_MAX), 24);
+
+	/* exactly fitting, and one short */
+	memset(buf, 'X', sizeof buf);
+	CHECK_EQ_U64(fmt_format(buf, 6, "%05d", 7), 5);
+	CHECK_STR(buf, "00007");
+	memset(buf, 'X', sizeof buf);
+	CHECK_EQ_U64(fmt_format(buf, 5, "%05d", 7), 5);
+	CHECK_STR(buf, "0000");
+
+	/* every size for a format with padding, numbers and strings */
+	const char *f = "%-6s|%08x|%*d|%.3s|%c|%lld";
+	char want_full[128];
+	int full = snprintf(want_full, sizeof want_full, f, "ab", 0xbeefu, 7, -12, "truncate",
+			    'c', LLONG_MIN);
+	for (size_t size = 0; size <= (size_t)full + 2; size++) {
+		char want[128];
+		memset(buf, 'X', sizeof buf);
+		memset(want, 'X', sizeof want);
+		int n = fmt_format(buf, size, f, "ab", 0xbeefu, 7, -12, "truncate", 'c',
+				   LLONG_MIN);
+		CHECK_EQ_U64(n, full);
+		snprintf(want, size, f, "ab", 0xbeefu, 7, -12, "truncate", 'c', LLONG_MIN);
+		if (size) {
+			CHECK_STR(buf, want);
+			CHECK_EQ_U64(strlen(buf), size - 1 < (size_t)full ? size - 1 : (size_t)full);
+		}
+		int untouched = 1;
+		for (size_t i = size; i < sizeof buf; i++)
+			untouched &= buf[i] == 'X';
+		CHECK(untouched);
+	}
+
+	/* the va_list entry point directly (via raw) */
+	memset(buf, 'X', sizeof buf);
+	CHECK_EQ_U64(raw(buf, 4, "%d", -123456), 7);
+	CHECK_STR(buf, "-12");
+}
+
+/* Unknown conversions are copied through, flags and width included. */
+static void test_unknown(void)
+{
+	char buf[64];
+	CHECK_EQ_U64(raw(buf, sizeof buf, "a%qb"), 4);
+	CHECK_STR(buf, "a%qb");
+	CHECK_EQ_U64(raw(buf, sizeof buf, "[%-5q]"), 6);
+	CHECK_STR(buf, "[%-5q]");
+	/* the next conversion still works */
+	raw(buf, sizeof buf, "%q %d", 5);
+	CHECK_STR(buf, "%q 5");
+	raw(buf, sizeof buf, "%y%d%w", 9);
+	CHECK_STR(buf, "%y9%w");
+	/* a lone '%' (or unfinished spec) at the end */
+	CHECK_EQ_U64(raw(buf, sizeof buf, "50%"), 3);
+	CHECK_STR(buf, "50%");
+	raw(buf, sizeof buf, "x%08");
+	CHECK_STR(buf, "x%08");
+	raw(buf, sizeof buf, "x%ll");
+	CHECK_STR(buf, "x%ll");
+	/* truncated in the middle of a copied spec */
+	memset(buf, 'X', sizeof buf);
+	CHECK_EQ_U64(raw(buf, 3, "a%qb"), 4);
+	CHECK_STR(buf, "a%");
+	CHECK(buf[3] == 'X');
+}
+
+static void test_milli(void)
+{
+	char buf[32];
+	CHECK_STR(fmt_milli(buf, sizeof buf, 0), "0.000");
+	CHECK_STR(fmt_milli(buf, sizeof buf, 1), "0.001");
+	CHECK_STR(fmt_milli(buf, sizeof buf, 10), "0.010");
+	CHECK_STR(fmt_milli(buf, sizeof buf, 999), "0.999");
+	CHECK_STR(fmt_milli(buf, sizeof buf, 1000), "1.000");
+	CHECK_STR(fmt_milli(buf, sizeof buf, 12345), "12.345");
+	CHECK_STR(fmt_milli(buf, sizeof buf, 1000001), "1000.001");
+	/* 18446744073709551615 = 18446744073709551 * 1000 + 615 */
+	CHECK_STR(fmt_milli(buf, sizeof buf, UINT64_MAX), "18446744073709551.615");
+	CHECK(fmt_milli(buf, sizeof buf, 5) == buf);
+	/* the documented minimum size holds the longest value */
+	char small[24];
+	CHECK_STR(fmt_milli(small, sizeof small, UINT64_MAX), "18446744073709551.615");
+}
+
+int main(void)
+{
+	test_conversions();
+	test_unterminated_precision();
+	test_pointer_width();
+	test_random();
+	test_truncation();
+	test_unknown();
+	test_milli();
+	return check_summary("test_fmt");
+}
