@@ -35,7 +35,7 @@ QEMU_CPU ?= max
 QEMU_RUN := $(QEMU) -machine q35 -cpu $(QEMU_CPU) -m 256M -display none \
 	-serial stdio -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
 
-.PHONY: all kernel iso run run-iso check unit boot-tests deps clean
+.PHONY: all kernel iso run run-iso check unit fuzz boot-tests deps clean
 all: kernel iso
 
 kernel: $(BUILD)/bench.elf $(BUILD)/bench32.elf
@@ -107,6 +107,24 @@ $(BUILD)/host/test_%: tests/unit/test_%.c $(LIB_HOST) $(wildcard lib/*.h) tests/
 unit: $(UNIT_BINS)
 	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/run_unit.py $(UNIT_BINS)
 
+# libFuzzer on the command-line parser for FUZZ_SECONDS, when clang is here.
+FUZZ_SECONDS ?= 20
+fuzz:
+	@mkdir -p $(BUILD)/host $(BUILD)/results $(BUILD)/fuzz-corpus
+	@if ! command -v clang >/dev/null 2>&1; then \
+		echo "fuzz: SKIP: clang is not installed (Debian package clang)"; echo "0 0 1" > $(BUILD)/results/fuzz.txt; exit 0; fi; \
+	if ! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' | \
+		clang -fsanitize=fuzzer -x c - -o $(BUILD)/host/fuzz_probe 2>/dev/null; then \
+		echo "fuzz: SKIP: clang cannot link libFuzzer here (Debian package libclang-rt-14-dev)"; \
+		echo "0 0 1" > $(BUILD)/results/fuzz.txt; exit 0; fi; \
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -o $(BUILD)/host/fuzz_cmdline \
+		tests/unit/fuzz_cmdline.c lib/cmdline.c lib/fmt.c || { echo "0 1 0" > $(BUILD)/results/fuzz.txt; exit 1; }; \
+	if $(BUILD)/host/fuzz_cmdline -max_total_time=$(FUZZ_SECONDS) -max_len=2048 \
+		$(BUILD)/fuzz-corpus > $(BUILD)/fuzz.log 2>&1; then \
+		echo "fuzz: $$(grep -c . $(BUILD)/fuzz.log) log lines, $$(tail -1 $(BUILD)/fuzz.log)"; \
+		echo "fuzz: 1 passed, 0 failed"; echo "1 0 0" > $(BUILD)/results/fuzz.txt; \
+	else tail -30 $(BUILD)/fuzz.log; echo "fuzz: 0 passed, 1 failed"; echo "0 1 0" > $(BUILD)/results/fuzz.txt; exit 1; fi
+
 boot-tests: kernel iso
 	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/boot/run_boot_tests.py
 
@@ -114,8 +132,9 @@ boot-tests: kernel iso
 check: deps
 	@rm -rf $(BUILD)/results
 	@$(MAKE) --no-print-directory unit || true
+	@$(MAKE) --no-print-directory fuzz || true
 	@$(MAKE) --no-print-directory boot-tests || true
-	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/total.py unit boot
+	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/total.py unit fuzz boot
 
 clean:
 	rm -rf $(BUILD)
