@@ -136,5 +136,8 @@ check: deps
 	@$(MAKE) --no-print-directory boot-tests || true
 	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/total.py unit fuzz boot
 
+# Network boot and the other boot paths (iso/netboot.mk, when present).
+-include iso/netboot.mk
+
 clean:
 	rm -rf $(BUILD)

@@ -12,6 +12,7 @@ static const char *const output_words[] = { "human", "json", "both", 0 };
 static const char *const fault_words[] = { "none", "ud2", "gp", "pf", "de", 0 };
 static const char *method_words[METHOD_COUNT + 1];
 static const char *const onoff_words[] = { "off", "on", 0 };
+static const char *const after_words[] = { "halt", "reboot", 0 };
 #define MAX_WORKLOADS WORKLOADS_MAX
 static const char *workload_words[MAX_WORKLOADS + 1];
 
@@ -27,6 +28,9 @@ static const struct cfg_key keys[] = {
 	  .value = &cfg.max_var_of_vars },
 	{ .name = "verdict.var_of_mins", .type = CFG_U64, .min = 0, .max = UINT64_MAX - 1,
 	  .value = &cfg.max_var_of_mins },
+	{ .name = "console", .type = CFG_TEXT, .max = sizeof cfg.console - 1,
+	  .value = (uint64_t *)cfg.console },
+	{ .name = "after", .type = CFG_CHOICE, .choices = after_words, .value = &cfg.after },
 	{ .name = "dump", .type = CFG_U64, .min = 0, .max = 999999, .value = &cfg.dump,
 	  .allow_off = 1 },
 	{ .name = "test.fault", .type = CFG_CHOICE, .choices = fault_words,
@@ -56,6 +60,8 @@ void config_parse(const char *cmdline)
 	workload_words[nw] = 0;
 	cfg.workloads = wmask;
 	cfg.resolution = 0;
+	cfg.after = AFTER_HALT;
+	cfg.console[0] = '\0';
 	cfg.max_var_of_vars = DEFAULT_MAX_VAR_OF_VARS;
 	cfg.max_var_of_mins = DEFAULT_MAX_VAR_OF_MINS;
 	cfg.ensembles = DEFAULT_ENSEMBLES;

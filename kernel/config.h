@@ -7,6 +7,7 @@
 
 enum output_mode { OUTPUT_HUMAN, OUTPUT_JSON, OUTPUT_BOTH };
 enum test_fault { FAULT_NONE, FAULT_UD2, FAULT_GP, FAULT_PF, FAULT_DE };
+enum after_run { AFTER_HALT, AFTER_REBOOT };
 
 struct config {
 	uint64_t ensembles;  /* the paper's BOUND_OF_LOOP */
@@ -20,6 +21,8 @@ struct config {
 	uint64_t resolution; /* 1: run the resolution test (paper 3.3) */
 	uint64_t max_var_of_vars; /* verdict threshold, TSC ticks^4 (paper 4 step 2) */
 	uint64_t max_var_of_mins; /* verdict threshold, TSC ticks^2 */
+	uint64_t after;      /* enum after_run */
+	char console[40];    /* console= as given (kernel/console.c reads it) */
 	int problems;        /* messages config_parse printed */
 };
 

@@ -6,6 +6,24 @@
 
 static int screen;
 
+void console_init(const struct boot_info *bi)
+{
+	int serial = uart_init(COM1_BASE, 115200) == 0;
+	/* The VGA text screen exists when a BIOS loader left text mode: every
+	 * multiboot1 boot we know (QEMU -kernel, GRUB on BIOS) and a
+	 * multiboot2 boot that reports an EGA text framebuffer. */
+	if (bi->protocol == 1 || (bi->fb_present && bi->fb_type == 2))
+		console_set_screen(1);
+	if (!serial)
+		kprintf("console: no UART answered at COM1 (I/O 0x3F8, loopback test failed); screen only\n");
+}
+
+void console_screen_clear(void)
+{
+	if (screen)
+		vga_init();
+}
+
 void console_set_screen(int on)
 {
 	screen = on;

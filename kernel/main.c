@@ -11,7 +11,6 @@
 #include "pic.h"
 #include "probe.h"
 #include "trap.h"
-#include "uart.h"
 #include "../bench/report.h"
 #include "../bench/run.h"
 
@@ -51,20 +50,13 @@ static void provoke_fault(void)
 
 void kernel_main(uint32_t magic, uint32_t info)
 {
-	int serial = uart_init(COM1_BASE, 115200) == 0;
 	multiboot_parse(magic, info, &bi);
-	/* The VGA text screen exists when a BIOS loader left text mode: every
-	 * multiboot1 boot we know (QEMU -kernel, GRUB on BIOS) and a
-	 * multiboot2 boot that reports an EGA text framebuffer. */
-	if (bi.protocol == 1 || (bi.fb_present && bi.fb_type == 2))
-		console_set_screen(1);
+	console_init(&bi);
 	trap_init();
 	pic_mask_all();
 
 	kprintf("bench %s: bare-metal code timing (Paoloni 2010 methods), ring 0, interrupts off\n",
 		BENCH_VERSION);
-	if (!serial)
-		kprintf("console: no UART answered at COM1 (I/O 0x3F8, loopback test failed); screen only\n");
 	if (bi.protocol == 0)
 		kprintf("boot: unknown boot magic 0x%08x (expected multiboot 0x%08x or multiboot2 0x%08x): "
 			"no command line or memory map; using defaults\n",

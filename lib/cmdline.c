@@ -84,6 +84,16 @@ static int parse_value(const struct cfg_key *k, const char *v, int vlen,
 
 	if (vlen == 0) {
 		fmt_format(msg, sizeof msg, "config: %s= has an empty value; ", k->name);
+	} else if (k->type == CFG_TEXT) {
+		if ((uint64_t)vlen <= k->max) {
+			char *dst = (char *)k->value;
+			for (int i = 0; i < vlen; i++)
+				dst[i] = v[i];
+			dst[vlen] = '\0';
+			return 0;
+		}
+		fmt_format(msg, sizeof msg, "config: %s=%.*s%s is longer than %llu characters; ",
+			   k->name, shown, v, more, (unsigned long long)k->max);
 	} else if (k->type == CFG_U64) {
 		if (k->allow_off && word_eq(v, vlen, "off")) {
 			*k->value = CFG_OFF;
@@ -134,7 +144,9 @@ static int parse_value(const struct cfg_key *k, const char *v, int vlen,
 	int len = 0;
 	while (msg[len])
 		len++;
-	if (k->type == CFG_U64 && *k->value == CFG_OFF && k->allow_off) {
+	if (k->type == CFG_TEXT) {
+		fmt_format(msg + len, sizeof msg - (size_t)len, "keeping \"%s\"", (const char *)k->value);
+	} else if (k->type == CFG_U64 && *k->value == CFG_OFF && k->allow_off) {
 		fmt_format(msg + len, sizeof msg - (size_t)len, "accepted: %llu..%llu or off; keeping off",
 			   (unsigned long long)k->min, (unsigned long long)k->max);
 	} else if (k->type == CFG_U64) {

@@ -19,6 +19,8 @@ enum cfg_type {
 	CFG_U64,    /* decimal or 0x-hex number in [min, max] */
 	CFG_CHOICE, /* one of choices[]; *value = its index */
 	CFG_SET,    /* comma-separated subset of choices[] or "all"; *value = bit mask */
+	CFG_TEXT,   /* any text of 1..max characters, copied NUL-terminated to
+		     * (char *)value, which holds max + 1 bytes; checked by its user */
 };
 
 struct cfg_key {

@@ -5,7 +5,7 @@
  * struct pmu_backend, which the kernel backs with the real instructions
  * (kernel/pmu.c) and tests/unit/test_pmu.c with a fake CPU.
  *
- * The counters (Goossens, "Les 5 compteurs"; SDM Vol. 3B table 18-8,
+ * The counters (Goossens, "Les 5 compteurs"; SDM Vol. 3B 18.2.2, table
  * "Association of Fixed-Function Performance Counters with Architectural
  * Performance Events"):
  *
@@ -56,8 +56,8 @@
 
 /* IA32_FIXED_CTR_CTRL: a 4-bit field per fixed counter i at bits 4i..4i+3:
  * bit 0 counts at ring 0 (OS), bit 1 at rings > 0 (USR), bit 2 AnyThread
- * (version 3+), bit 3 PMI on overflow (SDM 18.2.2 figure 18-2, 18.2.3
- * figure 18-7). We set OS only: this kernel runs in ring 0 and wants
+ * (version 3+), bit 3 PMI on overflow (SDM 18.2.2 and 18.2.3, figures
+ * "Layout of IA32_FIXED_CTR_CTRL MSR"). We set OS only: this kernel runs in ring 0 and wants
  * neither the other thread's events nor interrupts. */
 #define PMU_FIXED_EN_OS 0x1ull
 #define PMU_FIXED_EN_USR 0x2ull
@@ -66,8 +66,9 @@
 
 /* IA32_PERF_GLOBAL_CTRL / _STATUS / _OVF_CTRL: bit 32+i is fixed counter
  * i, bits 0..n-1 the general-purpose counters; OVF_CTRL bit 62 clears
- * OvfBuffer (DS/PEBS buffer), bit 63 clears CondChgd (SDM 18.2.2 figures
- * 18-3 to 18-5). */
+ * OvfBuffer (DS/PEBS buffer), bit 63 clears CondChgd (SDM 18.2.2, figures
+ * "Layout of IA32_PERF_GLOBAL_CTRL/_STATUS/_OVF_CTRL MSR"; 18.2.4: from
+ * version 4 the address 390H is named IA32_PERF_GLOBAL_STATUS_RESET). */
 #define PMU_GLOBAL_FIXED(i) (1ull << (32 + (i)))
 #define PMU_OVF_BUFFER (1ull << 62)
 #define PMU_OVF_COND_CHGD (1ull << 63)
@@ -84,7 +85,10 @@
 
 /* Width assumed for a fixed counter tried under pmu=force when CPUID gives
  * none and no GP width either: 40 bits, the narrowest fixed counters Intel
- * shipped (Core 2). Too narrow is harmless for deltas below 2^40; too wide
+ * shipped (SDM, "Fixed-function Performance Counters" of the Intel Core
+ * microarchitecture, 18.4.1 in the 2016 edition: "model-specific fixed-function
+ * performance counters on processors that support Architectural Perfmon
+ * version 1 are 40 bits wide"). Too narrow is harmless for deltas below 2^40; too wide
  * would mis-compute a delta across a wrap. */
 #define PMU_FORCE_DEFAULT_WIDTH 40
 

@@ -1,0 +1,181 @@
+/* lib/tscfreq.c - see tscfreq.h. */
+#include "tscfreq.h"
+#include "fmt.h"
+#include "stats.h"
+
+/* The nominal core crystal of Intel family 6 models whose CPUID.15H:ECX is
+ * 0: SDM Vol. 3B "Determining the Processor Base Frequency", table
+ * "Nominal Core Crystal Clock Frequency", and Linux native_calibrate_tsc()
+ * before v5.2 (which added Denverton). Hz. */
+static const struct {
+	uint32_t model;
+	uint32_t crystal_hz;
+} crystal_table[] = {
+	{ .model = 0x4E, .crystal_hz = 24000000 }, /* Skylake client, mobile */
+	{ .model = 0x5E, .crystal_hz = 24000000 }, /* Skylake client, desktop */
+	{ .model = 0x8E, .crystal_hz = 24000000 }, /* Kaby Lake / Coffee Lake, mobile */
+	{ .model = 0x9E, .crystal_hz = 24000000 }, /* Kaby Lake / Coffee Lake, desktop */
+	{ .model = 0x55, .crystal_hz = 25000000 }, /* Skylake-SP (SDM table: 06_55H) */
+	{ .model = 0x5F, .crystal_hz = 25000000 }, /* Goldmont-D, Denverton (Linux) */
+	{ .model = 0x5C, .crystal_hz = 19200000 }, /* Goldmont, Apollo Lake (SDM table: 06_5CH) */
+};
+
+static uint32_t model_crystal(const struct tscfreq_cpuid *in)
+{
+	if (!in->vendor_intel || in->family != 6)
+		return 0;
+	for (size_t i = 0; i < sizeof crystal_table / sizeof crystal_table[0]; i++)
+		if (crystal_table[i].model == in->model)
+			return crystal_table[i].crystal_hz;
+	return 0;
+}
+
+/* round(num / den) for den != 0, or -1 when the quotient passes 64 bits. */
+static int div_round(u128 num, uint64_t den, uint64_t *q)
+{
+	uint64_t rem;
+	u128 r = u128_div_u64(num, den, &rem);
+	/* rem >= den - rem, i.e. rem >= den / 2 rounded up: round half up */
+	if (rem >= den - rem)
+		r++;
+	if (r >> 64)
+		return -1;
+	*q = (uint64_t)r;
+	return 0;
+}
+
+static int none(struct tscfreq *out, const char *why)
+{
+	out->hz = 0;
+	out->crystal_hz = 0;
+	out->ppm = 0;
+	out->kind = TSCFREQ_NONE;
+	out->source = why;
+	return -1;
+}
+
+int tscfreq_from_cpuid(const struct tscfreq_cpuid *in, struct tscfreq *out)
+{
+	if (!in->vendor_intel)
+		return none(out, "not enumerated: CPUID leaves 15H and 16H are read on GenuineIntel only "
+				 "(as Linux does)");
+	if (in->max_basic < 0x15)
+		return none(out, "not enumerated: CPUID max basic leaf < 15H");
+
+	uint32_t eax = in->eax15, ebx = in->ebx15;
+	uint32_t base_mhz = in->max_basic >= 0x16 ? in->eax16 & 0xFFFF : 0;
+
+	if (eax && ebx) {
+		uint64_t crystal = in->ecx15;
+		enum tscfreq_kind kind = TSCFREQ_CRYSTAL_ECX;
+		const char *src = "CPUID.15H: enumerated core crystal (ECX) x EBX/EAX";
+		uint32_t ppm = TSCFREQ_PPM_CRYSTAL;
+		if (!crystal && (crystal = model_crystal(in)) != 0) {
+			kind = TSCFREQ_CRYSTAL_MODEL;
+			src = "CPUID.15H: EBX/EAX x this model's nominal crystal (ECX=0; SDM crystal "
+			      "table, Linux native_calibrate_tsc)";
+		}
+		if (!crystal && base_mhz) {
+			/* base x 10^6 x EAX < 2^16 x 2^20 x 2^32: 128 bits */
+			crystal = (uint64_t)u128_div_u64((u128)base_mhz * 1000000u * eax, ebx, 0);
+			kind = TSCFREQ_CRYSTAL_16H;
+			src = "CPUID.15H: EBX/EAX x crystal derived from CPUID.16H base MHz (ECX=0): nominal";
+			ppm = TSCFREQ_PPM_NOMINAL;
+		}
+		uint64_t hz;
+		if (crystal && div_round((u128)crystal * ebx, eax, &hz) == 0 && hz) {
+			out->hz = hz;
+			out->crystal_hz = crystal;
+			out->ppm = ppm;
+			out->kind = kind;
+			out->source = src;
+			return 0;
+		}
+	}
+	if (base_mhz) {
+		out->hz = (uint64_t)base_mhz * 1000000u;
+		out->crystal_hz = 0;
+		out->ppm = TSCFREQ_PPM_NOMINAL;
+		out->kind = TSCFREQ_NOMINAL_16H;
+		out->source = eax && ebx ? "CPUID.16H:EAX base frequency: nominal, not the exact TSC rate "
+					   "(CPUID.15H crystal not enumerated)"
+					 : "CPUID.16H:EAX base frequency: nominal, not the exact TSC rate "
+					   "(CPUID.15H ratio not enumerated)";
+		return 0;
+	}
+	if (!(eax && ebx))
+		return none(out, in->max_basic >= 0x16
+					 ? "not enumerated: CPUID.15H:EAX or EBX is 0 and CPUID.16H:EAX is 0"
+					 : "not enumerated: CPUID.15H:EAX or EBX is 0 and no leaf 16H");
+	return none(out, "not enumerated: CPUID.15H:ECX is 0, the model is not in the crystal table, "
+			 "and there is no CPUID.16H base frequency");
+}
+
+const char *tscfreq_kind_name(enum tscfreq_kind k)
+{
+	switch (k) {
+	case TSCFREQ_CRYSTAL_ECX:
+		return "cpuid15h-ecx";
+	case TSCFREQ_CRYSTAL_MODEL:
+		return "cpuid15h-model";
+	case TSCFREQ_CRYSTAL_16H:
+		return "cpuid15h-16h";
+	case TSCFREQ_NOMINAL_16H:
+		return "cpuid16h-nominal";
+	case TSCFREQ_NONE:
+		break;
+	}
+	return "none";
+}
+
+int tscfreq_ratio_hz(uint64_t ticks, uint64_t ref_hz, uint64_t ref_counts, uint64_t *hz)
+{
+	if (!ref_counts)
+		return -1;
+	/* ticks x ref_hz < 2^128 */
+	return div_round((u128)ticks * ref_hz, ref_counts, hz);
+}
+
+uint32_t tscfreq_ppm(uint64_t part, uint64_t whole)
+{
+	if (!whole)
+		return UINT32_MAX;
+	uint64_t rem;
+	u128 q = u128_div_u64((u128)part * 1000000u, whole, &rem);
+	if (rem)
+		q++;
+	return q > UINT32_MAX ? UINT32_MAX : (uint32_t)q;
+}
+
+uint32_t tscfreq_ppm_diff(uint64_t a, uint64_t b)
+{
+	if (!b)
+		return a ? UINT32_MAX : 0;
+	return tscfreq_ppm(a > b ? a - b : b - a, b);
+}
+
+static int ticks_scaled(uint64_t ticks, uint64_t hz, uint64_t per_second, uint64_t *out)
+{
+	if (!hz)
+		return -1;
+	/* ticks x 10^12 < 2^104 */
+	return div_round((u128)ticks * per_second, hz, out);
+}
+
+int ticks_to_ns(uint64_t ticks, uint64_t hz, uint64_t *ns)
+{
+	return ticks_scaled(ticks, hz, 1000000000ull, ns);
+}
+
+int ticks_to_ps(uint64_t ticks, uint64_t hz, uint64_t *ps)
+{
+	return ticks_scaled(ticks, hz, 1000000000000ull, ps);
+}
+
+char *tscfreq_format_mhz(char *buf, size_t size, uint64_t hz)
+{
+	char milli[24];
+	uint64_t khz = hz / 1000 + (hz % 1000 >= 500);
+	fmt_format(buf, size, "%s MHz", fmt_milli(milli, sizeof milli, khz));
+	return buf;
+}
