@@ -41,7 +41,7 @@ int cfg_parse_u64(const char *s, int len, uint64_t *out)
 		else
 			return -1;
 		if (v > (UINT64_MAX - d) / base)
-			return -1;
+			return -2;
 		v = v * base + d;
 	}
 	*out = v;
@@ -104,7 +104,7 @@ static int parse_value(const struct cfg_key *k, const char *v, int vlen,
 			return 0;
 		}
 		fmt_format(msg, sizeof msg, "config: %s=%.*s%s is %s; ", k->name, shown, v,
-			   more, cfg_parse_u64(v, vlen, &x) ? "not a number" : "out of range");
+			   more, cfg_parse_u64(v, vlen, &x) == -1 ? "not a number" : "out of range");
 	} else if (k->type == CFG_CHOICE) {
 		int c = find_choice(k->choices, v, vlen);
 		if (c >= 0) {
@@ -190,11 +190,19 @@ int cfg_parse(const char *line, const struct cfg_key *keys, int nkeys,
 		int total = len;
 		while (line[total])
 			total++;
+		/* A word the limit cuts in two is dropped, not read short. */
+		int cut = len;
+		if (!is_space(line[len]))
+			while (cut > 0 && !is_space(line[cut - 1]))
+				cut--;
 		fmt_format(msg, sizeof msg,
-			   "config: the command line has %d characters; only the first %d are read",
-			   total, CFG_MAX_LINE);
+			   "config: the command line has %d characters; only the first %d are read%s%.*s%s",
+			   total, CFG_MAX_LINE, cut < len ? ", and the word cut there ('" : "",
+			   cut < len ? (len - cut > 40 ? 40 : len - cut) : 0, line + cut,
+			   cut < len ? "...') is ignored" : "");
 		say(report, ctx, msg);
 		problems++;
+		len = cut;
 	}
 
 	int i = 0;

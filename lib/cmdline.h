@@ -46,7 +46,8 @@ int cfg_parse(const char *line, const struct cfg_key *keys, int nkeys,
 	      cfg_report_fn report, void *ctx);
 
 /* cfg_parse_u64 - parse s[0..len-1] as a decimal or 0x-hex number without
- * sign; returns 0 and *out on success, -1 on empty, bad digit or overflow. */
+ * sign; returns 0 and *out on success, -1 on empty or a bad digit, -2 when
+ * the number exceeds 2^64 - 1. */
 int cfg_parse_u64(const char *s, int len, uint64_t *out);
 
 #endif

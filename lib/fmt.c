@@ -123,7 +123,7 @@ int fmt_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 			}
 		}
 
-		char tmp[24];
+		char tmp[26];
 		int n;
 		switch (*p) {
 		case 'd':
@@ -169,10 +169,10 @@ int fmt_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 		}
 		case 'p': {
 			uintptr_t v = (uintptr_t)va_arg(ap, void *);
-			n = to_digits(tmp, v, 16, 0);
-			put(&o, '0');
-			put(&o, 'x');
-			emit_number(&o, tmp, n, 0, width - 2, left, zero);
+			tmp[0] = '0';
+			tmp[1] = 'x';
+			n = 2 + to_digits(tmp + 2, v, 16, 0);
+			emit_number(&o, tmp, n, 0, width, left, 0);
 			break;
 		}
 		case 'c': {
@@ -189,7 +189,7 @@ int fmt_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 			if (!s)
 				s = "(null)";
 			int len = 0;
-			while (s[len] && (prec < 0 || len < prec))
+			while ((prec < 0 || len < prec) && s[len])
 				len++;
 			if (!left)
 				pad(&o, ' ', width - len);

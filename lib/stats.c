@@ -13,18 +13,22 @@ void acc_init(struct acc *a)
 
 void acc_add(struct acc *a, uint64_t x)
 {
-	u128 sq = (u128)x * x;
-	if (a->n >= STATS_MAX_N || a->sumsq + sq < a->sumsq) {
+	if (a->n >= STATS_MAX_N) {
 		a->overflow = 1;
 		return;
 	}
+	/* n, Σx, min and max stay exact whatever happens to Σx². */
 	a->n++;
 	a->sum += x; /* n < 2^32 and x < 2^64: cannot overflow 128 bits */
-	a->sumsq += sq;
 	if (x < a->min)
 		a->min = x;
 	if (x > a->max)
 		a->max = x;
+	u128 sq = (u128)x * x;
+	if (a->sumsq + sq < a->sumsq)
+		a->overflow = 1;
+	else
+		a->sumsq += sq;
 }
 
 u128 u128_div_u64(u128 num, uint64_t den, uint64_t *rem)

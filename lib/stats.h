@@ -33,7 +33,8 @@ struct acc {
 void acc_init(struct acc *a);
 
 /* acc_add - add one value. Sets a->overflow instead of wrapping when Σx²
- * would exceed 2^128 - 1 or n would exceed STATS_MAX_N. */
+ * would exceed 2^128 - 1 (n, Σx, min and max stay exact: only the variance
+ * is lost) or n would exceed STATS_MAX_N (the value is not counted). */
 void acc_add(struct acc *a, uint64_t x);
 
 /* acc_variance - the paper's var_calc, (n·Σx² − (Σx)²) / n², floored.

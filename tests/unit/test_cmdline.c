@@ -1,9 +1,9 @@
 /* tests/unit/test_cmdline.c - lib/cmdline.c with a key table like the
  * kernel's: valid lines, whitespace, the image path loaders prepend, unknown
  * keys, every kind of bad number, hex, empty values, duplicates, sets
- * ("all", lists, unknown items), choices, "off", an over-long line, over-long
- * words (ASan checks the message buffers), the content of every message, and
- * cfg_parse_u64 on its own. */
+ * ("all", lists, unknown items), choices, "off", text values, an over-long
+ * line, over-long words (ASan checks the message buffers), the content of
+ * every message, and cfg_parse_u64 on its own. */
 #include <stdint.h>
 #include <stdlib.h>
 #include "check.h"
@@ -215,8 +215,8 @@ static void test_bad_numbers(void)
 		{ "samples=10000001", "out of range" },
 		{ "samples=0x989681", "out of range" }, /* 10000001 */
 		{ "samples=18446744073709551615", "out of range" },
-		{ "samples=99999999999999999999999", "samples=99999999999999999999999" },
-		{ "samples=18446744073709551616", "samples=18446744073709551616" },
+		{ "samples=99999999999999999999999", "99999999999999999999999 is out of range" },
+		{ "samples=18446744073709551616", "18446744073709551616 is out of range" }, /* 2^64 */
 		{ "samples=", "empty value" },
 		{ "samples=off", "not a number" }, /* no allow_off */
 	};
@@ -394,14 +394,23 @@ static void test_long_line(void)
 	CHECK_EQ_U64(parse(line), 1);
 	CHECK(has(0, "1025"));
 
-	/* 2000 characters in one word: no word to parse but the prefix; the
-	 * over-long-line message and the prefix's own message */
+	/* 2000 characters in one word: the limit cuts it, so it is dropped:
+	 * one message, naming the cut word (its first 40 characters) */
 	memset(line, 'k', 2000);
 	line[2000] = '\0';
 	defaults();
-	CHECK_EQ_U64(parse(line), 2);
+	CHECK_EQ_U64(parse(line), 1);
 	CHECK(has(0, "1024"));
-	CHECK(has(1, "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...")); /* 40 + "..." */
+	CHECK(has(0, "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...') is ignored")); /* 40 + "..." */
+	CHECK(unchanged());
+
+	/* a key=value word cut by the limit is not read short */
+	memset(line, ' ', 2000);
+	memcpy(line + 1014, "samples=1000000", 15);
+	line[2000] = '\0';
+	defaults();
+	CHECK_EQ_U64(parse(line), 1);
+	CHECK(has(0, "samples=10"));
 	CHECK(unchanged());
 }
 
@@ -470,6 +479,51 @@ static void test_long_words(void)
 	CHECK_EQ_U64(samples, 3);
 }
 
+/* CFG_TEXT: 1..max characters copied NUL-terminated; longer is rejected. */
+static void test_text(void)
+{
+	static uint64_t store[4]; /* 32 bytes, holds max + 1 = 9 */
+	char *text = (char *)store;
+	const struct cfg_key tk[] = {
+		{ .name = "console", .type = CFG_TEXT, .max = 8, .value = store },
+	};
+	strcpy(text, "serial");
+	memset(text + 7, 'Z', sizeof store - 7);
+
+	got.n = 0;
+	CHECK_EQ_U64(cfg_parse("console=vga", tk, 1, collect, &got), 0);
+	CHECK_EQ_U64(got.n, 0);
+	CHECK_STR(text, "vga");
+	CHECK_EQ_U64(cfg_parse("console=12345678", tk, 1, collect, &got), 0); /* exactly max */
+	CHECK_STR(text, "12345678");
+	CHECK(text[9] == 'Z'); /* nothing beyond max + 1 bytes */
+	CHECK_EQ_U64(cfg_parse("console=a=b,c", tk, 1, collect, &got), 0);
+	CHECK_STR(text, "a=b,c");
+
+	got.n = 0;
+	CHECK_EQ_U64(cfg_parse("console=123456789", tk, 1, collect, &got), 1);
+	CHECK_STR(text, "a=b,c");
+	CHECK(has(0, "console=123456789"));
+	CHECK(has(0, "8"));
+	CHECK(has(0, "keeping \"a=b,c\""));
+	CHECK(text[9] == 'Z');
+
+	got.n = 0;
+	CHECK_EQ_U64(cfg_parse("console=", tk, 1, collect, &got), 1);
+	CHECK(has(0, "empty value"));
+	CHECK_STR(text, "a=b,c");
+
+	static char line[700];
+	strcpy(line, "console=");
+	memset(line + 8, 't', 600);
+	line[608] = '\0';
+	got.n = 0;
+	CHECK_EQ_U64(cfg_parse(line, tk, 1, collect, &got), 1);
+	CHECK(has(0, "tttttttttttttttttttttttttttttttttttttttt..."));
+	CHECK_STR(text, "a=b,c");
+	CHECK(text[9] == 'Z');
+}
+
 static void test_parse_u64(void)
 {
 	static const struct {
@@ -482,8 +536,8 @@ static void test_parse_u64(void)
 		{ "123456789", 1, 123456789 },
 		{ "007", 1, 7 },
 		{ "18446744073709551615", 1, UINT64_MAX },
-		{ "18446744073709551616", 0, 0 },
-		{ "99999999999999999999", 0, 0 },
+		{ "18446744073709551616", 0, 0 }, /* 2^64: -2 */
+		{ "99999999999999999999", 0, 0 }, /* -2 */
 		{ "184467440737095516150", 0, 0 },
 		{ "0x0", 1, 0 },
 		{ "0x10", 1, 16 },
@@ -508,7 +562,7 @@ static void test_parse_u64(void)
 		if ((r == 0) != cases[i].ok)
 			printf("  cfg_parse_u64(\"%s\") returned %d\n", cases[i].s, r);
 		CHECK((r == 0) == cases[i].ok);
-		CHECK(r == 0 || r == -1);
+		CHECK(r == 0 || r == -1 || r == -2);
 		if (cases[i].ok)
 			CHECK_EQ_U64(v, cases[i].v);
 	}
@@ -544,6 +598,7 @@ int main(void)
 	test_choices();
 	test_long_line();
 	test_long_words();
+	test_text();
 	test_parse_u64();
 	return check_summary("test_cmdline");
 }
