@@ -79,12 +79,82 @@ BENCH_INLINE uint64_t stop_cr0_rdtsc(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
-/* The methods: X(arg, name, start, stop). The order is the paper's and
- * gives enum method_id. */
+/* The sequences the SDM recommends today (Vol. 2B "RDTSC" and "RDTSCP"):
+ * "If software requires RDTSC to be executed only after all previous
+ * instructions have executed and all previous loads are globally visible, it
+ * can execute LFENCE immediately before RDTSC", and "if software requires
+ * RDTSC[P] to be executed prior to execution of any subsequent instruction,
+ * it can execute LFENCE immediately after". LFENCE orders execution
+ * (dispatch-serializing) on Intel; on AMD only where CPUID 80000021H:EAX[2]
+ * says so or DE_CFG (MSR C001_1029h) bit 1 is set (kernel/quiet.c). */
+BENCH_INLINE uint64_t start_lfence_rdtsc(void)
+{
+	uint32_t hi, lo;
+	__asm__ volatile("lfence\n\t"
+			 "rdtsc\n\t"
+			 "mov %%edx, %0\n\t"
+			 "mov %%eax, %1\n\t"
+			 : "=r"(hi), "=r"(lo)
+			 :
+			 : "rax", "rdx", "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* Stop: RDTSCP waits for the measured code; the LFENCE after it keeps later
+ * instructions from starting before the read. */
+BENCH_INLINE uint64_t stop_rdtscp_lfence(void)
+{
+	uint32_t hi, lo;
+	__asm__ volatile("rdtscp\n\t"
+			 "lfence\n\t"
+			 "mov %%edx, %0\n\t"
+			 "mov %%eax, %1\n\t"
+			 : "=r"(hi), "=r"(lo)
+			 :
+			 : "rax", "rcx", "rdx", "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* Stop without RDTSCP: LFENCE waits for the measured code, then RDTSC. */
+BENCH_INLINE uint64_t stop_lfence_rdtsc(void)
+{
+	return start_lfence_rdtsc();
+}
+
+/* SERIALIZE (SDM Vol. 2B "SERIALIZE"; CPUID.(EAX=07H,ECX=0):EDX[14]): the
+ * architectural serializing instruction without CPUID's side effects,
+ * around both reads as CPUID is in method 1. Encoded as bytes (0F 01 E8)
+ * for assemblers that do not know it. */
+BENCH_INLINE uint64_t start_serialize_rdtsc(void)
+{
+	uint32_t hi, lo;
+	__asm__ volatile(".byte 0x0f, 0x01, 0xe8\n\t" /* serialize */
+			 "rdtsc\n\t"
+			 "mov %%edx, %0\n\t"
+			 "mov %%eax, %1\n\t"
+			 : "=r"(hi), "=r"(lo)
+			 :
+			 : "rax", "rdx", "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+BENCH_INLINE uint64_t stop_serialize_rdtsc(void)
+{
+	return start_serialize_rdtsc();
+}
+
+/* The methods: X(arg, name, start, stop). The paper's three first, in its
+ * order, then the modern ones; the order gives enum method_id. */
 #define FOR_EACH_METHOD(X, arg)                                       \
 	X(arg, cpuid, start_cpuid_rdtsc, stop_cpuid_rdtsc)            \
 	X(arg, rdtscp, start_cpuid_rdtsc, stop_rdtscp_cpuid)          \
-	X(arg, cr0, start_cpuid_rdtsc, stop_cr0_rdtsc)
+	X(arg, cr0, start_cpuid_rdtsc, stop_cr0_rdtsc)                \
+	X(arg, lfence_rdtscp, start_lfence_rdtsc, stop_rdtscp_lfence) \
+	X(arg, lfence, start_lfence_rdtsc, stop_lfence_rdtsc)         \
+	X(arg, serialize, start_serialize_rdtsc, stop_serialize_rdtsc)
+
+/* How many of the methods are the paper's. */
+#define PAPER_METHODS 3
 
 #define METHOD__ENUM(arg, name, start, stop) METHOD_##name,
 enum method_id { FOR_EACH_METHOD(METHOD__ENUM, _) METHOD_COUNT };

@@ -30,6 +30,10 @@ void probe_cpu(struct cpu_info *c)
 	c->has_tsc = (r.edx >> 4) & 1;
 	c->hypervisor = (r.ecx >> 31) & 1;
 
+	c->has_serialize = c->max_basic >= 7 && ((cpuid(7, 0).edx >> 14) & 1);
+	c->is_amd = c->vendor[0] == 'A' ? !__builtin_memcmp(c->vendor, "AuthenticAMD", 12)
+					: !__builtin_memcmp(c->vendor, "HygonGenuine", 12);
+
 	c->max_ext = cpuid(0x80000000u, 0).eax;
 	if (c->max_ext < 0x80000000u || c->max_ext > 0x8000FFFFu)
 		c->max_ext = 0;
@@ -56,6 +60,9 @@ void probe_cpu(struct cpu_info *c)
 			break;
 	}
 
+	c->lfence_serializing = !c->is_amd ||
+		(c->max_ext >= 0x80000021u && ((cpuid(0x80000021u, 0).eax >> 2) & 1));
+
 	c->hv_vendor[0] = '\0';
 	if (c->hypervisor) {
 		r = cpuid(0x40000000u, 0);
@@ -77,6 +84,8 @@ void probe_print(const struct cpu_info *c, const struct boot_info *bi)
 		c->has_rdtscp);
 	kprintf("env: invariant tsc: %s (CPUID.80000007H:EDX[8]=%d)\n",
 		c->invariant_tsc ? "yes" : "no", c->invariant_tsc);
+	kprintf("env: serialize: %s (CPUID.(EAX=07H,ECX=0):EDX[14]=%d)\n",
+		c->has_serialize ? "yes" : "no", c->has_serialize);
 	if (c->hypervisor)
 		kprintf("env: hypervisor: yes (CPUID.1:ECX[31]=1), vendor \"%s\": CPUID, and perhaps RDTSC, exit to it; figures include that\n",
 			c->hv_vendor);
@@ -91,12 +100,12 @@ void probe_print(const struct cpu_info *c, const struct boot_info *bi)
 	kprintf("env: command line: \"%s\"\n", bi->cmdline);
 
 	kprintf("{\"rec\":\"env\",\"vendor\":\"%s\",\"brand\":\"%s\",\"family\":%u,\"model\":%u,"
-		"\"stepping\":%u,\"signature\":%u,\"tsc\":%d,\"rdtscp\":%d,\"invariant_tsc\":%d,"
+		"\"stepping\":%u,\"signature\":%u,\"tsc\":%d,\"rdtscp\":%d,\"invariant_tsc\":%d,\"serialize\":%d,"
 		"\"hypervisor\":%d,\"hypervisor_vendor\":\"%s\",\"memory_usable_mib\":%llu,"
 		"\"boot_protocol\":%d,\"loader\":\"%s\",\"cmdline\":\"%s\"}\n",
 		json_escape(e1, sizeof e1, c->vendor), json_escape(e2, sizeof e2, c->brand),
 		c->family, c->model, c->stepping, c->signature, c->has_tsc, c->has_rdtscp,
-		c->invariant_tsc, c->hypervisor, json_escape(e4, sizeof e4, c->hv_vendor),
+		c->invariant_tsc, c->has_serialize, c->hypervisor, json_escape(e4, sizeof e4, c->hv_vendor),
 		(unsigned long long)usable_mib, bi->protocol,
 		json_escape(e5, sizeof e5, bi->loader), json_escape(e3, sizeof e3, bi->cmdline));
 }

@@ -15,6 +15,11 @@ struct cpu_info {
 	int has_rdtscp;      /* CPUID.80000001H:EDX[27] */
 	int invariant_tsc;   /* CPUID.80000007H:EDX[8] */
 	int hypervisor;      /* CPUID.1:ECX[31] */
+	int has_serialize;   /* CPUID.(EAX=07H,ECX=0):EDX[14] */
+	int is_amd;          /* vendor AuthenticAMD or HygonGenuine */
+	int lfence_serializing; /* LFENCE dispatch-serializing: Intel and others
+				 * always; AMD per CPUID 80000021H:EAX[2] or after
+				 * DE_CFG bit 1 is set (kernel/quiet.c) */
 	char hv_vendor[13];  /* CPUID.40000000H:EBX,ECX,EDX when hypervisor */
 };
 

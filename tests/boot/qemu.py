@@ -20,7 +20,12 @@ OVMF_VARS = "/usr/share/OVMF/OVMF_VARS.fd"
 
 EXIT_SUCCESS = 33  # (0x10 << 1) | 1, kernel/exit.h
 EXIT_FAILURE = 35  # (0x11 << 1) | 1
-METHODS = ["cpuid", "rdtscp", "cr0"]
+METHODS = ["cpuid", "rdtscp", "cr0"]  # the paper's
+MODERN = ["lfence_rdtscp", "lfence", "serialize"]
+ALL_METHODS = METHODS + MODERN
+# TCG's "max" CPU says AuthenticAMD, whose LFENCE is not architecturally
+# dispatch-serializing; this one says GenuineIntel, so the LFENCE methods run.
+INTEL_MAX = "max,vendor=GenuineIntel"
 ICOUNT = ["-icount", "shift=0,align=off,sleep=off"]
 BEGIN, END = "BEGIN bench-records v1", "END bench-records"
 
@@ -31,7 +36,9 @@ BEGIN, END = "BEGIN bench-records v1", "END bench-records"
 #   cpuid:  rdtsc, mov, mov | xor, cpuid          -> 5
 #   rdtscp: rdtsc, mov, mov |                     -> 3
 #   cr0:    rdtsc, mov, mov | mov cr0,rax; mov rax,cr0 -> 5
-ICOUNT_OFFSETS = {"cpuid": 5, "rdtscp": 3, "cr0": 5}
+#   lfence_rdtscp: rdtsc, mov, mov |              -> 3
+#   lfence: rdtsc, mov, mov | lfence              -> 4
+ICOUNT_OFFSETS = {"cpuid": 5, "rdtscp": 3, "cr0": 5, "lfence_rdtscp": 3, "lfence": 4}
 # ... and a calibrated workload's net result is its instruction count.
 ICOUNT_NET = {"add_chain_64": 64, "add_chain_256": 256, "imul_chain_64": 64,
               "measured_function": 1}
