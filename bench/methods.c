@@ -1,5 +1,6 @@
 /* bench/methods.c - the method table; the sequences are in methods.h. */
 #include "methods.h"
+#include "../kernel/pmu.h"
 #include "../kernel/probe.h"
 
 const struct method_desc methods[METHOD_COUNT] = {
@@ -13,6 +14,10 @@ const struct method_desc methods[METHOD_COUNT] = {
 	[METHOD_lfence] = { "lfence", "LFENCE;RDTSC ... LFENCE;RDTSC", "SDM Vol. 2B RDTSC" },
 	[METHOD_serialize] = { "serialize", "SERIALIZE;RDTSC ... SERIALIZE;RDTSC",
 			       "SDM Vol. 2B SERIALIZE" },
+	[METHOD_ctr_rdmsr] = { "ctr_rdmsr", "RDMSR CTR0,CTR1;CPUID ... CPUID;RDMSR CTR1,CTR0",
+			       "Goossens, slide Le compteur CTR1" },
+	[METHOD_ctr_rdpmc] = { "ctr_rdpmc", "RDPMC CTR0,CTR1;CPUID ... CPUID;RDPMC CTR1,CTR0",
+			       "Goossens' method read with RDPMC (SDM Vol. 2B RDPMC)" },
 };
 
 const char *method_unavailable(enum method_id m, const struct cpu_info *cpu)
@@ -24,5 +29,14 @@ const char *method_unavailable(enum method_id m, const struct cpu_info *cpu)
 		       "DE_CFG MSR C001_1029h bit 1 could not be set)";
 	if (m == METHOD_serialize && !cpu->has_serialize)
 		return "SERIALIZE is not supported (CPUID.(EAX=07H,ECX=0):EDX[14]=0)";
+	if (method_is_ctr(m)) {
+		for (int id = PMU_FIXED0; id <= PMU_FIXED1; id++)
+			if (!pmu_usable(&pmu, (enum pmu_counter_id)id))
+				return id == PMU_FIXED0 ? "IA32_FIXED_CTR0 (instructions retired) is not usable: see the env: pmu: lines"
+							: "IA32_FIXED_CTR1 (unhalted core cycles) is not usable: see the env: pmu: lines";
+		if (m == METHOD_ctr_rdpmc &&
+		    !(pmu.ctr[PMU_FIXED0].rdpmc_ok && pmu.ctr[PMU_FIXED1].rdpmc_ok))
+			return "RDPMC of the fixed counters did not pass the boot check: see the env: pmu: lines";
+	}
 	return 0;
 }

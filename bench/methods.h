@@ -143,9 +143,120 @@ BENCH_INLINE uint64_t stop_serialize_rdtsc(void)
 	return start_serialize_rdtsc();
 }
 
-/* The methods: X(arg, name, start, stop). The paper's three first, in its
- * order, then the modern ones; the order gives enum method_id. */
-#define FOR_EACH_METHOD(X, arg)                                       \
+/* Goossens' fixed-counter method (slides "Organisation générale d'une
+ * mesure", "Le compteur CTR1"): read the counters, then xor eax,eax; CPUID
+ * ... xor eax,eax; CPUID, then read them again. CTR0 (IA32_FIXED_CTR0, MSR
+ * 309H) counts instructions retired, CTR1 (IA32_FIXED_CTR1, 30AH) unhalted
+ * core cycles (SDM Vol. 3B "Fixed-Function Performance Counters"). Read
+ * with RDMSR as on the slides, or with RDPMC (ECX = 4000000xH), which is
+ * cheaper. The stop reads in the reverse order of the start, so each
+ * counter's window nests the other's. Values are raw: deltas are taken
+ * modulo the counter width after the window (kernel/pmu.h). */
+struct ctr_pair {
+	uint64_t ins, cyc;
+};
+
+BENCH_INLINE struct ctr_pair start_rdmsr_cpuid(void)
+{
+	uint32_t i_lo, i_hi, c_lo, c_hi;
+	__asm__ volatile("mov $0x309, %%ecx\n\t"
+			 "rdmsr\n\t"
+			 "mov %%eax, %0\n\t"
+			 "mov %%edx, %1\n\t"
+			 "mov $0x30a, %%ecx\n\t"
+			 "rdmsr\n\t"
+			 "mov %%eax, %2\n\t"
+			 "mov %%edx, %3\n\t"
+			 "xor %%eax, %%eax\n\t"
+			 "cpuid\n\t"
+			 : "=r"(i_lo), "=r"(i_hi), "=r"(c_lo), "=r"(c_hi)
+			 :
+			 : "rax", "rbx", "rcx", "rdx", "memory");
+	struct ctr_pair p = { ((uint64_t)i_hi << 32) | i_lo, ((uint64_t)c_hi << 32) | c_lo };
+	return p;
+}
+
+BENCH_INLINE struct ctr_pair stop_cpuid_rdmsr(void)
+{
+	uint32_t i_lo, i_hi, c_lo, c_hi;
+	__asm__ volatile("xor %%eax, %%eax\n\t"
+			 "cpuid\n\t"
+			 "mov $0x30a, %%ecx\n\t"
+			 "rdmsr\n\t"
+			 "mov %%eax, %2\n\t"
+			 "mov %%edx, %3\n\t"
+			 "mov $0x309, %%ecx\n\t"
+			 "rdmsr\n\t"
+			 "mov %%eax, %0\n\t"
+			 "mov %%edx, %1\n\t"
+			 : "=r"(i_lo), "=r"(i_hi), "=r"(c_lo), "=r"(c_hi)
+			 :
+			 : "rax", "rbx", "rcx", "rdx", "memory");
+	struct ctr_pair p = { ((uint64_t)i_hi << 32) | i_lo, ((uint64_t)c_hi << 32) | c_lo };
+	return p;
+}
+
+BENCH_INLINE struct ctr_pair start_rdpmc_cpuid(void)
+{
+	uint32_t i_lo, i_hi, c_lo, c_hi;
+	__asm__ volatile("mov $0x40000000, %%ecx\n\t"
+			 "rdpmc\n\t"
+			 "mov %%eax, %0\n\t"
+			 "mov %%edx, %1\n\t"
+			 "mov $0x40000001, %%ecx\n\t"
+			 "rdpmc\n\t"
+			 "mov %%eax, %2\n\t"
+			 "mov %%edx, %3\n\t"
+			 "xor %%eax, %%eax\n\t"
+			 "cpuid\n\t"
+			 : "=r"(i_lo), "=r"(i_hi), "=r"(c_lo), "=r"(c_hi)
+			 :
+			 : "rax", "rbx", "rcx", "rdx", "memory");
+	struct ctr_pair p = { ((uint64_t)i_hi << 32) | i_lo, ((uint64_t)c_hi << 32) | c_lo };
+	return p;
+}
+
+BENCH_INLINE struct ctr_pair stop_cpuid_rdpmc(void)
+{
+	uint32_t i_lo, i_hi, c_lo, c_hi;
+	__asm__ volatile("xor %%eax, %%eax\n\t"
+			 "cpuid\n\t"
+			 "mov $0x40000001, %%ecx\n\t"
+			 "rdpmc\n\t"
+			 "mov %%eax, %2\n\t"
+			 "mov %%edx, %3\n\t"
+			 "mov $0x40000000, %%ecx\n\t"
+			 "rdpmc\n\t"
+			 "mov %%eax, %0\n\t"
+			 "mov %%edx, %1\n\t"
+			 : "=r"(i_lo), "=r"(i_hi), "=r"(c_lo), "=r"(c_hi)
+			 :
+			 : "rax", "rbx", "rcx", "rdx", "memory");
+	struct ctr_pair p = { ((uint64_t)i_hi << 32) | i_lo, ((uint64_t)c_hi << 32) | c_lo };
+	return p;
+}
+
+/* Counters read beside a TSC method, outside its TSC window (before the
+ * start sequence and after the stop sequence), with RDMSR of the MSRs the
+ * boot check chose (fixed CTR0/CTR1, or IRPERF/APERF). */
+BENCH_INLINE uint64_t rdmsr_in_window(uint32_t msr)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr) : "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* The TSC methods: X(arg, name, start, stop). The paper's three first, in
+ * its order, then the modern ones. The counter methods: the same shape,
+ * their start and stop return a struct ctr_pair. Together, in this order,
+ * they give enum method_id. */
+#define FOR_EACH_CTR_METHOD(X, arg)                                   \
+	X(arg, ctr_rdmsr, start_rdmsr_cpuid, stop_cpuid_rdmsr)        \
+	X(arg, ctr_rdpmc, start_rdpmc_cpuid, stop_cpuid_rdpmc)
+
+#define FOR_EACH_METHOD(X, arg) FOR_EACH_TSC_METHOD(X, arg) FOR_EACH_CTR_METHOD(X, arg)
+
+#define FOR_EACH_TSC_METHOD(X, arg)                                   \
 	X(arg, cpuid, start_cpuid_rdtsc, stop_cpuid_rdtsc)            \
 	X(arg, rdtscp, start_cpuid_rdtsc, stop_rdtscp_cpuid)          \
 	X(arg, cr0, start_cpuid_rdtsc, stop_cr0_rdtsc)                \
@@ -153,8 +264,10 @@ BENCH_INLINE uint64_t stop_serialize_rdtsc(void)
 	X(arg, lfence, start_lfence_rdtsc, stop_lfence_rdtsc)         \
 	X(arg, serialize, start_serialize_rdtsc, stop_serialize_rdtsc)
 
-/* How many of the methods are the paper's. */
+/* How many of the methods are the paper's; the first counter method. */
 #define PAPER_METHODS 3
+#define METHOD_FIRST_CTR METHOD_ctr_rdmsr
+#define method_is_ctr(m) ((m) >= METHOD_FIRST_CTR)
 
 #define METHOD__ENUM(arg, name, start, stop) METHOD_##name,
 enum method_id { FOR_EACH_METHOD(METHOD__ENUM, _) METHOD_COUNT };
@@ -171,7 +284,7 @@ struct method_desc {
 extern const struct method_desc methods[METHOD_COUNT];
 
 /* method_unavailable - NULL when method m can run on this CPU, else one
- * line saying why not (which CPUID bit). */
+ * line saying why not (which CPUID bit, or what the counter check found). */
 const char *method_unavailable(enum method_id m, const struct cpu_info *cpu);
 
 #endif

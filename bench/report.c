@@ -6,23 +6,33 @@
 
 #define ULL(x) ((unsigned long long)(x))
 
+/* The unit's name for people, from its record key. */
+static const char *uname(const char *unit)
+{
+	for (int u = 0; u < UNIT_COUNT; u++)
+		if (unit == unit_key[u])
+			return unit_name[u];
+	return unit;
+}
+
 void report_run_start(enum method_id m, const struct workload *w, uint64_t ensembles,
-		      uint64_t samples, uint64_t warmup, int resolution)
+		      uint64_t samples, uint64_t warmup, int resolution, const char *unit)
 {
 	if (config_human()) {
 		kprintf("\nmethod %s: %s (%s); workload %s: %s\n", methods[m].name,
 			methods[m].sequence, methods[m].source, w->name, w->desc);
 		kprintf("method %s: %llu ensembles x %llu samples, %llu warm-up samples discarded%s; "
-			"in the paper-format lines below 'cycles' means TSC ticks and variances are in TSC ticks squared\n",
+			"in the paper-format lines below 'cycles' means %s and variances are in %s squared\n",
 			methods[m].name, ULL(ensembles), ULL(samples), ULL(warmup),
-			resolution ? "; ensemble j measures the loop with j iterations (paper 3.3)" : "");
+			resolution ? "; ensemble j measures the loop with j iterations (paper 3.3)" : "",
+			uname(unit), uname(unit));
 	}
 	if (config_json())
 		kprintf("{\"rec\":\"method\",\"method\":\"%s\",\"sequence\":\"%s\",\"source\":\"%s\","
 			"\"workload\":\"%s\",\"param\":%s,\"ensembles\":%llu,\"samples\":%llu,"
-			"\"warmup\":%llu,\"unit\":\"tsc_ticks\"}\n",
+			"\"warmup\":%llu,\"unit\":\"%s\"}\n",
 			methods[m].name, methods[m].sequence, methods[m].source, w->name,
-			resolution ? "\"ensemble\"" : "0", ULL(ensembles), ULL(samples), ULL(warmup));
+			resolution ? "\"ensemble\"" : "0", ULL(ensembles), ULL(samples), ULL(warmup), unit);
 }
 
 void report_method_skip(enum method_id m, const char *why)
@@ -34,10 +44,11 @@ void report_method_skip(enum method_id m, const char *why)
 }
 
 void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uint64_t param,
-		     const struct ensemble_stats *e, const struct robust_stats *r)
+		     const char *unit, int primary, const struct ensemble_stats *e,
+		     const struct robust_stats *r)
 {
 	char mean[32], sd[32], var[24] = "null";
-	if (config_human()) {
+	if (config_human() && primary) {
 		if (e->error)
 			kprintf("loop_size:%llu >>>> variance(cycles): ERROR (128-bit overflow in var_calc); "
 				"max_deviation: %llu ;min time: %llu\n",
@@ -57,17 +68,17 @@ void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uin
 		fmt_format(var, sizeof var, "%llu", ULL(e->var));
 	}
 	kprintf("{\"rec\":\"ensemble\",\"method\":\"%s\",\"workload\":\"%s\",\"ensemble\":%llu,"
-		"\"param\":%llu,\"samples\":%llu,\"unit\":\"tsc_ticks\",\"min\":%llu,\"max\":%llu,"
+		"\"param\":%llu,\"samples\":%llu,\"unit\":\"%s\",\"min\":%llu,\"max\":%llu,"
 		"\"max_dev\":%llu,\"variance\":%s,\"mean\":%s,\"stddev\":%s,\"p1\":%llu,\"q1\":%llu,"
 		"\"median\":%llu,\"q3\":%llu,\"p99\":%llu,\"median_ci95\":[%llu,%llu],"
 		"\"outliers_1_5iqr\":%llu,\"outliers_3iqr\":%llu,\"error\":%s}\n",
-		methods[m].name, w->name, ULL(j), ULL(param), ULL(e->n), ULL(e->min), ULL(e->max),
+		methods[m].name, w->name, ULL(j), ULL(param), ULL(e->n), unit, ULL(e->min), ULL(e->max),
 		ULL(e->max_dev), var, mean, sd, ULL(r->p1), ULL(r->q1), ULL(r->median), ULL(r->q3),
 		ULL(r->p99), ULL(r->ci_low), ULL(r->ci_high), ULL(r->outliers_1_5),
 		ULL(r->outliers_3), e->error ? "\"overflow\"" : "null");
 }
 
-void report_samples(enum method_id m, const struct workload *w, uint64_t j,
+void report_samples(enum method_id m, const struct workload *w, uint64_t j, const char *unit,
 		    const uint64_t *ticks, uint64_t n)
 {
 	char line[2600];
@@ -77,9 +88,9 @@ void report_samples(enum method_id m, const struct workload *w, uint64_t j,
 		uint64_t cnt = n - off < 100 ? n - off : 100;
 		int len = fmt_format(line, sizeof line,
 				     "{\"rec\":\"samples\",\"method\":\"%s\",\"workload\":\"%s\","
-				     "\"ensemble\":%llu,\"unit\":\"tsc_ticks\",\"offset\":%llu,"
+				     "\"ensemble\":%llu,\"unit\":\"%s\",\"offset\":%llu,"
 				     "\"total\":%llu,\"values\":[",
-				     methods[m].name, w->name, ULL(j), ULL(off), ULL(n));
+				     methods[m].name, w->name, ULL(j), unit, ULL(off), ULL(n));
 		for (uint64_t i = 0; i < cnt; i++)
 			len += fmt_format(line + len, sizeof line - (size_t)len, "%s%llu",
 					  i ? "," : "", ULL(ticks[off + i]));
@@ -107,50 +118,54 @@ static const char *sdiff(char *buf, uint64_t a, uint64_t b)
 	return buf;
 }
 
-void report_summary(enum method_id m, const struct workload *w, const struct workload_result *wr)
+void report_summary(enum method_id m, const struct workload *w, const struct workload_result *wr,
+		    int primary)
 {
 	const struct summary_result *r = &wr->s;
+	const char *un = unit_name[wr->unit], *uk = unit_key[wr->unit];
 	char a[24], b[24], c[24], n1[24], n2[24];
 	if (config_human()) {
-		kprintf("total number of spurious min values = %llu\n", ULL(r->spurious));
-		kprintf("total variance = %s\n", fig(a, r->total_variance, r->total_variance_ok, "ERROR (overflow)"));
-		kprintf("absolute max deviation = %llu\n", ULL(r->max_dev_all));
-		kprintf("variance of variances = %s\n", fig(a, r->var_of_vars, r->var_of_vars_ok, "ERROR (overflow)"));
-		kprintf("variance of minimum values = %s\n", fig(a, r->var_of_mins, r->var_of_mins_ok, "ERROR (overflow)"));
-		kprintf("summary %s/%s: least minimum %llu TSC ticks, minimums %llu..%llu TSC ticks; "
-			"total variance %s TSC ticks^2; variance of variances %s TSC ticks^4; "
-			"variance of minimum values %s TSC ticks^2; absolute max deviation %llu TSC ticks; "
+		if (primary) {
+			kprintf("total number of spurious min values = %llu\n", ULL(r->spurious));
+			kprintf("total variance = %s\n", fig(a, r->total_variance, r->total_variance_ok, "ERROR (overflow)"));
+			kprintf("absolute max deviation = %llu\n", ULL(r->max_dev_all));
+			kprintf("variance of variances = %s\n", fig(a, r->var_of_vars, r->var_of_vars_ok, "ERROR (overflow)"));
+			kprintf("variance of minimum values = %s\n", fig(a, r->var_of_mins, r->var_of_mins_ok, "ERROR (overflow)"));
+		}
+		kprintf("summary %s/%s: least minimum %llu %s, minimums %llu..%llu %s; "
+			"total variance %s %s^2; variance of variances %s %s^4; "
+			"variance of minimum values %s %s^2; absolute max deviation %llu %s; "
 			"%llu spurious min values; %llu ensemble errors; %llu TSC ticks elapsed\n",
-			methods[m].name, w->name, ULL(r->min_of_mins), ULL(r->min_of_mins),
-			ULL(r->max_of_mins), fig(a, r->total_variance, r->total_variance_ok, "ERROR"),
-			fig(b, r->var_of_vars, r->var_of_vars_ok, "ERROR"),
-			fig(c, r->var_of_mins, r->var_of_mins_ok, "ERROR"), ULL(r->max_dev_all),
+			methods[m].name, w->name, ULL(r->min_of_mins), un, ULL(r->min_of_mins),
+			ULL(r->max_of_mins), un, fig(a, r->total_variance, r->total_variance_ok, "ERROR"), un,
+			fig(b, r->var_of_vars, r->var_of_vars_ok, "ERROR"), un,
+			fig(c, r->var_of_mins, r->var_of_mins_ok, "ERROR"), un, ULL(r->max_dev_all), un,
 			ULL(r->spurious), ULL(r->errors), ULL(wr->elapsed_ticks));
 		if (!(w->flags & WL_RESOLUTION))
-			kprintf("robust %s/%s: median of ensemble minimums %llu TSC ticks (95%% CI %llu..%llu), "
-			"median of ensemble medians %llu TSC ticks; Tukey outliers %llu beyond 1.5 IQR and %llu beyond 3 IQR "
-			"of %llu samples\n",
-			methods[m].name, w->name, ULL(wr->median_of_mins), ULL(wr->mins_ci_low),
-			ULL(wr->mins_ci_high), ULL(wr->median_of_medians), ULL(wr->outliers_1_5),
-			ULL(wr->outliers_3), ULL(wr->samples_total));
+			kprintf("robust %s/%s: median of ensemble minimums %llu %s (95%% CI %llu..%llu), "
+				"median of ensemble medians %llu %s; Tukey outliers %llu beyond 1.5 IQR and %llu beyond 3 IQR "
+				"of %llu samples\n",
+				methods[m].name, w->name, ULL(wr->median_of_mins), un, ULL(wr->mins_ci_low),
+				ULL(wr->mins_ci_high), ULL(wr->median_of_medians), un, ULL(wr->outliers_1_5),
+				ULL(wr->outliers_3), ULL(wr->samples_total));
 		if (!(w->flags & (WL_OFFSET | WL_RESOLUTION)))
-			kprintf("result %s/%s: %s TSC ticks net (least minimum %llu - offset %llu); "
-				"median of ensemble medians net %s TSC ticks\n",
-				methods[m].name, w->name, sdiff(n1, r->min_of_mins, wr->offset),
+			kprintf("result %s/%s: %s %s net (least minimum %llu - offset %llu); "
+				"median of ensemble medians net %s %s\n",
+				methods[m].name, w->name, sdiff(n1, r->min_of_mins, wr->offset), un,
 				ULL(r->min_of_mins), ULL(wr->offset),
-				sdiff(n2, wr->median_of_medians, wr->offset));
+				sdiff(n2, wr->median_of_medians, wr->offset), un);
 	}
 	if (config_json()) {
 		int is_offset = (w->flags & WL_OFFSET) != 0;
 		uint64_t off = is_offset ? r->min_of_mins : wr->offset;
-		kprintf("{\"rec\":\"summary\",\"method\":\"%s\",\"workload\":\"%s\",\"unit\":\"tsc_ticks\","
+		kprintf("{\"rec\":\"summary\",\"method\":\"%s\",\"workload\":\"%s\",\"unit\":\"%s\","
 			"\"ensembles\":%llu,\"spurious\":%llu,\"total_variance\":%s,\"max_dev_all\":%llu,"
 			"\"var_of_vars\":%s,\"var_of_mins\":%s,\"min_of_mins\":%llu,\"max_of_mins\":%llu,"
 			"\"errors\":%llu,\"elapsed_ticks\":%llu,\"offset\":%llu,\"net_min\":%s,"
 			"\"median_of_mins\":%llu,\"median_of_mins_ci95\":[%llu,%llu],"
 			"\"median_of_medians\":%llu,\"net_median\":%s,\"outliers_1_5iqr\":%llu,"
 			"\"outliers_3iqr\":%llu,\"samples_total\":%llu}\n",
-			methods[m].name, w->name, ULL(r->ensembles), ULL(r->spurious),
+			methods[m].name, w->name, uk, ULL(r->ensembles), ULL(r->spurious),
 			fig(a, r->total_variance, r->total_variance_ok, "null"), ULL(r->max_dev_all),
 			fig(b, r->var_of_vars, r->var_of_vars_ok, "null"),
 			fig(c, r->var_of_mins, r->var_of_mins_ok, "null"), ULL(r->min_of_mins),
@@ -162,6 +177,44 @@ void report_summary(enum method_id m, const struct workload *w, const struct wor
 	}
 }
 
+void report_counters(enum method_id m, const struct workload *w, const struct workload_result *out,
+		     int beside_tsc)
+{
+	const struct workload_result *cy = &out[UNIT_CYC], *in = &out[UNIT_INS], *ts = &out[UNIT_TSC];
+	char nc[24], ni[24], ratio[32] = "null";
+	int is_offset = (w->flags & WL_OFFSET) != 0;
+	sdiff(nc, cy->s.min_of_mins, is_offset ? cy->s.min_of_mins : cy->offset);
+	sdiff(ni, in->s.min_of_mins, is_offset ? in->s.min_of_mins : in->offset);
+	/* Core cycles per TSC tick, from the medians of the ensemble medians:
+	 * above 1 with turbo, below with frequency scaling or a slow core. */
+	if (beside_tsc && ts->median_of_medians)
+		fmt_milli(ratio, sizeof ratio,
+			  (uint64_t)u128_div_u64((u128)cy->median_of_medians * 1000, ts->median_of_medians, 0));
+	if (config_human())
+		kprintf("counters %s/%s: %s core cycles and %s instructions retired net of the offset "
+			"(least minimums %llu core cycles, %llu instructions)%s%s%s\n",
+			methods[m].name, w->name, nc, ni, ULL(cy->s.min_of_mins), ULL(in->s.min_of_mins),
+			beside_tsc ? "; " : "", beside_tsc ? ratio : "",
+			beside_tsc ? " core cycles per TSC tick (medians)" : "");
+	if (config_json())
+		kprintf("{\"rec\":\"counters\",\"method\":\"%s\",\"workload\":\"%s\",\"net_core_cycles\":%s,"
+			"\"net_instructions\":%s,\"core_cycles_per_tsc_tick\":%s}\n",
+			methods[m].name, w->name, nc, ni, ratio);
+}
+
+void report_counters_choice(int on, const char *why, const char *ins_label, const char *cyc_label)
+{
+	if (on)
+		kprintf("counters: beside each TSC method, %s (instructions retired) and %s (core cycles) are read "
+			"with RDMSR just outside the TSC window\n", ins_label, cyc_label);
+	else
+		kprintf("counters: none read beside the TSC methods: %s (see the env: pmu: lines)\n", why);
+	if (config_json())
+		kprintf("{\"rec\":\"counters_choice\",\"beside\":%s,\"instructions\":\"%s\",\"core_cycles\":\"%s\","
+			"\"reason\":\"%s\"}\n",
+			on ? "true" : "false", on ? ins_label : "", on ? cyc_label : "", why);
+}
+
 void report_progress(enum method_id m, const struct workload *w, uint64_t done, uint64_t total,
 		     uint64_t elapsed_ticks)
 {
@@ -171,23 +224,24 @@ void report_progress(enum method_id m, const struct workload *w, uint64_t done, 
 
 void report_verdict(enum method_id m, const struct verdict *v)
 {
+	const char *un = unit_name[v->unit];
 	if (!v->valid)
 		kprintf("verdict %s: UNKNOWN: the variance of variances or of minimum values overflowed\n",
 			methods[m].name);
 	else
-		kprintf("verdict %s: %s: variance of variances %llu TSC ticks^4 (%s %llu), variance of minimum values "
-			"%llu TSC ticks^2 (%s %llu); offset %llu TSC ticks (paper section 4, steps 1-2)\n",
-			methods[m].name, v->ergodic ? "ergodic" : "NOT ergodic", ULL(v->var_of_vars),
+		kprintf("verdict %s: %s: variance of variances %llu %s^4 (%s %llu), variance of minimum values "
+			"%llu %s^2 (%s %llu); offset %llu %s (paper section 4, steps 1-2)\n",
+			methods[m].name, v->ergodic ? "ergodic" : "NOT ergodic", ULL(v->var_of_vars), un,
 			v->var_of_vars <= cfg.max_var_of_vars ? "<=" : ">", ULL(cfg.max_var_of_vars),
-			ULL(v->var_of_mins), v->var_of_mins <= cfg.max_var_of_mins ? "<=" : ">",
-			ULL(cfg.max_var_of_mins), ULL(v->offset));
+			ULL(v->var_of_mins), un, v->var_of_mins <= cfg.max_var_of_mins ? "<=" : ">",
+			ULL(cfg.max_var_of_mins), ULL(v->offset), un);
 	if (config_json())
-		kprintf("{\"rec\":\"verdict\",\"method\":\"%s\",\"valid\":%s,\"ergodic\":%s,"
+		kprintf("{\"rec\":\"verdict\",\"method\":\"%s\",\"unit\":\"%s\",\"valid\":%s,\"ergodic\":%s,"
 			"\"var_of_vars\":%llu,\"var_of_mins\":%llu,\"max_var_of_vars\":%llu,"
 			"\"max_var_of_mins\":%llu,\"offset\":%llu}\n",
-			methods[m].name, v->valid ? "true" : "false", v->ergodic ? "true" : "false",
-			ULL(v->var_of_vars), ULL(v->var_of_mins), ULL(cfg.max_var_of_vars),
-			ULL(cfg.max_var_of_mins), ULL(v->offset));
+			methods[m].name, unit_key[v->unit], v->valid ? "true" : "false",
+			v->ergodic ? "true" : "false", ULL(v->var_of_vars), ULL(v->var_of_mins),
+			ULL(cfg.max_var_of_vars), ULL(cfg.max_var_of_mins), ULL(v->offset));
 }
 
 void report_resolution(enum method_id m, const struct resolution *r)
@@ -199,21 +253,21 @@ void report_resolution(enum method_id m, const struct resolution *r)
 			methods[m].name, ULL(r->loop_sizes - 1), ULL(r->loop_sizes - 1));
 	else
 		kprintf("resolution %s: minimum flat for loop sizes 0..%llu, then %llu changes; most common gap "
-			"%llu loop iterations (smallest %llu), most common step %llu TSC ticks; %s; "
+			"%llu loop iterations (smallest %llu), most common step %llu %s; %s; "
 			"%llu spurious min values; resolution: %llu loop iterations (paper 3.3.1)\n",
 			methods[m].name, ULL(r->flat_until), ULL(r->changes), ULL(r->common_gap),
-			ULL(r->smallest_gap), ULL(r->common_step),
+			ULL(r->smallest_gap), ULL(r->common_step), unit_name[r->unit],
 			r->strictly_increasing ? "minimums rise strictly with loop size"
 					       : "minimums do not rise strictly",
 			ULL(r->spurious), ULL(r->common_gap));
 	if (config_json())
 		kprintf("{\"rec\":\"resolution\",\"method\":\"%s\",\"loop_sizes\":%llu,\"spurious\":%llu,"
 			"\"strictly_increasing\":%s,\"flat_until\":%llu,\"changes\":%llu,"
-			"\"resolution_iterations\":%s,\"smallest_gap\":%llu,\"step_ticks\":%llu}\n",
+			"\"resolution_iterations\":%s,\"smallest_gap\":%llu,\"step\":%llu,\"unit\":\"%s\"}\n",
 			methods[m].name, ULL(r->loop_sizes), ULL(r->spurious),
 			r->strictly_increasing ? "true" : "false", ULL(r->flat_until), ULL(r->changes),
 			fig(res, r->common_gap, r->changes != 0, "null"),
-			ULL(r->smallest_gap), ULL(r->common_step));
+			ULL(r->smallest_gap), ULL(r->common_step), unit_key[r->unit]);
 }
 
 void report_recommendation(int m, const char *why)

@@ -16,16 +16,27 @@
 #define RECORDS_BEGIN "BEGIN bench-records v1"
 #define RECORDS_END "END bench-records"
 
+/* Units are given by their record key (unit_key[], run.h). Paper-format
+ * lines are printed for a method's own unit (primary) only. */
 void report_run_start(enum method_id m, const struct workload *w, uint64_t ensembles,
-		      uint64_t samples, uint64_t warmup, int resolution);
+		      uint64_t samples, uint64_t warmup, int resolution, const char *unit);
 void report_method_skip(enum method_id m, const char *why);
 void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uint64_t param,
-		     const struct ensemble_stats *e, const struct robust_stats *r);
+		     const char *unit, int primary, const struct ensemble_stats *e,
+		     const struct robust_stats *r);
 /* report_samples - the raw samples of one ensemble as "samples" records of
  * at most 100 values each (at most DUMP_MAX_SAMPLES values in all). */
-void report_samples(enum method_id m, const struct workload *w, uint64_t j,
-		    const uint64_t *ticks, uint64_t n);
-void report_summary(enum method_id m, const struct workload *w, const struct workload_result *r);
+void report_samples(enum method_id m, const struct workload *w, uint64_t j, const char *unit,
+		    const uint64_t *values, uint64_t n);
+void report_summary(enum method_id m, const struct workload *w, const struct workload_result *r,
+		    int primary);
+/* report_counters - the counters' view of a (method, workload): net core
+ * cycles and instructions and, beside a TSC method, core cycles per TSC
+ * tick. out[] is indexed by enum unit. */
+void report_counters(enum method_id m, const struct workload *w, const struct workload_result *out,
+		     int beside_tsc);
+/* report_counters_choice - whether counters are read beside the TSC methods. */
+void report_counters_choice(int on, const char *why, const char *ins_label, const char *cyc_label);
 void report_progress(enum method_id m, const struct workload *w, uint64_t done, uint64_t total,
 		     uint64_t elapsed_ticks);
 void report_verdict(enum method_id m, const struct verdict *v);

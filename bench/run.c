@@ -6,14 +6,32 @@
 #include "../kernel/console.h"
 #include "../kernel/cpu.h"
 #include "../kernel/mem.h"
+#include "../kernel/pmu.h"
 #include "../kernel/probe.h"
 #include "../lib/robust.h"
+
+const char *const unit_key[UNIT_COUNT] = { "tsc_ticks", "core_cycles", "instructions" };
+const char *const unit_name[UNIT_COUNT] = { "TSC ticks", "core cycles", "instructions" };
 
 /* A progress line at most every PROGRESS_TICKS TSC ticks (about 1-4 s on
  * current CPUs, 4 s under QEMU whose TSC runs at 1 GHz-ish). */
 #define PROGRESS_TICKS 4000000000ull
 
-static uint64_t *ens_mins, *ens_medians; /* one entry per ensemble */
+/* One series of samples of a (method, workload): a unit and its buffer. */
+struct series {
+	enum unit unit;
+	uint64_t *buf;
+	uint64_t mask;           /* counter width mask; all ones for the TSC */
+	int primary;             /* the method's own unit: paper-format lines, dump */
+	struct paper_summary sum;
+	uint64_t *mins, *medians; /* one entry per ensemble */
+};
+
+static struct samples bufs;
+static uint64_t mask_ins = ~0ull, mask_cyc = ~0ull;
+static int counters_beside;  /* TSC methods also read the counters */
+static int counters_exist;   /* bufs.ins and bufs.cyc exist */
+static uint64_t *ens_arrays[UNIT_COUNT][2];
 static uint64_t last_progress;
 
 static const struct workload *sorted[WORKLOADS_MAX];
@@ -63,53 +81,91 @@ const struct workload *workload_find(const char *name)
 	return 0;
 }
 
+static fill_fn pick_fill(const struct workload *w, enum method_id m)
+{
+	return counters_beside && !method_is_ctr(m) ? w->fill_ctr[m] : w->fill[m];
+}
+
 /* Warm-up (paper appendix lines 19-30 run the sequences three times before
  * the loops to warm the instruction cache): we run the whole sampling loop
  * for `warmup` samples and discard them. */
-static void warm_up(const struct workload *w, enum method_id m, uint64_t *ticks,
-		    uint64_t capacity, struct wl_ctx *c)
+static void warm_up(const struct workload *w, enum method_id m, uint64_t capacity,
+		    struct wl_ctx *c)
 {
+	fill_fn fill = pick_fill(w, m);
 	for (uint64_t left = cfg.warmup; left;) {
 		uint64_t n = left < capacity ? left : capacity;
-		w->fill[m](ticks, n, c);
+		fill(&bufs, n, c);
 		left -= n;
 	}
 }
 
+/* The series a method's samples come in: its own unit first. */
+static int series_of(enum method_id m, struct series *s)
+{
+	int n = 0;
+	if (!method_is_ctr(m)) {
+		s[n++] = (struct series){ .unit = UNIT_TSC, .buf = bufs.tsc, .mask = ~0ull, .primary = 1 };
+		if (counters_beside) {
+			s[n++] = (struct series){ .unit = UNIT_CYC, .buf = bufs.cyc, .mask = mask_cyc };
+			s[n++] = (struct series){ .unit = UNIT_INS, .buf = bufs.ins, .mask = mask_ins };
+		}
+	} else {
+		s[n++] = (struct series){ .unit = UNIT_CYC, .buf = bufs.cyc, .mask = mask_cyc, .primary = 1 };
+		s[n++] = (struct series){ .unit = UNIT_INS, .buf = bufs.ins, .mask = mask_ins };
+	}
+	for (int i = 0; i < n; i++) {
+		s[i].mins = ens_arrays[s[i].unit][0];
+		s[i].medians = ens_arrays[s[i].unit][1];
+	}
+	return n;
+}
+
 /* One (method, workload): warm-up, then ensembles of samples; each
- * ensemble's statistics are printed as soon as it is measured. */
-static void run_workload(enum method_id m, const struct workload *w, uint64_t offset,
-			 uint64_t *ticks, uint64_t capacity, struct workload_result *out,
-			 struct run_totals *t)
+ * ensemble's statistics are printed as soon as it is measured. out[u] is
+ * filled for each unit u measured; offsets[u] are the method's offsets. */
+static int run_workload(enum method_id m, const struct workload *w, const uint64_t *offsets,
+			uint64_t capacity, struct workload_result *out, struct run_totals *t)
 {
 	struct wl_ctx c = { .variable = 0, .param = w->default_param };
-	struct paper_summary sum;
+	struct series ser[3];
 	struct ensemble_stats e;
 	struct robust_stats r;
 	int resolution = (w->flags & WL_RESOLUTION) != 0;
+	int ns = series_of(m, ser);
+	fill_fn fill = pick_fill(w, m);
 
-	report_run_start(m, w, cfg.ensembles, cfg.samples, cfg.warmup, resolution);
+	report_run_start(m, w, cfg.ensembles, cfg.samples, cfg.warmup, resolution, unit_key[ser[0].unit]);
 	uint64_t t0 = rdtsc();
-	warm_up(w, m, ticks, capacity, &c);
-	summary_init(&sum);
-	out->outliers_1_5 = out->outliers_3 = out->samples_total = 0;
+	warm_up(w, m, capacity, &c);
+	for (int k = 0; k < ns; k++) {
+		summary_init(&ser[k].sum);
+		out[ser[k].unit].outliers_1_5 = out[ser[k].unit].outliers_3 = 0;
+		out[ser[k].unit].samples_total = 0;
+	}
 	for (uint64_t j = 0; j < cfg.ensembles; j++) {
 		if (resolution)
 			c.param = j; /* measured_loop(j), paper 3.3 */
-		w->fill[m](ticks, cfg.samples, &c);
+		fill(&bufs, cfg.samples, &c);
 
-		ensemble_compute(ticks, cfg.samples, &e);
-		summary_add(&sum, &e);
-		if (j == cfg.dump)
-			report_samples(m, w, j, ticks, cfg.samples);
-		robust_compute(ticks, cfg.samples, &r); /* reorders ticks */
-		report_ensemble(m, w, j, c.param, &e, &r);
-
-		ens_mins[j] = e.min;
-		ens_medians[j] = r.median;
-		out->outliers_1_5 += r.outliers_1_5;
-		out->outliers_3 += r.outliers_3;
-		out->samples_total += e.n;
+		for (int k = 0; k < ns; k++) {
+			struct series *s = &ser[k];
+			struct workload_result *o = &out[s->unit];
+			if (s->mask != ~0ull) /* counter deltas modulo the width */
+				for (uint64_t i = 0; i < cfg.samples; i++)
+					s->buf[i] &= s->mask;
+			ensemble_compute(s->buf, cfg.samples, &e);
+			summary_add(&s->sum, &e);
+			if (j == cfg.dump && s->primary)
+				report_samples(m, w, j, unit_key[s->unit], s->buf, cfg.samples);
+			robust_compute(s->buf, cfg.samples, &r); /* reorders the buffer */
+			report_ensemble(m, w, j, c.param, unit_key[s->unit], s->primary, &e, &r);
+			s->mins[j] = e.min;
+			s->medians[j] = r.median;
+			o->outliers_1_5 += r.outliers_1_5;
+			o->outliers_3 += r.outliers_3;
+			o->samples_total += e.n;
+		}
 
 		uint64_t now = rdtsc();
 		if (now - last_progress >= PROGRESS_TICKS && j + 1 < cfg.ensembles) {
@@ -117,21 +173,30 @@ static void run_workload(enum method_id m, const struct workload *w, uint64_t of
 			last_progress = now;
 		}
 	}
-	summary_finish(&sum, &out->s);
-	out->offset = offset;
-	robust_compute(ens_medians, cfg.ensembles, &r);
-	out->median_of_medians = r.median;
-	/* ens_mins stays in ensemble order for the resolution analysis: select
-	 * on a copy, in the medians' buffer that is no longer needed. */
-	for (uint64_t j = 0; j < cfg.ensembles; j++)
-		ens_medians[j] = ens_mins[j];
-	robust_compute(ens_medians, cfg.ensembles, &r);
-	out->median_of_mins = r.median;
-	out->mins_ci_low = r.ci_low;
-	out->mins_ci_high = r.ci_high;
-	out->elapsed_ticks = rdtsc() - t0;
-	report_summary(m, w, out);
-	t->ensemble_errors += out->s.errors;
+	uint64_t elapsed = rdtsc() - t0;
+	for (int k = 0; k < ns; k++) {
+		struct series *s = &ser[k];
+		struct workload_result *o = &out[s->unit];
+		o->unit = s->unit;
+		summary_finish(&s->sum, &o->s);
+		o->offset = offsets ? offsets[s->unit] : o->s.min_of_mins;
+		robust_compute(s->medians, cfg.ensembles, &r);
+		o->median_of_medians = r.median;
+		/* mins stay in ensemble order for the resolution analysis: select
+		 * on a copy, in the medians' array that is no longer needed. */
+		for (uint64_t j = 0; j < cfg.ensembles; j++)
+			s->medians[j] = s->mins[j];
+		robust_compute(s->medians, cfg.ensembles, &r);
+		o->median_of_mins = r.median;
+		o->mins_ci_low = r.ci_low;
+		o->mins_ci_high = r.ci_high;
+		o->elapsed_ticks = elapsed;
+		report_summary(m, w, o, s->primary);
+		t->ensemble_errors += o->s.errors;
+	}
+	if (ns == 3 || method_is_ctr(m))
+		report_counters(m, w, out, !method_is_ctr(m));
+	return ser[0].unit;
 }
 
 /* Paper section 4, steps 1-2: the method is fit for benchmarking on this
@@ -143,13 +208,15 @@ static void judge(const struct workload_result *empty, struct verdict *v)
 	v->var_of_vars = empty->s.var_of_vars;
 	v->var_of_mins = empty->s.var_of_mins;
 	v->offset = empty->s.min_of_mins;
+	v->unit = empty->unit;
 	v->ergodic = v->valid && v->var_of_vars <= cfg.max_var_of_vars &&
 		     v->var_of_mins <= cfg.max_var_of_mins;
 }
 
-/* Paper 3.3.1: where the minimum changes as the loop grows. ens_mins holds
+/* Paper 3.3.1: where the minimum changes as the loop grows. mins holds
  * the minimum per loop size. */
-static void analyze_resolution(const struct workload_result *wr, struct resolution *res)
+static void analyze_resolution(const struct workload_result *wr, const uint64_t *mins,
+			       struct resolution *res)
 {
 	uint64_t n = cfg.ensembles;
 	uint64_t gaps[65] = { 0 }, last_change = 0;
@@ -162,9 +229,9 @@ static void analyze_resolution(const struct workload_result *wr, struct resoluti
 	res->changes = 0;
 	res->smallest_gap = 0;
 	for (uint64_t j = 1; j < n; j++) {
-		if (ens_mins[j] <= ens_mins[j - 1])
+		if (mins[j] <= mins[j - 1])
 			res->strictly_increasing = 0;
-		if (ens_mins[j] == ens_mins[j - 1])
+		if (mins[j] == mins[j - 1])
 			continue;
 		if (res->changes == 0) {
 			res->flat_until = j - 1;
@@ -176,7 +243,7 @@ static void analyze_resolution(const struct workload_result *wr, struct resoluti
 		}
 		/* Boyer-Moore majority vote for the most common step: exact when
 		 * one step is the majority, a good guess otherwise. */
-		uint64_t d = ens_mins[j] > ens_mins[j - 1] ? ens_mins[j] - ens_mins[j - 1] : 0;
+		uint64_t d = mins[j] > mins[j - 1] ? mins[j] - mins[j - 1] : 0;
 		if (cand_count == 0) {
 			cand = d;
 			cand_count = 1;
@@ -189,8 +256,7 @@ static void analyze_resolution(const struct workload_result *wr, struct resoluti
 		res->changes++;
 	}
 	for (uint64_t j = 1; j < n; j++)
-		if (ens_mins[j] != ens_mins[j - 1] &&
-		    (ens_mins[j] > ens_mins[j - 1] ? ens_mins[j] - ens_mins[j - 1] : 0) == cand)
+		if (mins[j] != mins[j - 1] && (mins[j] > mins[j - 1] ? mins[j] - mins[j - 1] : 0) == cand)
 			step_count++;
 	res->common_step = step_count ? cand : 0;
 	res->common_gap = res->changes == 1 ? 1 : 0;
@@ -200,6 +266,34 @@ static void analyze_resolution(const struct workload_result *wr, struct resoluti
 			best = gaps[g];
 			res->common_gap = g;
 		}
+}
+
+/* Which counters can be read beside the TSC methods: instructions retired
+ * from IA32_FIXED_CTR0 or AMD's IRPERF, core cycles from IA32_FIXED_CTR1
+ * or APERF, each only if the boot check saw it count (kernel/pmu.c). */
+static void choose_counters(uint64_t capacity)
+{
+	int ins = pmu_usable(&pmu, PMU_FIXED0) ? PMU_FIXED0 : pmu_usable(&pmu, PMU_IRPERF) ? PMU_IRPERF : -1;
+	int cyc = pmu_usable(&pmu, PMU_FIXED1) ? PMU_FIXED1 : pmu_usable(&pmu, PMU_APERF) ? PMU_APERF : -1;
+	counters_beside = counters_exist = 0;
+	if (ins < 0 || cyc < 0) {
+		report_counters_choice(0, ins < 0 ? "no instructions-retired counter counts" :
+					      "no core-cycle counter counts", 0, 0);
+		return;
+	}
+	bufs.ins = mem_alloc(capacity * sizeof(uint64_t));
+	bufs.cyc = mem_alloc(capacity * sizeof(uint64_t));
+	if (!bufs.ins || !bufs.cyc) {
+		report_counters_choice(0, "no memory for the counters' sample buffers", 0, 0);
+		return;
+	}
+	bufs.msr_ins = pmu.ctr[ins].msr;
+	bufs.msr_cyc = pmu.ctr[cyc].msr;
+	unsigned wi = pmu.ctr[ins].width, wc = pmu.ctr[cyc].width;
+	mask_ins = wi && wi < 64 ? (1ull << wi) - 1 : ~0ull;
+	mask_cyc = wc && wc < 64 ? (1ull << wc) - 1 : ~0ull;
+	counters_exist = counters_beside = 1;
+	report_counters_choice(1, "", pmu.ctr[ins].label, pmu.ctr[cyc].label);
 }
 
 void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
@@ -219,22 +313,29 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 		if (workload_at(i)->flags & WL_RESOLUTION)
 			loop = workload_at(i);
 	}
-	ens_mins = mem_alloc(cfg.ensembles * sizeof(uint64_t));
-	ens_medians = mem_alloc(cfg.ensembles * sizeof(uint64_t));
-	if (!ens_mins || !ens_medians || !empty) {
-		kprintf("bench: no memory for %llu ensembles' minimums and medians (%llu bytes)\n",
-			(unsigned long long)cfg.ensembles,
-			(unsigned long long)(2 * cfg.ensembles * sizeof(uint64_t)));
-		return;
-	}
+	for (int u = 0; u < UNIT_COUNT; u++)
+		for (int k = 0; k < 2; k++)
+			ens_arrays[u][k] = mem_alloc(cfg.ensembles * sizeof(uint64_t));
+	for (int u = 0; u < UNIT_COUNT; u++)
+		if (!ens_arrays[u][0] || !ens_arrays[u][1] || !empty) {
+			kprintf("bench: no memory for %llu ensembles' minimums and medians (%llu bytes)\n",
+				(unsigned long long)cfg.ensembles,
+				(unsigned long long)(6 * cfg.ensembles * sizeof(uint64_t)));
+			return;
+		}
+	bufs.tsc = ticks;
+	choose_counters(capacity);
 	last_progress = rdtsc();
 
 	for (int mi = 0; mi < METHOD_COUNT; mi++) {
 		enum method_id m = (enum method_id)mi;
-		struct workload_result wr;
+		struct workload_result wr[UNIT_COUNT];
+		uint64_t offsets[UNIT_COUNT];
 		if (!((cfg.methods >> m) & 1))
 			continue;
 		const char *why = method_unavailable(m, cpu);
+		if (!why && method_is_ctr(m) && !counters_exist)
+			why = "no memory for the counters' sample buffers";
 		if (why) {
 			report_method_skip(m, why);
 			t->methods_skipped++;
@@ -243,17 +344,19 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 		t->methods_run++;
 
 		/* Steps 1-2: the empty window gives the offset and the verdict. */
-		run_workload(m, empty, 0, ticks, capacity, &wr, t);
-		uint64_t offset = wr.s.min_of_mins;
-		judge(&wr, &verdicts[m]);
+		int primary = run_workload(m, empty, 0, capacity, wr, t);
+		for (int u = 0; u < UNIT_COUNT; u++)
+			offsets[u] = wr[u].s.min_of_mins;
+		judge(&wr[primary], &verdicts[m]);
 		judged[m] = 1;
 		report_verdict(m, &verdicts[m]);
 
 		/* Step 3: the resolution. */
 		if (cfg.resolution && loop) {
 			struct resolution res;
-			run_workload(m, loop, offset, ticks, capacity, &wr, t);
-			analyze_resolution(&wr, &res);
+			primary = run_workload(m, loop, offsets, capacity, wr, t);
+			analyze_resolution(&wr[primary], ens_arrays[primary][0], &res);
+			res.unit = (enum unit)primary;
 			report_resolution(m, &res);
 		}
 
@@ -262,7 +365,7 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 			const struct workload *w = workload_at(i);
 			if (w->flags & (WL_OFFSET | WL_RESOLUTION) || !config_workload_selected(i))
 				continue;
-			run_workload(m, w, offset, ticks, capacity, &wr, t);
+			run_workload(m, w, offsets, capacity, wr, t);
 		}
 	}
 
@@ -280,8 +383,8 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 		}
 	}
 	if (t->recommended < 0)
-		t->recommend_why = t->methods_run ? "no method run is ergodic on this machine: change the BIOS settings "
-						    "(turbo, C-states, Hyper-Threading, frequency scaling) or the BIOS (paper 4 step 2)"
+		t->recommend_why = t->methods_run ? "no method of the paper's is ergodic on this machine: change the BIOS "
+						    "settings (turbo, C-states, Hyper-Threading, frequency scaling) or the BIOS (paper 4 step 2)"
 						  : "no method ran";
 	report_recommendation(t->recommended, t->recommend_why);
 }

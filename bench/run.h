@@ -9,10 +9,16 @@
 
 struct cpu_info;
 
-/* What one (method, workload) run gives, beside the paper's summary. */
+/* The units a sample can be in. */
+enum unit { UNIT_TSC, UNIT_CYC, UNIT_INS, UNIT_COUNT };
+extern const char *const unit_key[UNIT_COUNT];  /* "tsc_ticks", "core_cycles", "instructions" */
+extern const char *const unit_name[UNIT_COUNT]; /* "TSC ticks", "core cycles", "instructions" */
+
+/* What one (method, workload) run gives in one unit, beside the paper's summary. */
 struct workload_result {
 	struct summary_result s;
-	uint64_t offset;            /* the method's offset, TSC ticks (empty's least minimum) */
+	enum unit unit;
+	uint64_t offset;            /* the method's offset in this unit (empty's least minimum) */
 	uint64_t median_of_mins;    /* median over ensembles of the ensemble minimums */
 	uint64_t mins_ci_low, mins_ci_high; /* ~95% CI of that median */
 	uint64_t median_of_medians; /* median over ensembles of the ensemble medians */
@@ -22,6 +28,7 @@ struct workload_result {
 
 /* The verdict on a method from its empty-window summary (paper 4 step 2). */
 struct verdict {
+	enum unit unit;
 	int valid;   /* the figures exist (no overflow) */
 	int ergodic; /* var_of_vars and var_of_mins within the thresholds */
 	uint64_t var_of_vars, var_of_mins, offset;
@@ -29,6 +36,7 @@ struct verdict {
 
 /* The resolution test's analysis (paper 3.3.1). */
 struct resolution {
+	enum unit unit;
 	uint64_t loop_sizes;       /* ensembles run: loop sizes 0..loop_sizes-1 */
 	uint64_t spurious;
 	int strictly_increasing;   /* every minimum above the one before */
@@ -36,7 +44,7 @@ struct resolution {
 	uint64_t changes;          /* loop sizes whose minimum differs from the previous */
 	uint64_t common_gap;       /* most common distance between changes: the resolution */
 	uint64_t smallest_gap;
-	uint64_t common_step;      /* most common change of the minimum, TSC ticks */
+	uint64_t common_step;      /* most common change of the minimum, in unit */
 };
 
 struct run_totals {
@@ -48,7 +56,8 @@ struct run_totals {
 };
 
 /* bench_run - all of the above with the sizes in cfg, using ticks[0..capacity-1]
- * (capacity >= cfg.samples) as the one ensemble buffer. Prints as it goes. */
+ * (capacity >= cfg.samples) as the TSC ensemble buffer; buffers for the
+ * counters are allocated when counters work. Prints as it goes. */
 void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 	       struct run_totals *t);
 

@@ -24,7 +24,16 @@ struct wl_ctx {
 	uint64_t param;        /* the workload's parameter (e.g. a loop size) */
 };
 
-typedef void (*fill_fn)(uint64_t *ticks, uint64_t n, struct wl_ctx *c);
+/* Where a sampling loop puts sample i: tsc[i] in TSC ticks; ins[i] and
+ * cyc[i] the raw differences of the instructions-retired and core-cycle
+ * counters (taken modulo their width afterwards). A loop writes only the
+ * arrays its kind fills. */
+struct samples {
+	uint64_t *tsc, *ins, *cyc;
+	uint32_t msr_ins, msr_cyc; /* what a TSC method's counters-beside loop reads */
+};
+
+typedef void (*fill_fn)(struct samples *s, uint64_t n, struct wl_ctx *c);
 
 /* Flags of a workload. */
 #define WL_OFFSET 1     /* the empty window: its minimum is the method's offset */
@@ -35,26 +44,62 @@ struct workload {
 	const char *desc;
 	uint64_t default_param;
 	unsigned flags;
-	fill_fn fill[METHOD_COUNT];
+	fill_fn fill[METHOD_COUNT];     /* TSC methods: tsc[] only; counter methods: ins[], cyc[] */
+	fill_fn fill_ctr[METHOD_COUNT]; /* TSC methods: tsc[] and the counters beside it */
 };
 
-/* The sampling loop: no I/O, allocation or division between the reads;
- * the only store after stop is the sample itself. */
-#define WORKLOAD__FILL(w, m, start, stop)                                        \
-	static void bench_fill_##w##_##m(uint64_t *ticks, uint64_t n, struct wl_ctx *c) \
+/* The sampling loops: no I/O, allocation or division between the reads;
+ * the only stores after a stop are the samples themselves. */
+#define WORKLOAD__FILL_TSC(w, m, start, stop)                                    \
+	static void bench_fill_##w##_##m(struct samples *s, uint64_t n, struct wl_ctx *c) \
 	{                                                                        \
+		uint64_t *tsc = s->tsc;                                          \
 		for (uint64_t i = 0; i < n; i++) {                               \
 			w##_setup(c);                                            \
 			uint64_t t0 = start();                                   \
 			w##_body(c);                                             \
 			uint64_t t1 = stop();                                    \
-			ticks[i] = t1 - t0;                                      \
+			tsc[i] = t1 - t0;                                        \
+		}                                                                \
+	}                                                                        \
+	static void bench_fillc_##w##_##m(struct samples *s, uint64_t n, struct wl_ctx *c) \
+	{                                                                        \
+		uint64_t *tsc = s->tsc, *ins = s->ins, *cyc = s->cyc;            \
+		const uint32_t mi = s->msr_ins, mc = s->msr_cyc;                 \
+		for (uint64_t i = 0; i < n; i++) {                               \
+			w##_setup(c);                                            \
+			uint64_t i0 = rdmsr_in_window(mi);                       \
+			uint64_t c0 = rdmsr_in_window(mc);                       \
+			uint64_t t0 = start();                                   \
+			w##_body(c);                                             \
+			uint64_t t1 = stop();                                    \
+			uint64_t c1 = rdmsr_in_window(mc);                       \
+			uint64_t i1 = rdmsr_in_window(mi);                       \
+			tsc[i] = t1 - t0;                                        \
+			ins[i] = i1 - i0;                                        \
+			cyc[i] = c1 - c0;                                        \
+		}                                                                \
+	}
+#define WORKLOAD__FILL_CTR(w, m, start, stop)                                    \
+	static void bench_fill_##w##_##m(struct samples *s, uint64_t n, struct wl_ctx *c) \
+	{                                                                        \
+		uint64_t *ins = s->ins, *cyc = s->cyc;                           \
+		for (uint64_t i = 0; i < n; i++) {                               \
+			w##_setup(c);                                            \
+			struct ctr_pair a = start();                             \
+			w##_body(c);                                             \
+			struct ctr_pair b = stop();                              \
+			ins[i] = b.ins - a.ins;                                  \
+			cyc[i] = b.cyc - a.cyc;                                  \
 		}                                                                \
 	}
 #define WORKLOAD__PTR(w, m, start, stop) [METHOD_##m] = bench_fill_##w##_##m,
+#define WORKLOAD__PTRC_TSC(w, m, start, stop) [METHOD_##m] = bench_fillc_##w##_##m,
+#define WORKLOAD__PTRC_CTR(w, m, start, stop) [METHOD_##m] = bench_fill_##w##_##m,
 
 #define BENCH_WORKLOAD_FLAGS(w, description, param, wflags)                     \
-	FOR_EACH_METHOD(WORKLOAD__FILL, w)                                      \
+	FOR_EACH_TSC_METHOD(WORKLOAD__FILL_TSC, w)                              \
+	FOR_EACH_CTR_METHOD(WORKLOAD__FILL_CTR, w)                              \
 	static const struct workload bench_workload_##w                         \
 		__attribute__((used, section("bench_workloads"), aligned(8))) = { \
 			.name = #w,                                             \
@@ -62,6 +107,8 @@ struct workload {
 			.default_param = param,                                 \
 			.flags = wflags,                                        \
 			.fill = { FOR_EACH_METHOD(WORKLOAD__PTR, w) },          \
+			.fill_ctr = { FOR_EACH_TSC_METHOD(WORKLOAD__PTRC_TSC, w) \
+				      FOR_EACH_CTR_METHOD(WORKLOAD__PTRC_CTR, w) }, \
 		};
 
 #define BENCH_WORKLOAD(w, description, param) BENCH_WORKLOAD_FLAGS(w, description, param, 0)

@@ -5,6 +5,7 @@
 #include "../bench/workload.h"
 #include "../lib/cmdline.h"
 #include "../lib/fmt.h"
+#include "../lib/pmu.h"
 
 struct config cfg;
 
@@ -30,6 +31,7 @@ static const struct cfg_key keys[] = {
 	  .value = &cfg.max_var_of_mins },
 	{ .name = "console", .type = CFG_TEXT, .max = sizeof cfg.console - 1,
 	  .value = (uint64_t *)cfg.console },
+	{ .name = "pmu", .type = CFG_CHOICE, .choices = pmu_mode_words, .value = &cfg.pmu },
 	{ .name = "after", .type = CFG_CHOICE, .choices = after_words, .value = &cfg.after },
 	{ .name = "dump", .type = CFG_U64, .min = 0, .max = 999999, .value = &cfg.dump,
 	  .allow_off = 1 },
@@ -61,6 +63,7 @@ void config_parse(const char *cmdline)
 	cfg.workloads = wmask;
 	cfg.resolution = 0;
 	cfg.after = AFTER_HALT;
+	cfg.pmu = PMU_MODE_AUTO;
 	cfg.console[0] = '\0';
 	cfg.max_var_of_vars = DEFAULT_MAX_VAR_OF_VARS;
 	cfg.max_var_of_mins = DEFAULT_MAX_VAR_OF_MINS;
@@ -91,7 +94,7 @@ int config_json(void)
 
 void config_print(void)
 {
-	char list[64];
+	char list[160];
 	int n = 0;
 	list[0] = '\0';
 	for (int m = 0; m < METHOD_COUNT; m++)
@@ -111,10 +114,10 @@ void config_print(void)
 		fmt_format(jdump, sizeof jdump, "%llu", (unsigned long long)cfg.dump);
 	}
 	kprintf("config: ensembles=%llu samples=%llu warmup=%llu methods=%s workloads=%s resolution=%s "
-		"output=%s dump=%s verdict.var_of_vars=%llu verdict.var_of_mins=%llu (%d command-line problem%s)\n",
+		"output=%s dump=%s pmu=%s verdict.var_of_vars=%llu verdict.var_of_mins=%llu (%d command-line problem%s)\n",
 		(unsigned long long)cfg.ensembles, (unsigned long long)cfg.samples,
 		(unsigned long long)cfg.warmup, list, wl, onoff_words[cfg.resolution],
-		output_words[cfg.output], dump, (unsigned long long)cfg.max_var_of_vars,
+		output_words[cfg.output], dump, pmu_mode_words[cfg.pmu], (unsigned long long)cfg.max_var_of_vars,
 		(unsigned long long)cfg.max_var_of_mins, cfg.problems, cfg.problems == 1 ? "" : "s");
 	if (config_json())
 		kprintf("{\"rec\":\"config\",\"ensembles\":%llu,\"samples\":%llu,\"warmup\":%llu,"

@@ -23,6 +23,7 @@ struct config {
 	uint64_t max_var_of_mins; /* verdict threshold, TSC ticks^2 */
 	uint64_t after;      /* enum after_run */
 	char console[40];    /* console= as given (kernel/console.c reads it) */
+	uint64_t pmu;        /* enum pmu_mode (lib/pmu.h): auto, off, force */
 	int problems;        /* messages config_parse printed */
 };
 

@@ -9,6 +9,7 @@
 #include "mem.h"
 #include "multiboot.h"
 #include "pic.h"
+#include "pmu.h"
 #include "probe.h"
 #include "trap.h"
 #include "../bench/report.h"
@@ -71,6 +72,8 @@ void kernel_main(uint32_t magic, uint32_t info)
 
 	kprintf("%s\n", RECORDS_BEGIN);
 	probe_print(&cpu, &bi);
+	pmu_setup(cfg.pmu);
+	pmu_print(config_json());
 	config_print();
 
 	if (!cpu.has_tsc) {

@@ -157,7 +157,7 @@ struct pmu_counter {
 	uint32_t rdpmc_ecx;  /* PMU_RDPMC_FIXED(i) for fixed counters, else 0 */
 	int has_rdpmc;       /* fixed counters: RDPMC can read it */
 	int rdpmc_ok;        /* RDPMC checked: no fault, agrees with RDMSR */
-	unsigned width;      /* bits; deltas are modulo 2^width (pmu_delta) */
+	unsigned width;      /* bits; deltas are modulo 2^width (pmu_delta); 0 for a fixed counter ABSENT */
 	enum pmu_kind kind;
 	enum pmu_state state;
 	int forced;          /* tried under pmu=force although CPUID said no (cpuid_note says why) */
@@ -189,12 +189,13 @@ struct pmu_info {
 	uint32_t fixed_mask;    /* ECX, version >= 5 only: fixed counter i exists if bit i */
 	char arch_why[160];     /* why there are no fixed counters at all, or "" */
 
-	/* What pmu_program wrote and read back (version >= 2 sequence). */
+	/* What pmu_program wrote (or tried to) and read back (version >= 2
+	 * sequence). */
 	int programmed;         /* the control MSRs were written without fault */
-	uint64_t fixed_ctrl, global_ctrl, ovf_clear;
+	uint64_t fixed_ctrl, global_ctrl, ovf_clear; /* steps 5, 6 and 4 */
 	uint64_t fixed_ctrl_read, global_ctrl_read; /* read back after the writes */
 	int program_fault;      /* first fault code of pmu_program, 0 if none */
-	char error[160];        /* that fault: "WRMSR 0x38d (IA32_FIXED_CTR_CTRL) <- 0x111: #GP" */
+	char error[160];        /* that fault: "WRMSR 0x38d (IA32_FIXED_CTR_CTRL) <- 0x111 faulted: #GP" */
 
 	uint64_t check_insns;   /* loop_insns of the last pmu_verify, 0 before */
 	struct pmu_counter ctr[PMU_NCOUNTERS];
@@ -300,8 +301,10 @@ void pmu_describe(const struct pmu_info *info, void (*emit)(void *ctx, const cha
 		  void *ctx);
 
 /* pmu_json - one record {"rec":"pmu",...} (no newline) into buf[0..size-1],
- * NUL-terminated. Returns the length the full record has (>= size:
- * truncated; 1200 bytes always suffice). */
+ * NUL-terminated (buf may be NULL when size is 0). Returns the length the
+ * full record has (>= size: truncated). PMU_JSON_MAX bytes always suffice:
+ * about 420 of fixed text and error, plus 5 x (170 + a why of < 200). */
+#define PMU_JSON_MAX 2560
 int pmu_json(const struct pmu_info *info, char *buf, size_t size);
 
 #endif

@@ -22,7 +22,8 @@ EXIT_SUCCESS = 33  # (0x10 << 1) | 1, kernel/exit.h
 EXIT_FAILURE = 35  # (0x11 << 1) | 1
 METHODS = ["cpuid", "rdtscp", "cr0"]  # the paper's
 MODERN = ["lfence_rdtscp", "lfence", "serialize"]
-ALL_METHODS = METHODS + MODERN
+COUNTER_METHODS = ["ctr_rdmsr", "ctr_rdpmc"]  # Goossens' (need a PMU: skipped under TCG)
+ALL_METHODS = METHODS + MODERN + COUNTER_METHODS
 # TCG's "max" CPU says AuthenticAMD, whose LFENCE is not architecturally
 # dispatch-serializing; this one says GenuineIntel, so the LFENCE methods run.
 INTEL_MAX = "max,vendor=GenuineIntel"

@@ -1,0 +1,916 @@
+/* tests/unit/test_pmu.c - lib/pmu.c against a fake CPU: CPUID leaves, an
+ * MSR table with per-MSR faults, a log of every WRMSR, and a tiny model
+ * of the fixed counters (a counter advances in the "loop" only when its
+ * IA32_FIXED_CTR_CTRL field and its IA32_PERF_GLOBAL_CTRL bit are set).
+ *
+ * Cases: no PMU (max basic leaf < 0xA; version 0 as QEMU TCG reports),
+ * version 1 (no fixed counters whatever EDX says), version 2 with three
+ * 48-bit counters (the exact WRMSR sequence), version 4 with four,
+ * version 5's ECX mask, EBX marking events unavailable, counters that do
+ * not count (QEMU TCG: MSRs read 0 and swallow writes), MSRs that fault,
+ * wrap-around at 40/48/64 bits, AMD IRPERF and APERF, RDPMC, pmu=off and
+ * pmu=force, and the header lines and record. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "../../lib/pmu.h"
+
+#define GP_FAULT 0x10d /* what the kernel's accessors return for #GP */
+#define UD_FAULT 0x106
+
+struct fake_msr {
+	uint32_t addr;
+	uint64_t val;
+	int rd_fault, wr_fault;
+};
+
+struct fake_write {
+	uint32_t msr;
+	uint64_t val;
+	int faulted;
+};
+
+struct fake {
+	struct {
+		uint32_t leaf;
+		uint32_t r[4];
+	} leaves[16];
+	int nleaves;
+	struct fake_msr msr[32];
+	int nmsr;
+	int unknown_reads_zero; /* QEMU TCG: unknown MSRs read 0, writes vanish */
+	struct fake_write log[64];
+	int nlog;
+	int cpuid_calls, reads;
+	int rdpmc_fault, rdpmc_bogus, rdpmc_calls;
+	unsigned width[PMU_NCOUNTERS];  /* counter widths of the model */
+	uint64_t inc[PMU_NCOUNTERS];    /* advance per loop when enabled */
+	int loops;
+};
+
+static struct fake_msr *find(struct fake *f, uint32_t addr)
+{
+	for (int i = 0; i < f->nmsr; i++)
+		if (f->msr[i].addr == addr)
+			return &f->msr[i];
+	return NULL;
+}
+
+static void fcpuid(void *ctx, uint32_t leaf, uint32_t sub, uint32_t out[4])
+{
+	struct fake *f = ctx;
+	(void)sub;
+	f->cpuid_calls++;
+	memset(out, 0, 4 * sizeof out[0]);
+	for (int i = 0; i < f->nleaves; i++)
+		if (f->leaves[i].leaf == leaf)
+			memcpy(out, f->leaves[i].r, 4 * sizeof out[0]);
+}
+
+static int frdmsr(void *ctx, uint32_t msr, uint64_t *val)
+{
+	struct fake *f = ctx;
+	struct fake_msr *m = find(f, msr);
+	f->reads++;
+	*val = 0;
+	if (!m)
+		return f->unknown_reads_zero ? 0 : GP_FAULT;
+	if (m->rd_fault)
+		return GP_FAULT;
+	*val = m->val;
+	return 0;
+}
+
+static int fwrmsr(void *ctx, uint32_t msr, uint64_t val)
+{
+	struct fake *f = ctx;
+	struct fake_msr *m = find(f, msr);
+	int fault = m ? (m->wr_fault ? GP_FAULT : 0) : (f->unknown_reads_zero ? 0 : GP_FAULT);
+	if (f->nlog < 64)
+		f->log[f->nlog++] = (struct fake_write){ .msr = msr, .val = val, .faulted = fault != 0 };
+	if (m && !fault)
+		m->val = val;
+	return fault;
+}
+
+static int frdpmc(void *ctx, uint32_t ecx, uint64_t *val)
+{
+	struct fake *f = ctx;
+	f->rdpmc_calls++;
+	*val = 0;
+	if (f->rdpmc_fault)
+		return f->rdpmc_fault;
+	if (!(ecx & (1u << 30)))
+		return GP_FAULT;
+	struct fake_msr *m = find(f, PMU_MSR_FIXED_CTR0 + (ecx & 0x3FFFFFFF));
+	if (!m)
+		return GP_FAULT;
+	*val = f->rdpmc_bogus ? m->val + 1000000 : m->val;
+	return 0;
+}
+
+static const char *fname(void *ctx, int fault)
+{
+	(void)ctx;
+	return fault == GP_FAULT ? "#GP" : fault == UD_FAULT ? "#UD" : "?";
+}
+
+/* The measured loop: advance what the model says is enabled. */
+static void floop(void *ctx)
+{
+	struct fake *f = ctx;
+	struct fake_msr *ctrl = find(f, PMU_MSR_FIXED_CTR_CTRL), *glob = find(f, PMU_MSR_PERF_GLOBAL_CTRL);
+	f->loops++;
+	for (int i = 0; i < PMU_NFIXED; i++) {
+		struct fake_msr *c = find(f, PMU_MSR_FIXED_CTR0 + (uint32_t)i);
+		if (!c || !ctrl || !glob)
+			continue;
+		if (((ctrl->val >> (4 * i)) & 3) && ((glob->val >> (32 + i)) & 1))
+			c->val = pmu_delta(0, c->val + f->inc[i], f->width[i]);
+	}
+	struct fake_msr *a = find(f, PMU_MSR_APERF);
+	if (a)
+		a->val += f->inc[PMU_APERF];
+	struct fake_msr *hwcr = find(f, PMU_MSR_AMD_HWCR), *ir = find(f, PMU_MSR_AMD_IRPERF);
+	if (hwcr && ir && (hwcr->val & PMU_HWCR_IRPERF_EN))
+		ir->val = pmu_delta(0, ir->val + f->inc[PMU_IRPERF], 48);
+}
+
+static void set_leaf(struct fake *f, uint32_t leaf, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+	for (int i = 0; i < f->nleaves; i++)
+		if (f->leaves[i].leaf == leaf) {
+			f->leaves[i].r[0] = a, f->leaves[i].r[1] = b;
+			f->leaves[i].r[2] = c, f->leaves[i].r[3] = d;
+			return;
+		}
+	f->leaves[f->nleaves].leaf = leaf;
+	f->leaves[f->nleaves].r[0] = a, f->leaves[f->nleaves].r[1] = b;
+	f->leaves[f->nleaves].r[2] = c, f->leaves[f->nleaves].r[3] = d;
+	f->nleaves++;
+}
+
+static struct fake_msr *add_msr(struct fake *f, uint32_t addr, uint64_t val)
+{
+	struct fake_msr *m = find(f, addr);
+	if (!m)
+		m = &f->msr[f->nmsr++];
+	*m = (struct fake_msr){ .addr = addr, .val = val };
+	return m;
+}
+
+/* vendor: 12 characters in EBX, EDX, ECX order. */
+static void fake_init(struct fake *f, const char *vendor, uint32_t max_basic, uint32_t max_ext,
+		      uint32_t signature)
+{
+	uint32_t w[3];
+	memset(f, 0, sizeof *f);
+	memcpy(w, vendor, 12);
+	set_leaf(f, 0, max_basic, w[0], w[2], w[1]);
+	set_leaf(f, 1, signature, 0, 0, 0x10); /* EDX[4] TSC */
+	set_leaf(f, 0x80000000u, max_ext, 0, 0, 0);
+	for (int i = 0; i < PMU_NCOUNTERS; i++)
+		f->width[i] = 48;
+	f->inc[PMU_FIXED0] = 20011; /* the loop's 20000 plus the reads around it */
+	f->inc[PMU_FIXED1] = 15000;
+	f->inc[PMU_FIXED2] = 9000;
+	f->inc[PMU_APERF] = 14000;
+	f->inc[PMU_IRPERF] = 20013;
+}
+
+/* An Intel CPU with the architectural PMU of leaf 0AH = eax..edx and
+ * every MSR of the fixed counters (nfixed of them). */
+static void intel_pmu(struct fake *f, uint32_t eax, uint32_t ebx, uint32_t ecx, uint32_t edx,
+		      int nfixed)
+{
+	fake_init(f, "GenuineIntel", 0x16, 0x80000008u, 0x000906EA);
+	set_leaf(f, 0xA, eax, ebx, ecx, edx);
+	for (int i = 0; i < nfixed; i++)
+		add_msr(f, PMU_MSR_FIXED_CTR0 + (uint32_t)i, 0x1234 + (uint64_t)i);
+	add_msr(f, PMU_MSR_FIXED_CTR_CTRL, 0xB0); /* firmware left something */
+	add_msr(f, PMU_MSR_PERF_GLOBAL_STATUS, 0);
+	add_msr(f, PMU_MSR_PERF_GLOBAL_CTRL, 0xF);  /* reset value: GP enables */
+	add_msr(f, PMU_MSR_PERF_GLOBAL_OVF_CTRL, 0);
+}
+
+static struct pmu_backend backend(struct fake *f)
+{
+	return (struct pmu_backend){ .ctx = f, .cpuid = fcpuid, .rdmsr = frdmsr, .wrmsr = fwrmsr,
+				     .rdpmc = frdpmc, .fault_name = fname };
+}
+
+/* Leaf 0AH EAX/EDX builders. */
+static uint32_t leaf_eax(unsigned version, unsigned ngp, unsigned gpw, unsigned ebxlen)
+{
+	return version | ngp << 8 | gpw << 16 | ebxlen << 24;
+}
+static uint32_t leaf_edx(unsigned nfixed, unsigned width)
+{
+	return nfixed | width << 5;
+}
+
+static int has(const char *s, const char *sub)
+{
+	return s && strstr(s, sub) != NULL;
+}
+
+#define CHECK_HAS(s, sub)                                                                  \
+	do {                                                                               \
+		const char *check_s = (s);                                                 \
+		if (has(check_s, (sub))) {                                                 \
+			check_passed++;                                                    \
+		} else {                                                                   \
+			check_failed++;                                                    \
+			printf("FAIL %s:%d: \"%s\" lacks \"%s\"\n", __FILE__, __LINE__,    \
+			       check_s ? check_s : "(null)", (sub));                       \
+		}                                                                          \
+	} while (0)
+
+#define CHECK_WRITE(f, k, m, v)                                                            \
+	do {                                                                               \
+		CHECK((f)->nlog > (k));                                                    \
+		if ((f)->nlog > (k)) {                                                     \
+			CHECK_EQ_U64((f)->log[k].msr, (m));                                \
+			CHECK_EQ_U64((f)->log[k].val, (v));                                \
+		}                                                                          \
+	} while (0)
+
+/* Header lines captured for inspection. */
+struct lines {
+	char l[16][700];
+	int n;
+};
+
+/* TEST_PMU_VERBOSE=1 prints every header line the tests produce. */
+static void capture(void *ctx, const char *line)
+{
+	struct lines *ls = ctx;
+	if (getenv("TEST_PMU_VERBOSE"))
+		printf("%s\n", line);
+	if (ls->n < 16)
+		snprintf(ls->l[ls->n++], sizeof ls->l[0], "%s", line);
+}
+
+static const char *line_for(struct lines *ls, const char *label)
+{
+	char key[64];
+	snprintf(key, sizeof key, "env: pmu: %s (", label);
+	for (int i = 0; i < ls->n; i++)
+		if (strncmp(ls->l[i], key, strlen(key)) == 0)
+			return ls->l[i];
+	return NULL;
+}
+
+static void run_all(struct fake *f, enum pmu_mode mode, struct pmu_info *info, int *fault, int *n)
+{
+	struct pmu_backend b = backend(f);
+	pmu_detect(&b, mode, info);
+	*fault = pmu_program(&b, info);
+	*n = pmu_verify(&b, info, floop, f, 20000);
+}
+
+static void test_no_leaf(void)
+{
+	struct fake f;
+	struct pmu_info info;
+	int fault, n;
+	fake_init(&f, "GenuineIntel", 0x7, 0x80000008u, 0x000006F6);
+	set_leaf(&f, 0xA, leaf_eax(2, 2, 40, 7), 0, 0, leaf_edx(3, 40)); /* beyond max: ignored */
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(info.max_basic, 7);
+	CHECK_EQ_U64(info.version, 0);
+	CHECK_EQ_U64(fault, 0);
+	CHECK_EQ_U64(n, 0);
+	CHECK_EQ_U64(f.nlog, 0);
+	for (int i = 0; i < PMU_NFIXED; i++) {
+		CHECK_EQ_U64(info.ctr[i].state, PMU_ABSENT);
+		CHECK_HAS(info.ctr[i].why, "CPUID max basic leaf 0x7 < 0xA");
+		CHECK(!pmu_usable(&info, (enum pmu_counter_id)i));
+	}
+	CHECK_EQ_U64(info.ctr[PMU_APERF].state, PMU_ABSENT);
+	CHECK_HAS(info.ctr[PMU_APERF].why, "CPUID.06H:ECX[0]=0");
+	CHECK_HAS(info.ctr[PMU_IRPERF].why, "CPUID.80000008H:EBX[1]=0");
+}
+
+/* QEMU TCG -cpu max: "AuthenticAMD", leaf 0AH all zero, and unknown MSRs
+ * read as 0 without a fault. */
+static void tcg_fake(struct fake *f)
+{
+	fake_init(f, "AuthenticAMD", 0xD, 0x8000000Au, 0x00060FB1);
+	set_leaf(f, 1, 0x00060FB1, 0, 1u << 31, 0x10);
+	set_leaf(f, 0x40000000u, 0x40000001u, 0x54474354, 0x43544743, 0x47435447); /* "TCGTCGTCGTCG" */
+	f->unknown_reads_zero = 1;
+}
+
+static void test_version0_tcg(void)
+{
+	struct fake f;
+	struct pmu_info info;
+	int fault, n;
+	tcg_fake(&f);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(info.vendor, PMU_VENDOR_AMD);
+	CHECK_EQ_U64(info.version, 0);
+	CHECK(info.hypervisor);
+	CHECK_STR(info.hv_vendor, "TCGTCGTCGTCG");
+	CHECK_EQ_U64(fault, 0);
+	CHECK_EQ_U64(n, 0);
+	CHECK_EQ_U64(f.nlog, 0);  /* auto: no MSR written */
+	CHECK_EQ_U64(f.reads, 0); /* nor read */
+	for (int i = 0; i < PMU_NFIXED; i++)
+		CHECK_STR(info.ctr[i].why, "CPUID.0AH:EAX[7:0]=0: no architectural performance monitoring");
+
+	struct lines ls = { .n = 0 };
+	pmu_describe(&info, capture, &ls);
+	CHECK_EQ_U64(ls.n, 2 + PMU_NCOUNTERS); /* summary, hypervisor, one per counter */
+	CHECK_STR(ls.l[0], "env: pmu: architectural performance monitoring: none: CPUID.0AH:EAX[7:0]=0: "
+			  "no architectural performance monitoring (pmu=auto)");
+	CHECK_HAS(ls.l[1], "hypervisor \"TCGTCGTCGTCG\" (CPUID.1:ECX[31]=1)");
+	CHECK_STR(line_for(&ls, "fixed ctr0"),
+		  "env: pmu: fixed ctr0 (instructions retired, MSR 0x309, RDPMC 0x40000000): no: "
+		  "CPUID.0AH:EAX[7:0]=0: no architectural performance monitoring");
+	CHECK_HAS(line_for(&ls, "fixed ctr1"), "unhalted core cycles, MSR 0x30a");
+	CHECK_HAS(line_for(&ls, "fixed ctr2"), "unhalted reference cycles, MSR 0x30b");
+	CHECK_HAS(line_for(&ls, "aperf"), "no: CPUID.06H:ECX[0]=0");
+	CHECK_HAS(line_for(&ls, "irperf"), "no: CPUID.80000008H:EBX[1]=0");
+}
+
+/* pmu=force under TCG: programming "succeeds" and nothing counts. */
+static void test_force_tcg_not_counting(void)
+{
+	struct fake f;
+	struct pmu_info info;
+	int fault, n;
+	tcg_fake(&f);
+	run_all(&f, PMU_MODE_FORCE, &info, &fault, &n);
+	CHECK_EQ_U64(fault, 0);
+	CHECK_EQ_U64(n, 0);
+	CHECK(info.programmed);
+	CHECK_EQ_U64(info.fixed_ctrl, 0x111);
+	CHECK_EQ_U64(info.fixed_ctrl_read, 0);
+	for (int i = 0; i < PMU_NCOUNTERS; i++) {
+		CHECK_EQ_U64(info.ctr[i].state, PMU_NOT_COUNTING);
+		CHECK(info.ctr[i].forced);
+		CHECK(!pmu_usable(&info, (enum pmu_counter_id)i));
+		CHECK_HAS(info.ctr[i].why, "does not move (+0 over a loop of 20000 instructions)");
+	}
+	CHECK_HAS(info.ctr[PMU_FIXED0].why, "IA32_FIXED_CTR_CTRL reads back 0x0 after 0x111 was written");
+	CHECK_EQ_U64(info.ctr[PMU_FIXED0].width, PMU_FORCE_DEFAULT_WIDTH); /* no width anywhere */
+	/* HWCR read 0, so IRPerfEn was written. */
+	CHECK_WRITE(&f, f.nlog - 1, PMU_MSR_AMD_HWCR, PMU_HWCR_IRPERF_EN);
+
+	struct lines ls = { .n = 0 };
+	pmu_describe(&info, capture, &ls);
+	CHECK_HAS(line_for(&ls, "fixed ctr1"),
+		  "): no: not counting: MSR 0x30a does not move (+0 over a loop of 20000 instructions)");
+	CHECK_HAS(line_for(&ls, "fixed ctr1"),
+		  "forced by pmu=force although CPUID.0AH:EAX[7:0]=0: no architectural performance monitoring");
+}
+
+static void test_version1(void)
+{
+	struct fake f;
+	struct pmu_info info;
+	int fault, n;
+	/* EDX claims three 48-bit fixed counters: invalid at version 1. */
+	intel_pmu(&f, leaf_eax(1, 2, 40, 7), 0, 0, leaf_edx(3, 48), 3);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(info.version, 1);
+	CHECK_EQ_U64(info.gp_count, 2);
+	CHECK_EQ_U64(info.gp_width, 40);
+	CHECK_EQ_U64(info.fixed_contig, 0);
+	CHECK_EQ_U64(info.fixed_width, 0);
+	CHECK_EQ_U64(f.nlog, 0);
+	CHECK_EQ_U64(n, 0);
+	for (int i = 0; i < PMU_NFIXED; i++) {
+		CHECK_EQ_U64(info.ctr[i].state, PMU_ABSENT);
+		CHECK_HAS(info.ctr[i].why, "CPUID.0AH:EAX[7:0]=1: version 1 has no fixed-function counters");
+	}
+
+	/* Forced: the version-2 sequence, with the GP width (40) for want of
+	 * EDX. APERF is forced too, and this CPU has none: #GP, reported. */
+	run_all(&f, PMU_MODE_FORCE, &info, &fault, &n);
+	CHECK_EQ_U64(fault, GP_FAULT);
+	CHECK_STR(info.error, "RDMSR 0xe8 (IA32_APERF) faulted: #GP");
+	CHECK_EQ_U64(n, 3);
+	for (int i = 0; i < PMU_NFIXED; i++) {
+		CHECK(info.ctr[i].forced);
+		CHECK_EQ_U64(info.ctr[i].width, 40);
+		CHECK(pmu_usable(&info, (enum pmu_counter_id)i));
+	}
+	struct lines ls = { .n = 0 };
+	pmu_describe(&info, capture, &ls);
+	CHECK_HAS(line_for(&ls, "fixed ctr0"), "): yes, 40 bits, counting (+20011 over a loop of 20000 instructions)");
+	CHECK_HAS(line_for(&ls, "fixed ctr0"), "forced by pmu=force although CPUID.0AH:EAX[7:0]=1");
+}
+
+/* Version 2, three 48-bit fixed counters: the exact sequence. */
+static void test_version2_sequence(void)
+{
+	struct fake f;
+	struct pmu_info info;
+	struct pmu_backend b;
+	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
+	b = backend(&f);
+	pmu_detect(&b, PMU_MODE_AUTO, &info);
+	CHECK_EQ_U64(f.reads, 0); /* detection is CPUID only */
+	CHECK_EQ_U64(info.vendor, PMU_VENDOR_INTEL);
+	CHECK_EQ_U64(info.version, 2);
+	CHECK_EQ_U64(info.gp_count, 4);
+	CHECK_EQ_U64(info.fixed_contig, 3);
+	CHECK_EQ_U64(info.fixed_width, 48);
+	for (int i = 0; i < PMU_NFIXED; i++) {
+		CHECK_EQ_U64(info.ctr[i].state, PMU_PRESENT);
+		CHECK_EQ_U64(info.ctr[i].width, 48);
+		CHECK_EQ_U64(info.ctr[i].rdpmc_ecx, 0x40000000u + (unsigned)i);
+	}
+	CHECK_EQ_U64(pmu_program(&b, &info), 0);
+	CHECK_EQ_U64(f.nlog, 8);
+	CHECK_WRITE(&f, 0, 0x38F, 0);
+	CHECK_WRITE(&f, 1, 0x38D, 0);
+	CHECK_WRITE(&f, 2, 0x309, 0);
+	CHECK_WRITE(&f, 3, 0x30A, 0);
+	CHECK_WRITE(&f, 4, 0x30B, 0);
+	CHECK_WRITE(&f, 5, 0x390, 0x700000000ull);
+	CHECK_WRITE(&f, 6, 0x38D, 0x111);
+	CHECK_WRITE(&f, 7, 0x38F, 0x700000000ull);
+	CHECK_EQ_U64(find(&f, 0x309)->val, 0); /* zeroed */
+	CHECK_EQ_U64(info.fixed_ctrl_read, 0x111);
+	CHECK_EQ_U64(info.global_ctrl_read, 0x700000000ull);
+	for (int i = 0; i < PMU_NFIXED; i++)
+		CHECK_EQ_U64(info.ctr[i].state, PMU_PROGRAMMED);
+	CHECK(!pmu_usable(&info, PMU_FIXED0)); /* not before the check */
+
+	CHECK_EQ_U64(pmu_verify(&b, &info, floop, &f, 20000), 3);
+	CHECK_EQ_U64(f.loops, 1);
+	for (int i = 0; i < PMU_NFIXED; i++) {
+		CHECK(pmu_usable(&info, (enum pmu_counter_id)i));
+		CHECK(info.ctr[i].rdpmc_ok);
+	}
+	CHECK_EQ_U64(info.ctr[PMU_FIXED0].check_delta, 20011);
+	CHECK_EQ_U64(info.ctr[PMU_FIXED1].check_delta, 15000);
+	CHECK_EQ_U64(f.rdpmc_calls, 3);
+
+	struct lines ls = { .n = 0 };
+	pmu_describe(&info, capture, &ls);
+	CHECK_EQ_U64(ls.n, 1 + PMU_NCOUNTERS);
+	CHECK_STR(ls.l[0],
+		  "env: pmu: architectural performance monitoring version 2 (CPUID.0AH: EAX=0x07300402 "
+		  "EBX=0x00000000 ECX=0x00000000 EDX=0x00000603): 4 GP counters x 48 bits, 3 fixed "
+		  "counters x 48 bits, EBX length 7 (pmu=auto)");
+	CHECK_STR(line_for(&ls, "fixed ctr0"),
+		  "env: pmu: fixed ctr0 (instructions retired, MSR 0x309, RDPMC 0x40000000): yes, 48 bits, "
+		  "counting (+20011 over a loop of 20000 instructions), RDPMC ok");
+	CHECK_HAS(line_for(&ls, "aperf"), "(core clocks in C0, MSR 0xe8): no: CPUID.06H:ECX[0]=0");
+}
+
+/* Version 4, four fixed counters: we own and program CTR0..CTR2 only;
+ * CondChgd set in GLOBAL_STATUS is cleared, a foreign overflow bit not. */
+static void test_version4(void)
+{
+	struct fake f;
+	struct pmu_info info;
+	int fault, n;
+	intel_pmu(&f, leaf_eax(4, 8, 48, 8), 0, 0, leaf_edx(4, 48), 4);
+	find(&f, PMU_MSR_PERF_GLOBAL_STATUS)->val = PMU_OVF_COND_CHGD | (1ull << 35) | 1;
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(fault, 0);
+	CHECK_EQ_U64(n, 3);
+	CHECK_EQ_U64(info.fixed_contig, 4);
+	CHECK_EQ_U64(f.nlog, 8);
+	CHECK_WRITE(&f, 5, 0x390, 0x700000000ull | PMU_OVF_COND_CHGD);
+	CHECK_WRITE(&f, 6, 0x38D, 0x111);
+	CHECK_WRITE(&f, 7, 0x38F, 0x700000000ull);
+	for (int k = 0; k < f.nlog; k++)
+		CHECK(f.log[k].msr != 0x30C); /* fixed counter 3 untouched */
+}
+
+/* Version 5: ECX is a bit mask of fixed counters, OR'ed with EDX[4:0]. */
+static void test_version5_mask(void)
+{
+	struct fake f;
+	struct pmu_info info;
+	int fault, n;
+	intel_pmu(&f, leaf_eax(5, 8, 48, 8), 0, 0x5, leaf_edx(0, 48), 3);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(info.fixed_mask, 5);
+	CHECK_EQ_U64(n, 2);
+	CHECK(pmu_usable(&info, PMU_FIXED0));
+	CHECK(!pmu_usable(&info, PMU_FIXED1));
+	CHECK(pmu_usable(&info, PMU_FIXED2));
+	CHECK_STR(info.ctr[PMU_FIXED1].why,
+		  "CPUID.0AH:ECX[1]=0 and EDX[4:0]=0: fixed counter 1 not enumerated");
+	CHECK_EQ_U64(info.fixed_ctrl, 0x101);
+	CHECK_EQ_U64(info.global_ctrl, (1ull << 32) | (1ull << 34));
+	for (int k = 0; k < f.nlog; k++)
+		CHECK(f.log[k].msr != 0x30A);
+
+	/* Before version 5 ECX is reserved: ignored even if nonzero. */
+	intel_pmu(&f, leaf_eax(4, 8, 48, 8), 0, 0x7, leaf_edx(1, 48), 3);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(info.fixed_mask, 0);
+	CHECK_EQ_U64(n, 1);
+	CHECK(pmu_usable(&info, PMU_FIXED0));
+	CHECK_STR(info.ctr[PMU_FIXED2].why, "CPUID.0AH:EDX[4:0]=1: fixed counter 2 not enumerated");
+	CHECK_EQ_U64(info.fixed_ctrl, 0x1);
+
+	/* Version 2 reporting no fixed counters: the Core 2 hint. */
+	intel_pmu(&f, leaf_eax(2, 2, 40, 7), 0, 0, leaf_edx(0, 0), 3);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_HAS(info.ctr[PMU_FIXED0].why, "CPUID.0AH:EDX[4:0]=0: fixed counter 0 not enumerated");
+	CHECK_HAS(info.ctr[PMU_FIXED0].why, "try pmu=force");
+	CHECK_EQ_U64(f.nlog, 0);
+}
+
+static void test_ebx_unavailable(void)
+{
+	struct fake f;
+	struct pmu_info info;
+	int fault, n;
+	/* EBX[1]: instructions retired not available. */
+	intel_pmu(&f, leaf_eax(3, 4, 48, 7), 0x2, 0, leaf_edx(3, 48), 3);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(info.ctr[PMU_FIXED0].state, PMU_ABSENT);
+	CHECK_STR(info.ctr[PMU_FIXED0].why, "CPUID.0AH:EBX[1]=1: instructions-retired event not available");
+	CHECK_EQ_U64(n, 2);
+	CHECK_EQ_U64(info.fixed_ctrl, 0x110);
+	CHECK_EQ_U64(info.global_ctrl, 0x600000000ull);
+	CHECK_EQ_U64(f.nlog, 7); /* CTR0 neither zeroed nor enabled */
+	for (int k = 0; k < f.nlog; k++)
+		CHECK(f.log[k].msr != 0x309);
+
+	/* EBX length 2: bit 2 (reference cycles) is not enumerated. */
+	intel_pmu(&f, leaf_eax(3, 4, 48, 2), 0, 0, leaf_edx(3, 48), 3);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_STR(info.ctr[PMU_FIXED2].why,
+		  "CPUID.0AH:EAX[31:24]=2: EBX enumerates no reference-cycles event (bit 2)");
+	CHECK(pmu_usable(&info, PMU_FIXED0));
+	CHECK(pmu_usable(&info, PMU_FIXED1));
+
+	/* pmu=force tries it anyway. */
+	intel_pmu(&f, leaf_eax(3, 4, 48, 7), 0x2, 0, leaf_edx(3, 48), 3);
+	run_all(&f, PMU_MODE_FORCE, &info, &fault, &n);
+	CHECK_EQ_U64(n, 3);
+	CHECK(info.ctr[PMU_FIXED0].forced);
+	CHECK(!info.ctr[PMU_FIXED1].forced);
+	CHECK_EQ_U64(info.ctr[PMU_FIXED0].width, 48);
+	CHECK_EQ_U64(info.fixed_ctrl, 0x111);
+}
+
+static void test_faults(void)
+{
+	struct fake f;
+	struct pmu_info info;
+	int fault, n;
+	/* A control MSR faults: no fixed counter, the error names it. */
+	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
+	find(&f, PMU_MSR_FIXED_CTR_CTRL)->wr_fault = 1;
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(fault, GP_FAULT);
+	CHECK_EQ_U64(n, 0);
+	CHECK_STR(info.error, "WRMSR 0x38d (IA32_FIXED_CTR_CTRL) <- 0x0 faulted: #GP");
+	CHECK_EQ_U64(f.nlog, 2); /* stopped at the fault */
+	CHECK(f.log[1].faulted);
+	for (int i = 0; i < PMU_NFIXED; i++) {
+		CHECK_EQ_U64(info.ctr[i].state, PMU_FAULTED);
+		CHECK_STR(info.ctr[i].why, "WRMSR 0x38d (IA32_FIXED_CTR_CTRL) <- 0x0 faulted: #GP");
+	}
+	struct lines ls = { .n = 0 };
+	pmu_describe(&info, capture, &ls);
+	CHECK_STR(ls.l[1], "env: pmu: programming fault: WRMSR 0x38d (IA32_FIXED_CTR_CTRL) <- 0x0 faulted: #GP");
+	CHECK_HAS(line_for(&ls, "fixed ctr2"), "): no: WRMSR 0x38d (IA32_FIXED_CTR_CTRL) <- 0x0 faulted: #GP");
+
+	/* The enable write faults: same, and the counters were never enabled. */
+	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
+	find(&f, PMU_MSR_PERF_GLOBAL_OVF_CTRL)->wr_fault = 1;
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(fault, GP_FAULT);
+	CHECK_STR(info.error, "WRMSR 0x390 (IA32_PERF_GLOBAL_OVF_CTRL) <- 0x700000000 faulted: #GP");
+	CHECK_EQ_U64(find(&f, PMU_MSR_PERF_GLOBAL_CTRL)->val, 0);
+	CHECK_EQ_U64(find(&f, PMU_MSR_FIXED_CTR_CTRL)->val, 0);
+
+	/* One counter faults: dropped, the others go on. */
+	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
+	find(&f, 0x30B)->wr_fault = 1;
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(fault, GP_FAULT);
+	CHECK_EQ_U64(n, 2);
+	CHECK_EQ_U64(info.ctr[PMU_FIXED2].state, PMU_FAULTED);
+	CHECK_STR(info.ctr[PMU_FIXED2].why, "WRMSR 0x30b (IA32_FIXED_CTR2) <- 0x0 faulted: #GP");
+	CHECK_EQ_U64(info.fixed_ctrl, 0x11);
+	CHECK_EQ_U64(info.global_ctrl, 0x300000000ull);
+	CHECK(pmu_usable(&info, PMU_FIXED0));
+	CHECK(pmu_usable(&info, PMU_FIXED1));
+
+	/* A counter whose read faults at the check. */
+	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
+	find(&f, 0x30A)->rd_fault = 1;
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(fault, 0);
+	CHECK_EQ_U64(n, 2);
+	CHECK_EQ_U64(info.ctr[PMU_FIXED1].state, PMU_FAULTED);
+	CHECK_STR(info.ctr[PMU_FIXED1].why, "RDMSR 0x30a (IA32_FIXED_CTR1) faulted: #GP");
+
+	/* pmu=force on an AMD CPU without Intel's MSRs: the first write faults. */
+	fake_init(&f, "AuthenticAMD", 0x10, 0x80000021u, 0x00A20F10);
+	run_all(&f, PMU_MODE_FORCE, &info, &fault, &n);
+	CHECK_EQ_U64(fault, GP_FAULT);
+	CHECK_EQ_U64(n, 0);
+	CHECK_STR(info.ctr[PMU_FIXED0].why, "WRMSR 0x38f (IA32_PERF_GLOBAL_CTRL) <- 0x0 faulted: #GP");
+	CHECK_STR(info.ctr[PMU_APERF].why, "RDMSR 0xe8 (IA32_APERF) faulted: #GP");
+	CHECK_STR(info.ctr[PMU_IRPERF].why, "RDMSR 0xc0010015 (HWCR) faulted: #GP");
+
+	/* Without fault_name the code is printed. */
+	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
+	find(&f, PMU_MSR_PERF_GLOBAL_CTRL)->wr_fault = 1;
+	struct pmu_backend b = backend(&f);
+	b.fault_name = NULL;
+	pmu_detect(&b, PMU_MODE_AUTO, &info);
+	CHECK_EQ_U64(pmu_program(&b, &info), GP_FAULT);
+	CHECK_STR(info.error, "WRMSR 0x38f (IA32_PERF_GLOBAL_CTRL) <- 0x0 faulted: fault 0x10d");
+}
+
+static void test_rdpmc(void)
+{
+	struct fake f;
+	struct pmu_info info;
+	int fault, n;
+	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
+	f.rdpmc_fault = UD_FAULT;
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(n, 3);
+	CHECK(pmu_usable(&info, PMU_FIXED0)); /* RDMSR still works */
+	CHECK(!info.ctr[PMU_FIXED0].rdpmc_ok);
+	CHECK_STR(info.ctr[PMU_FIXED0].rdpmc_why, "RDPMC 0x40000000 faulted: #UD");
+	struct lines ls = { .n = 0 };
+	pmu_describe(&info, capture, &ls);
+	CHECK_HAS(line_for(&ls, "fixed ctr1"), ", RDPMC not usable: RDPMC 0x40000001 faulted: #UD");
+
+	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
+	f.rdpmc_bogus = 1;
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK(!info.ctr[PMU_FIXED2].rdpmc_ok);
+	CHECK_HAS(info.ctr[PMU_FIXED2].rdpmc_why, "outside RDMSR's");
+
+	/* No rdpmc in the backend: not checked, not ok. */
+	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
+	struct pmu_backend b = backend(&f);
+	b.rdpmc = NULL;
+	pmu_detect(&b, PMU_MODE_AUTO, &info);
+	pmu_program(&b, &info);
+	CHECK_EQ_U64(pmu_verify(&b, &info, floop, &f, 20000), 3);
+	CHECK(!info.ctr[PMU_FIXED0].rdpmc_ok);
+	CHECK_EQ_U64(f.rdpmc_calls, 0);
+}
+
+/* Counters that count, but wrongly. */
+static void test_bad_counts(void)
+{
+	struct fake f;
+	struct pmu_info info;
+	int fault, n;
+	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
+	f.inc[PMU_FIXED0] = 19999;  /* fewer than the loop retires */
+	f.inc[PMU_FIXED1] = 0;      /* stuck */
+	f.inc[PMU_FIXED2] = 1;      /* any advance will do for cycles */
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(n, 1);
+	CHECK_STR(info.ctr[PMU_FIXED0].why,
+		  "not counting: MSR 0x309 counts fewer instructions than the loop retires "
+		  "(+19999 over a loop of 20000 instructions)");
+	CHECK_STR(info.ctr[PMU_FIXED1].why,
+		  "not counting: MSR 0x30a does not move (+0 over a loop of 20000 instructions)");
+	CHECK(pmu_usable(&info, PMU_FIXED2));
+
+	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
+	f.inc[PMU_FIXED0] = 80001;
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(info.ctr[PMU_FIXED0].state, PMU_NOT_COUNTING);
+	CHECK_HAS(info.ctr[PMU_FIXED0].why, "more than 4x");
+}
+
+static void test_delta_and_check(void)
+{
+	/* widths 40, 48, 64, and out-of-range widths as 64 */
+	CHECK_EQ_U64(pmu_delta(100, 250, 48), 150);
+	CHECK_EQ_U64(pmu_delta(7, 7, 48), 0);
+	CHECK_EQ_U64(pmu_delta((1ull << 40) - 16, 0x10, 40), 32);
+	CHECK_EQ_U64(pmu_delta((1ull << 48) - 1, 0, 48), 1);
+	CHECK_EQ_U64(pmu_delta((1ull << 48) - 100, 19900, 48), 20000);
+	CHECK_EQ_U64(pmu_delta(UINT64_MAX - 1, 3, 64), 5);
+	CHECK_EQ_U64(pmu_delta(UINT64_MAX - 1, 3, 0), 5);
+	CHECK_EQ_U64(pmu_delta(UINT64_MAX - 1, 3, 65), 5);
+	CHECK_EQ_U64(pmu_delta(0, (1ull << 40) - 1, 40), (1ull << 40) - 1);
+	/* bits above the width (a reader that did not mask) are ignored */
+	CHECK_EQ_U64(pmu_delta(0xFF00000000000005ull, 0x0000000000000009ull, 48), 4);
+
+	uint64_t d = 0;
+	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_INSTRUCTIONS, 0, 20000, 48, 20000, &d),
+		     PMU_VERDICT_COUNTING);
+	CHECK_EQ_U64(d, 20000);
+	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_INSTRUCTIONS, 0, 19999, 48, 20000, NULL),
+		     PMU_VERDICT_TOO_FEW);
+	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_INSTRUCTIONS, 0, 80000, 48, 20000, NULL),
+		     PMU_VERDICT_COUNTING);
+	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_INSTRUCTIONS, 0, 80001, 48, 20000, NULL),
+		     PMU_VERDICT_TOO_MANY);
+	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_INSTRUCTIONS, 5, 5, 48, 20000, &d), PMU_VERDICT_STILL);
+	CHECK_EQ_U64(d, 0);
+	/* across a wrap */
+	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_INSTRUCTIONS, (1ull << 48) - 100, 19950, 48, 20000, &d),
+		     PMU_VERDICT_COUNTING);
+	CHECK_EQ_U64(d, 20050);
+	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_CYCLES, (1ull << 40) - 1, 0, 40, 20000, &d),
+		     PMU_VERDICT_COUNTING);
+	CHECK_EQ_U64(d, 1);
+	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_CYCLES, 7, 7, 40, 20000, NULL), PMU_VERDICT_STILL);
+	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_CYCLES, UINT64_MAX, 41, 64, 20000, &d),
+		     PMU_VERDICT_COUNTING);
+	CHECK_EQ_U64(d, 42);
+	/* a huge loop count does not overflow the upper bound */
+	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_INSTRUCTIONS, 0, UINT64_MAX, 64, UINT64_MAX / 2, NULL),
+		     PMU_VERDICT_COUNTING);
+	CHECK_STR(pmu_verdict_string(PMU_VERDICT_STILL), "does not move");
+	CHECK_STR(pmu_state_string(PMU_NOT_COUNTING), "not counting");
+}
+
+static void test_amd(void)
+{
+	struct fake f;
+	struct pmu_info info;
+	int fault, n;
+	/* Zen 3 (family 19h model 21h): IRPERF and APERF, no leaf 0AH PMU. */
+	fake_init(&f, "AuthenticAMD", 0x10, 0x80000021u, 0x00A20F10);
+	set_leaf(&f, 6, 0, 0, 0x1, 0);
+	set_leaf(&f, 0x80000008u, 0x3030, 0x2, 0, 0);
+	add_msr(&f, PMU_MSR_AMD_HWCR, 0x0000000001006010ull);
+	add_msr(&f, PMU_MSR_AMD_IRPERF, 0x123456789ull);
+	add_msr(&f, PMU_MSR_APERF, 0x987654321ull);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(info.vendor, PMU_VENDOR_AMD);
+	CHECK_EQ_U64(info.family, 0x19);
+	CHECK_EQ_U64(info.model, 0x21);
+	CHECK_EQ_U64(fault, 0);
+	CHECK_EQ_U64(n, 2);
+	CHECK(pmu_usable(&info, PMU_IRPERF));
+	CHECK(pmu_usable(&info, PMU_APERF));
+	CHECK(!pmu_usable(&info, PMU_FIXED0));
+	CHECK_EQ_U64(info.ctr[PMU_IRPERF].width, 48);
+	CHECK_EQ_U64(info.ctr[PMU_APERF].width, 64);
+	CHECK_EQ_U64(info.ctr[PMU_IRPERF].check_delta, 20013);
+	CHECK_EQ_U64(info.ctr[PMU_APERF].check_delta, 14000);
+	CHECK_EQ_U64(f.nlog, 1); /* only HWCR, read-modify-write */
+	CHECK_WRITE(&f, 0, PMU_MSR_AMD_HWCR, 0x0000000041006010ull);
+	CHECK_EQ_U64(find(&f, PMU_MSR_AMD_IRPERF)->val, 0x123456789ull + 20013); /* never written */
+	CHECK_EQ_U64(f.rdpmc_calls, 0);
+	struct lines ls = { .n = 0 };
+	pmu_describe(&info, capture, &ls);
+	CHECK_STR(line_for(&ls, "irperf"),
+		  "env: pmu: irperf (instructions retired, MSR 0xc00000e9): yes, 48 bits, counting "
+		  "(+20013 over a loop of 20000 instructions)");
+	CHECK_HAS(line_for(&ls, "aperf"), "): yes, 64 bits, counting (+14000");
+
+	/* IRPerfEn already set: no write at all. */
+	fake_init(&f, "AuthenticAMD", 0x10, 0x80000021u, 0x00A20F10);
+	set_leaf(&f, 0x80000008u, 0x3030, 0x2, 0, 0);
+	add_msr(&f, PMU_MSR_AMD_HWCR, PMU_HWCR_IRPERF_EN);
+	add_msr(&f, PMU_MSR_AMD_IRPERF, 0);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(f.nlog, 0);
+	CHECK(pmu_usable(&info, PMU_IRPERF));
+
+	/* Zen 1 (family 17h model 01h): erratum 1054, not used unless forced. */
+	fake_init(&f, "AuthenticAMD", 0xD, 0x8000001Fu, 0x00800F11);
+	set_leaf(&f, 0x80000008u, 0x3030, 0x2, 0, 0);
+	add_msr(&f, PMU_MSR_AMD_HWCR, 0);
+	add_msr(&f, PMU_MSR_AMD_IRPERF, 0);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(info.family, 0x17);
+	CHECK_EQ_U64(info.model, 0x01);
+	CHECK_EQ_U64(info.ctr[PMU_IRPERF].state, PMU_ABSENT);
+	CHECK_HAS(info.ctr[PMU_IRPERF].why, "AMD erratum 1054");
+	CHECK_EQ_U64(f.nlog, 0);
+	run_all(&f, PMU_MODE_FORCE, &info, &fault, &n);
+	CHECK(info.ctr[PMU_IRPERF].forced);
+	CHECK(pmu_usable(&info, PMU_IRPERF));
+
+	/* Zen+ model 0x30 and later is not affected. */
+	fake_init(&f, "AuthenticAMD", 0xD, 0x8000001Fu, 0x00830F00);
+	set_leaf(&f, 0x80000008u, 0x3030, 0x2, 0, 0);
+	add_msr(&f, PMU_MSR_AMD_HWCR, 0);
+	add_msr(&f, PMU_MSR_AMD_IRPERF, 0);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(info.model, 0x30);
+	CHECK(pmu_usable(&info, PMU_IRPERF));
+
+	/* APERF: the CPUID gates. */
+	fake_init(&f, "GenuineIntel", 0x5, 0x80000008u, 0x000006F6);
+	add_msr(&f, PMU_MSR_APERF, 0);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_STR(info.ctr[PMU_APERF].why, "CPUID max basic leaf 0x5 < 0x6: IA32_APERF not enumerated");
+	CHECK_EQ_U64(f.reads, 0);
+	fake_init(&f, "GenuineIntel", 0x6, 0x80000007u, 0x000006F6);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_STR(info.ctr[PMU_IRPERF].why,
+		  "CPUID max extended leaf 0x80000007 < 0x80000008: IRPerfCount not enumerated");
+	CHECK_STR(info.ctr[PMU_APERF].why, "CPUID.06H:ECX[0]=0: no IA32_APERF/IA32_MPERF");
+}
+
+static void test_off(void)
+{
+	struct fake f;
+	struct pmu_info info;
+	int fault, n;
+	intel_pmu(&f, leaf_eax(4, 8, 48, 8), 0, 0, leaf_edx(3, 48), 3);
+	run_all(&f, PMU_MODE_OFF, &info, &fault, &n);
+	CHECK_EQ_U64(f.cpuid_calls, 0);
+	CHECK_EQ_U64(f.reads, 0);
+	CHECK_EQ_U64(f.nlog, 0);
+	CHECK_EQ_U64(f.loops, 1);
+	CHECK_EQ_U64(fault, 0);
+	CHECK_EQ_U64(n, 0);
+	for (int i = 0; i < PMU_NCOUNTERS; i++) {
+		CHECK_EQ_U64(info.ctr[i].state, PMU_ABSENT);
+		CHECK_STR(info.ctr[i].why, "pmu=off: not probed");
+	}
+	struct lines ls = { .n = 0 };
+	pmu_describe(&info, capture, &ls);
+	CHECK_EQ_U64(ls.n, 1 + PMU_NCOUNTERS);
+	CHECK_HAS(ls.l[0], "env: pmu: pmu=off");
+	CHECK_STR(line_for(&ls, "fixed ctr1"),
+		  "env: pmu: fixed ctr1 (unhalted core cycles, MSR 0x30a, RDPMC 0x40000001): no: pmu=off: not probed");
+	CHECK_STR(pmu_mode_words[PMU_MODE_AUTO], "auto");
+	CHECK_STR(pmu_mode_words[PMU_MODE_OFF], "off");
+	CHECK_STR(pmu_mode_words[PMU_MODE_FORCE], "force");
+	CHECK(pmu_mode_words[3] == NULL);
+}
+
+static void test_hypervisor_and_json(void)
+{
+	struct fake f;
+	struct pmu_info info;
+	int fault, n;
+	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
+	set_leaf(&f, 1, 0x000906EA, 0, 1u << 31, 0x10);
+	set_leaf(&f, 0x40000000u, 0x40000001u, 0x4B4D564B, 0x564B4D56, 0x0000004D); /* "KVMKVMKVM" */
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(n, 3);
+	struct lines ls = { .n = 0 };
+	pmu_describe(&info, capture, &ls);
+	CHECK_EQ_U64(ls.n, 2 + PMU_NCOUNTERS);
+	CHECK_HAS(ls.l[1], "env: pmu: hypervisor \"KVMKVMKVM\" (CPUID.1:ECX[31]=1)");
+
+	char buf[PMU_JSON_MAX];
+	int len = pmu_json(&info, buf, sizeof buf);
+	CHECK(len > 0 && (size_t)len < sizeof buf);
+	CHECK_EQ_U64(strlen(buf), (uint64_t)len);
+	CHECK(strncmp(buf, "{\"rec\":\"pmu\",\"mode\":\"auto\",\"version\":2,", 38) == 0);
+	CHECK_HAS(buf, "\"counters\":[{\"name\":\"fixed ctr0\",\"msr\":777,\"state\":\"counting\",\"usable\":1,"
+		       "\"width\":48,\"forced\":0,\"delta\":20011,\"rdpmc\":1,\"why\":\"\"}");
+	CHECK_HAS(buf, "{\"name\":\"irperf\",\"msr\":3221225705,\"state\":\"absent\",\"usable\":0");
+	CHECK(buf[len - 1] == '}' && buf[len - 2] == ']');
+	/* Truncation: the length is still the full length, the buffer stays bounded. */
+	char small[40];
+	CHECK_EQ_U64(pmu_json(&info, small, sizeof small), (uint64_t)len);
+	CHECK_EQ_U64(strlen(small), sizeof small - 1);
+	CHECK_EQ_U64(pmu_json(&info, NULL, 0), (uint64_t)len);
+
+	/* A faulted fixed counter's reason, with quotes escaped. */
+	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
+	find(&f, PMU_MSR_PERF_GLOBAL_CTRL)->wr_fault = 1;
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	len = pmu_json(&info, buf, sizeof buf);
+	CHECK((size_t)len < sizeof buf);
+	CHECK_HAS(buf, "\"error\":\"WRMSR 0x38f (IA32_PERF_GLOBAL_CTRL) <- 0x0 faulted: #GP\"");
+	CHECK_HAS(buf, "\"state\":\"faulted\",\"usable\":0");
+
+	/* The longest record: everything forced and not counting. */
+	struct fake t;
+	tcg_fake(&t);
+	run_all(&t, PMU_MODE_FORCE, &info, &fault, &n);
+	len = pmu_json(&info, buf, sizeof buf);
+	CHECK(len < PMU_JSON_MAX);
+	CHECK_EQ_U64(strlen(buf), (uint64_t)len);
+}
+
+int main(void)
+{
+	test_no_leaf();
+	test_version0_tcg();
+	test_force_tcg_not_counting();
+	test_version1();
+	test_version2_sequence();
+	test_version4();
+	test_version5_mask();
+	test_ebx_unavailable();
+	test_faults();
+	test_rdpmc();
+	test_bad_counts();
+	test_delta_and_check();
+	test_amd();
+	test_off();
+	test_hypervisor_and_json();
+	return check_summary("test_pmu");
+}
