@@ -45,9 +45,9 @@ void report_method_skip(enum method_id m, const char *why)
 
 void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uint64_t param,
 		     const char *unit, int primary, const struct ensemble_stats *e,
-		     const struct robust_stats *r)
+		     const struct robust_stats *r, const struct disturbance *d)
 {
-	char mean[32], sd[32], var[24] = "null";
+	char mean[32], sd[32], var[24] = "null", smis[24] = "null";
 	if (config_human() && primary) {
 		if (e->error)
 			kprintf("loop_size:%llu >>>> variance(cycles): ERROR (128-bit overflow in var_calc); "
@@ -71,11 +71,28 @@ void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uin
 		"\"param\":%llu,\"samples\":%llu,\"unit\":\"%s\",\"min\":%llu,\"max\":%llu,"
 		"\"max_dev\":%llu,\"variance\":%s,\"mean\":%s,\"stddev\":%s,\"p1\":%llu,\"q1\":%llu,"
 		"\"median\":%llu,\"q3\":%llu,\"p99\":%llu,\"median_ci95\":[%llu,%llu],"
-		"\"outliers_1_5iqr\":%llu,\"outliers_3iqr\":%llu,\"error\":%s}\n",
+		"\"outliers_1_5iqr\":%llu,\"outliers_3iqr\":%llu,\"smis\":%s,\"nmis\":%llu,\"error\":%s}\n",
 		methods[m].name, w->name, ULL(j), ULL(param), ULL(e->n), unit, ULL(e->min), ULL(e->max),
 		ULL(e->max_dev), var, mean, sd, ULL(r->p1), ULL(r->q1), ULL(r->median), ULL(r->q3),
 		ULL(r->p99), ULL(r->ci_low), ULL(r->ci_high), ULL(r->outliers_1_5),
-		ULL(r->outliers_3), e->error ? "\"overflow\"" : "null");
+		ULL(r->outliers_3), d->smi_ok ? (fmt_format(smis, sizeof smis, "%llu", ULL(d->smis)), smis) : "null",
+		ULL(d->nmis), e->error ? "\"overflow\"" : "null");
+}
+
+void report_disturbed(enum method_id m, const struct workload *w, uint64_t j,
+		      const struct disturbance *d)
+{
+	kprintf("disturbed: method %s, workload %s, ensemble %llu: %llu SMIs, %llu NMIs while it was measured\n",
+		methods[m].name, w->name, ULL(j), ULL(d->smis), ULL(d->nmis));
+}
+
+void report_smi_choice(int ok, int intel)
+{
+	if (ok)
+		kprintf("disturbances: SMIs counted per ensemble with MSR_SMI_COUNT (34H), NMIs by the NMI handler\n");
+	else
+		kprintf("disturbances: SMIs cannot be counted here (%s); NMIs are counted by the NMI handler\n",
+			intel ? "MSR_SMI_COUNT (34H) faulted" : "MSR_SMI_COUNT (34H) is Intel's; not read on this vendor");
 }
 
 void report_samples(enum method_id m, const struct workload *w, uint64_t j, const char *unit,

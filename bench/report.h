@@ -23,7 +23,14 @@ void report_run_start(enum method_id m, const struct workload *w, uint64_t ensem
 void report_method_skip(enum method_id m, const char *why);
 void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uint64_t param,
 		     const char *unit, int primary, const struct ensemble_stats *e,
-		     const struct robust_stats *r);
+		     const struct robust_stats *r, const struct disturbance *d);
+/* report_disturbed - one line flagging an ensemble during which SMIs or NMIs happened. */
+void report_disturbed(enum method_id m, const struct workload *w, uint64_t j,
+		      const struct disturbance *d);
+/* report_smi_choice - whether SMIs are counted, and why not. */
+void report_smi_choice(int ok, int intel);
+/* report_tables - the final summary tables (bench/run.c). */
+void report_tables(const struct run_totals *t);
 /* report_samples - the raw samples of one ensemble as "samples" records of
  * at most 100 values each (at most DUMP_MAX_SAMPLES values in all). */
 void report_samples(enum method_id m, const struct workload *w, uint64_t j, const char *unit,

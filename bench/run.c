@@ -8,7 +8,10 @@
 #include "../kernel/mem.h"
 #include "../kernel/pmu.h"
 #include "../kernel/probe.h"
+#include "../kernel/trap.h"
+#include "../lib/fmt.h"
 #include "../lib/robust.h"
+#include "../lib/tscfreq.h"
 
 const char *const unit_key[UNIT_COUNT] = { "tsc_ticks", "core_cycles", "instructions" };
 const char *const unit_name[UNIT_COUNT] = { "TSC ticks", "core cycles", "instructions" };
@@ -33,6 +36,35 @@ static int counters_beside;  /* TSC methods also read the counters */
 static int counters_exist;   /* bufs.ins and bufs.cyc exist */
 static uint64_t *ens_arrays[UNIT_COUNT][2];
 static uint64_t last_progress;
+static uint64_t tsc_hz;
+static int smi_ok;
+
+/* MSR_SMI_COUNT (34H): SMIs since reset, on Intel CPUs since Nehalem (SDM
+ * Vol. 4, MSRs of the Intel Core i7 processor family). */
+#define MSR_SMI_COUNT 0x34
+
+/* The per-method figures the final table shows. */
+static struct method_row {
+	int ran;
+	struct workload_result r;  /* empty window, the method's own unit */
+	struct verdict v;
+	uint64_t smis, nmis, disturbed;
+} rows[METHOD_COUNT];
+static int64_t net[METHOD_COUNT][WORKLOADS_MAX];
+static uint8_t net_ok[METHOD_COUNT][WORKLOADS_MAX];
+
+void bench_set_tsc_hz(uint64_t hz)
+{
+	tsc_hz = hz;
+}
+
+static uint64_t smi_count(void)
+{
+	uint64_t v = 0;
+	if (smi_ok && rdmsr_safe(MSR_SMI_COUNT, &v))
+		smi_ok = 0;
+	return v & 0xFFFFFFFFull; /* SMI_COUNT is bits 31:0 */
+}
 
 static const struct workload *sorted[WORKLOADS_MAX];
 static int nsorted = -1;
@@ -146,7 +178,18 @@ static int run_workload(enum method_id m, const struct workload *w, const uint64
 	for (uint64_t j = 0; j < cfg.ensembles; j++) {
 		if (resolution)
 			c.param = j; /* measured_loop(j), paper 3.3 */
+		struct disturbance d = { .smi_ok = smi_ok };
+		uint64_t nmi0 = trap_nmi_count(), smi0 = smi_count();
 		fill(&bufs, cfg.samples, &c);
+		d.smis = smi_count() - smi0;
+		d.nmis = trap_nmi_count() - nmi0;
+		d.smi_ok = d.smi_ok && smi_ok;
+		rows[m].smis += d.smis;
+		rows[m].nmis += d.nmis;
+		if (d.smis || d.nmis) {
+			rows[m].disturbed++;
+			report_disturbed(m, w, j, &d);
+		}
 
 		for (int k = 0; k < ns; k++) {
 			struct series *s = &ser[k];
@@ -159,7 +202,7 @@ static int run_workload(enum method_id m, const struct workload *w, const uint64
 			if (j == cfg.dump && s->primary)
 				report_samples(m, w, j, unit_key[s->unit], s->buf, cfg.samples);
 			robust_compute(s->buf, cfg.samples, &r); /* reorders the buffer */
-			report_ensemble(m, w, j, c.param, unit_key[s->unit], s->primary, &e, &r);
+			report_ensemble(m, w, j, c.param, unit_key[s->unit], s->primary, &e, &r, &d);
 			s->mins[j] = e.min;
 			s->medians[j] = r.median;
 			o->outliers_1_5 += r.outliers_1_5;
@@ -325,6 +368,11 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 		}
 	bufs.tsc = ticks;
 	choose_counters(capacity);
+	{
+		uint64_t v;
+		smi_ok = cpu->vendor[0] == 'G' && rdmsr_safe(MSR_SMI_COUNT, &v) == 0;
+		report_smi_choice(smi_ok, cpu->vendor[0] == 'G');
+	}
 	last_progress = rdtsc();
 
 	for (int mi = 0; mi < METHOD_COUNT; mi++) {
@@ -349,6 +397,9 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 			offsets[u] = wr[u].s.min_of_mins;
 		judge(&wr[primary], &verdicts[m]);
 		judged[m] = 1;
+		rows[m].ran = 1;
+		rows[m].r = wr[primary];
+		rows[m].v = verdicts[m];
 		report_verdict(m, &verdicts[m]);
 
 		/* Step 3: the resolution. */
@@ -365,7 +416,9 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 			const struct workload *w = workload_at(i);
 			if (w->flags & (WL_OFFSET | WL_RESOLUTION) || !config_workload_selected(i))
 				continue;
-			run_workload(m, w, offsets, capacity, wr, t);
+			primary = run_workload(m, w, offsets, capacity, wr, t);
+			net[m][i] = (int64_t)(wr[primary].s.min_of_mins - wr[primary].offset);
+			net_ok[m][i] = 1;
 		}
 	}
 
@@ -387,4 +440,67 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 						    "settings (turbo, C-states, Hyper-Threading, frequency scaling) or the BIOS (paper 4 step 2)"
 						  : "no method ran";
 	report_recommendation(t->recommended, t->recommend_why);
+	report_tables(t);
+}
+
+/* The one-screen summary (issue "a quiet, known machine", item 7): a row
+ * per method, then the net result of each workload per method. */
+void report_tables(const struct run_totals *t)
+{
+	char off[48], ns[32], a[24], b[24], c[24];
+	(void)t;
+	console_screen_clear();
+	kprintf("\nsummary table (TSC ticks unless said; ns from the TSC frequency%s)\n",
+		tsc_hz ? "" : ", unknown here");
+	kprintf("%-14s %-22s %12s %14s %12s %10s %6s %6s  %s\n", "method", "offset ticks (ns)",
+		"total var", "var of vars", "var of mins", "max dev", "SMIs", "NMIs", "verdict");
+	for (int m = 0; m < METHOD_COUNT; m++) {
+		const struct method_row *row = &rows[m];
+		if (!row->ran)
+			continue;
+		const struct summary_result *s = &row->r.s;
+		uint64_t ps = 0;
+		if (tsc_hz && row->r.unit == UNIT_TSC && ticks_to_ps(s->min_of_mins, tsc_hz, &ps) == 0)
+			fmt_format(ns, sizeof ns, "%llu.%03llu", (unsigned long long)(ps / 1000),
+				   (unsigned long long)(ps % 1000));
+		else
+			fmt_format(ns, sizeof ns, "%s", row->r.unit == UNIT_TSC ? "?" : "cycles");
+		fmt_format(off, sizeof off, "%llu (%s)", (unsigned long long)s->min_of_mins, ns);
+		kprintf("%-14s %-22s %12s %14s %12s %10llu %6s %6llu  %s\n", methods[m].name, off,
+			s->total_variance_ok ? (fmt_format(a, sizeof a, "%llu", (unsigned long long)s->total_variance), a) : "ERROR",
+			s->var_of_vars_ok ? (fmt_format(b, sizeof b, "%llu", (unsigned long long)s->var_of_vars), b) : "ERROR",
+			s->var_of_mins_ok ? (fmt_format(c, sizeof c, "%llu", (unsigned long long)s->var_of_mins), c) : "ERROR",
+			(unsigned long long)s->max_dev_all,
+			smi_ok ? (fmt_format(ns, sizeof ns, "%llu", (unsigned long long)row->smis), ns) : "n/a",
+			(unsigned long long)row->nmis,
+			!row->v.valid ? "unknown" : row->v.ergodic ? "ergodic" : "NOT ergodic");
+	}
+	/* Net results: one line per workload, one column per method run. */
+	int any = 0;
+	for (int i = 0; i < workload_count(); i++)
+		for (int m = 0; m < METHOD_COUNT; m++)
+			any |= net_ok[m][i];
+	if (!any)
+		return;
+	char line[512];
+	int n = fmt_format(line, sizeof line, "%-18s", "net (least min)");
+	for (int m = 0; m < METHOD_COUNT; m++)
+		if (rows[m].ran)
+			n += fmt_format(line + n, sizeof line - (size_t)n, " %13s", methods[m].name);
+	kprintf("%s\n", line);
+	for (int i = 0; i < workload_count(); i++) {
+		int has = 0;
+		for (int m = 0; m < METHOD_COUNT; m++)
+			has |= net_ok[m][i];
+		if (!has)
+			continue;
+		n = fmt_format(line, sizeof line, "%-18s", workload_at(i)->name);
+		for (int m = 0; m < METHOD_COUNT; m++)
+			if (rows[m].ran)
+				n += net_ok[m][i] ? fmt_format(line + n, sizeof line - (size_t)n, " %13lld",
+							       (long long)net[m][i])
+						  : fmt_format(line + n, sizeof line - (size_t)n, " %13s", "-");
+		kprintf("%s\n", line);
+	}
+	kprintf("(net figures are TSC ticks, or core cycles for the ctr_ methods)\n");
 }

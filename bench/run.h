@@ -47,6 +47,13 @@ struct resolution {
 	uint64_t common_step;      /* most common change of the minimum, in unit */
 };
 
+/* What could have disturbed an ensemble: SMIs (MSR_SMI_COUNT, Intel) and
+ * NMIs (counted by kernel/trap.c) between its first and last sample. */
+struct disturbance {
+	int smi_ok;    /* MSR_SMI_COUNT is readable */
+	uint64_t smis, nmis;
+};
+
 struct run_totals {
 	int methods_run;
 	int methods_skipped;
@@ -60,5 +67,9 @@ struct run_totals {
  * counters are allocated when counters work. Prints as it goes. */
 void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 	       struct run_totals *t);
+
+/* bench_set_tsc_hz - the TSC frequency in Hz (0: unknown), for the
+ * nanosecond figures; set before bench_run. */
+void bench_set_tsc_hz(uint64_t hz);
 
 #endif

@@ -50,7 +50,7 @@ def test_icount_resolution():
         check(all(b - a == step for a, b in zip(mins[1:], mins[2:])), f"{m}: uneven steps {mins}", text)
         r = run.one("resolution", method=m)
         check(r["spurious"] == 0 and r["strictly_increasing"] is True and r["resolution_iterations"] == 1
-              and r["step_ticks"] == step and r["flat_until"] == 0 and r["changes"] == 39,
+              and r["step"] == step and r["unit"] == "tsc_ticks" and r["flat_until"] == 0 and r["changes"] == 39,
               f"{m}: resolution record {r}", text)
         check(run.has_line(f"resolution {m}: minimum flat for loop sizes 0..0"), f"no resolution line for {m}", text)
 
