@@ -3,8 +3,20 @@
 #include "../kernel/config.h"
 #include "../kernel/console.h"
 #include "../lib/fmt.h"
+#include "../lib/tscfreq.h"
 
 #define ULL(x) ((unsigned long long)(x))
+
+/* ticks as nanoseconds with three decimals when the unit is TSC ticks and
+ * the TSC frequency is known, else "null". */
+static const char *ns_of(char *buf, const char *unit, uint64_t ticks)
+{
+	uint64_t ps;
+	if (unit != unit_key[UNIT_TSC] || !bench_tsc_hz() || ticks_to_ps(ticks, bench_tsc_hz(), &ps))
+		return "null";
+	fmt_format(buf, 32, "%llu.%03llu", ULL(ps / 1000), ULL(ps % 1000));
+	return buf;
+}
 
 /* The unit's name for people, from its record key. */
 static const char *uname(const char *unit)
@@ -47,7 +59,7 @@ void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uin
 		     const char *unit, int primary, const struct ensemble_stats *e,
 		     const struct robust_stats *r, const struct disturbance *d)
 {
-	char mean[32], sd[32], var[24] = "null", smis[24] = "null";
+	char mean[32], sd[32], var[24] = "null", smis[24] = "null", nsbuf[32];
 	if (config_human() && primary) {
 		if (e->error)
 			kprintf("loop_size:%llu >>>> variance(cycles): ERROR (128-bit overflow in var_calc); "
@@ -71,12 +83,12 @@ void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uin
 		"\"param\":%llu,\"samples\":%llu,\"unit\":\"%s\",\"min\":%llu,\"max\":%llu,"
 		"\"max_dev\":%llu,\"variance\":%s,\"mean\":%s,\"stddev\":%s,\"p1\":%llu,\"q1\":%llu,"
 		"\"median\":%llu,\"q3\":%llu,\"p99\":%llu,\"median_ci95\":[%llu,%llu],"
-		"\"outliers_1_5iqr\":%llu,\"outliers_3iqr\":%llu,\"smis\":%s,\"nmis\":%llu,\"error\":%s}\n",
+		"\"outliers_1_5iqr\":%llu,\"outliers_3iqr\":%llu,\"smis\":%s,\"nmis\":%llu,\"min_ns\":%s,\"error\":%s}\n",
 		methods[m].name, w->name, ULL(j), ULL(param), ULL(e->n), unit, ULL(e->min), ULL(e->max),
 		ULL(e->max_dev), var, mean, sd, ULL(r->p1), ULL(r->q1), ULL(r->median), ULL(r->q3),
 		ULL(r->p99), ULL(r->ci_low), ULL(r->ci_high), ULL(r->outliers_1_5),
 		ULL(r->outliers_3), d->smi_ok ? (fmt_format(smis, sizeof smis, "%llu", ULL(d->smis)), smis) : "null",
-		ULL(d->nmis), e->error ? "\"overflow\"" : "null");
+		ULL(d->nmis), ns_of(nsbuf, unit, e->min), e->error ? "\"overflow\"" : "null");
 }
 
 void report_disturbed(enum method_id m, const struct workload *w, uint64_t j,
@@ -140,7 +152,7 @@ void report_summary(enum method_id m, const struct workload *w, const struct wor
 {
 	const struct summary_result *r = &wr->s;
 	const char *un = unit_name[wr->unit], *uk = unit_key[wr->unit];
-	char a[24], b[24], c[24], n1[24], n2[24];
+	char a[24], b[24], c[24], n1[24], n2[24], nsb[32];
 	if (config_human()) {
 		if (primary) {
 			kprintf("total number of spurious min values = %llu\n", ULL(r->spurious));
@@ -149,12 +161,12 @@ void report_summary(enum method_id m, const struct workload *w, const struct wor
 			kprintf("variance of variances = %s\n", fig(a, r->var_of_vars, r->var_of_vars_ok, "ERROR (overflow)"));
 			kprintf("variance of minimum values = %s\n", fig(a, r->var_of_mins, r->var_of_mins_ok, "ERROR (overflow)"));
 		}
-		kprintf("summary %s/%s: least minimum %llu %s, minimums %llu..%llu %s; "
+		kprintf("summary %s/%s: least minimum %llu %s (%s ns), minimums %llu..%llu %s; "
 			"total variance %s %s^2; variance of variances %s %s^4; "
 			"variance of minimum values %s %s^2; absolute max deviation %llu %s; "
 			"%llu spurious min values; %llu ensemble errors; %llu TSC ticks elapsed\n",
-			methods[m].name, w->name, ULL(r->min_of_mins), un, ULL(r->min_of_mins),
-			ULL(r->max_of_mins), un, fig(a, r->total_variance, r->total_variance_ok, "ERROR"), un,
+			methods[m].name, w->name, ULL(r->min_of_mins), un, ns_of(nsb, uk, r->min_of_mins),
+			ULL(r->min_of_mins), ULL(r->max_of_mins), un, fig(a, r->total_variance, r->total_variance_ok, "ERROR"), un,
 			fig(b, r->var_of_vars, r->var_of_vars_ok, "ERROR"), un,
 			fig(c, r->var_of_mins, r->var_of_mins_ok, "ERROR"), un, ULL(r->max_dev_all), un,
 			ULL(r->spurious), ULL(r->errors), ULL(wr->elapsed_ticks));

@@ -58,6 +58,11 @@ void bench_set_tsc_hz(uint64_t hz)
 	tsc_hz = hz;
 }
 
+uint64_t bench_tsc_hz(void)
+{
+	return tsc_hz;
+}
+
 static uint64_t smi_count(void)
 {
 	uint64_t v = 0;

@@ -71,5 +71,6 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 /* bench_set_tsc_hz - the TSC frequency in Hz (0: unknown), for the
  * nanosecond figures; set before bench_run. */
 void bench_set_tsc_hz(uint64_t hz);
+uint64_t bench_tsc_hz(void);
 
 #endif

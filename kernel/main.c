@@ -9,6 +9,8 @@
 #include "mem.h"
 #include "multiboot.h"
 #include "pic.h"
+#include "pit.h"
+#include "quiet.h"
 #include "pmu.h"
 #include "probe.h"
 #include "trap.h"
@@ -72,6 +74,15 @@ void kernel_main(uint32_t magic, uint32_t info)
 
 	kprintf("%s\n", RECORDS_BEGIN);
 	probe_print(&cpu, &bi);
+	quiet_timers(&cpu);
+	static struct tsc_rate rate;
+	if (cpu.has_tsc)
+		tsc_rate_measure(&cpu, &rate);
+	if (quiet_cpu_report(&cpu) <= 0 && cpu.is_amd)
+		cpu.lfence_serializing = 0;
+	else if (cpu.is_amd)
+		cpu.lfence_serializing = 1;
+	bench_set_tsc_hz(rate.hz);
 	pmu_setup(cfg.pmu);
 	pmu_print(config_json());
 	config_print();

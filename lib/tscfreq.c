@@ -76,8 +76,10 @@ int tscfreq_from_cpuid(const struct tscfreq_cpuid *in, struct tscfreq *out)
 			      "table, Linux native_calibrate_tsc)";
 		}
 		if (!crystal && base_mhz) {
-			/* base x 10^6 x EAX < 2^16 x 2^20 x 2^32: 128 bits */
-			crystal = (uint64_t)u128_div_u64((u128)base_mhz * 1000000u * eax, ebx, 0);
+			/* base x 10^6 x EAX < 2^16 x 2^20 x 2^32: 128 bits; a
+			 * crystal past 64 bits is nonsense and is not used */
+			u128 c = u128_div_u64((u128)base_mhz * 1000000u * eax, ebx, 0);
+			crystal = c >> 64 ? 0 : (uint64_t)c;
 			kind = TSCFREQ_CRYSTAL_16H;
 			src = "CPUID.15H: EBX/EAX x crystal derived from CPUID.16H base MHz (ECX=0): nominal";
 			ppm = TSCFREQ_PPM_NOMINAL;

@@ -8,7 +8,7 @@ import tempfile
 import threading
 import time
 
-from qemu import (INTEL_MAX, KERNEL32, LOGS, Run, check, expect_complete, kernel, qemu)
+from qemu import ICOUNT, INTEL_MAX, KERNEL32, LOGS, check, expect_complete, kernel, qemu
 
 
 def test_disturbance_fields_and_table():
@@ -85,3 +85,39 @@ def test_nmi_injected_is_counted():
     check(sum(e["nmis"] for e in hit) <= sent, "more NMIs in ensembles than sent", text)
     flagged = [l for l in run.lines if l.startswith("disturbed: method rdtscp")]
     check(len(flagged) == len(hit), f"{len(hit)} ensembles hit, {len(flagged)} flagged", text)
+
+
+def test_quieting_steps_listed():
+    """The header says what was quieted: PIC masked, PIT channel 0 stopped,
+    the local APIC's LVT entries masked and its timer stopped."""
+    rc, text = qemu("quiet-steps", kernel("ensembles=2 samples=100 workloads=add_chain_64 methods=rdtscp"))
+    run = expect_complete(rc, text)
+    for prefix in ("quiet: 8259 PIC: interrupt masks 0xff (master), 0xff (slave): all masked",
+                   "quiet: PIT channel 0: stopped", "quiet: local apic: xAPIC mode",
+                   "quiet: apic timer: initial count (380H)", "quiet: lfence: "):
+        check(run.has_line(prefix), f"no line starting {prefix!r}", text)
+    q = run.one("quiet")
+    check(q["pit0_stopped"] == 1 and q["lvt_failed"] == 0 and q["apic_timer_stopped"] == 1
+          and q["pic_masks"] == [255, 255], f"quiet record {q}", text)
+
+
+def test_icount_tsc_is_1ghz():
+    """Under -icount shift=0 one TSC tick is one virtual nanosecond: the PIT
+    calibration must find 1 GHz within 0.5 %, and minimums come in ns too."""
+    rc, text = qemu("icount-tsc", ICOUNT + kernel("ensembles=2 samples=100 workloads=add_chain_64 methods=rdtscp"))
+    run = expect_complete(rc, text)
+    r = run.one("tsc_rate")
+    check(r["source"] == "pit" and abs(r["hz"] - 10**9) <= 5 * 10**6, f"tsc_rate {r}", text)
+    for e in run.by("ensemble", unit="tsc_ticks"):
+        check(e["min_ns"] is not None and abs(e["min_ns"] - e["min"]) <= 0.01 * e["min"] + 0.001,
+              f"min_ns {e['min_ns']} for {e['min']} ticks at 1 GHz", text)
+
+
+def test_tcg_two_calibrations_agree():
+    """Plain TCG: the two PIT calibrations of one boot agree within 2 %."""
+    rc, text = qemu("tcg-tsc", kernel("ensembles=2 samples=100 workloads=add_chain_64 methods=rdtscp"))
+    run = expect_complete(rc, text)
+    r = run.one("tsc_rate")
+    a, b = r["pit_hz"]
+    check(a > 0 and b > 0 and abs(a - b) <= 0.02 * max(a, b), f"calibrations {a} and {b} Hz differ by > 2 %", text)
+    check(run.has_line("tsc: rate used: "), "no 'tsc: rate used' line", text)

@@ -1,0 +1,272 @@
+/* kernel/pit.c - see pit.h. */
+#include "pit.h"
+#include "console.h"
+#include "cpu.h"
+
+#define PIT_CH0 0x40
+#define PIT_CH2 0x42
+#define PIT_MODE 0x43
+#define NMI_SC 0x61            /* NMI status and control: gate 2, speaker, OUT2 */
+#define NMI_SC_GATE2 0x01
+#define NMI_SC_SPEAKER 0x02
+#define NMI_SC_OUT2 0x20
+
+/* Give up after this many TSC ticks per PIT period: 4 x 10 GHz / 1193182. */
+#define PIT_LIMIT_TICKS_PER_COUNT 33524u
+/* ... or after this many polls per PIT period: an iteration is one port
+ * read, at least ~0.1 us on hardware and ~10 instructions (10 virtual ns)
+ * under QEMU -icount shift=0; a period is 838 ns. */
+#define PIT_LIMIT_POLLS_PER_COUNT 1000u
+
+static int vendor_is(const struct cpu_info *c, const char *v)
+{
+	for (int i = 0; i < 12; i++)
+		if (c->vendor[i] != v[i])
+			return 0;
+	return 1;
+}
+
+uint8_t pit_stop_channel0(void)
+{
+	outb(PIT_MODE, 0x30);
+	io_delay();
+	outb(PIT_CH0, 0);
+	io_delay();
+	outb(PIT_CH0, 0);
+	io_delay();
+	outb(PIT_MODE, 0x30);
+	io_delay();
+	/* Read-back: 11 (read-back) 1 (do not latch count) 0 (latch status)
+	 * 001 (channel 0) 0 = 0xE2; the next read of port 0x40 is the status. */
+	outb(PIT_MODE, 0xE2);
+	io_delay();
+	return inb(PIT_CH0);
+}
+
+static const char err_range[] = "count out of range: 1000..65535 PIT periods";
+static const char err_noport[] =
+	"port 0x61 (NMI status and control) reads 0xFF: no such port, so no PIT channel 2 to read";
+static const char err_high[] = "OUT2 (port 0x61 bit 5) already high at the first read after the count: "
+			       "no 8254 channel 2 behind port 0x61";
+static const char err_limit_ticks[] = "OUT2 never went high (gave up after 4x the window at 10 GHz): "
+				      "PIT channel 2 is not counting (8254 clock gating?) or absent";
+static const char err_limit_polls[] = "OUT2 never went high (gave up after 1000 polls per PIT period): "
+				      "PIT channel 2 is not counting, or the TSC is not advancing";
+static const char err_tsc[] = "the TSC did not advance over the PIT window";
+
+int pit_calibrate_tsc(uint32_t counts, struct pit_cal *r)
+{
+	*r = (struct pit_cal){ .counts = counts, .poll_min = UINT64_MAX };
+	if (counts < 1000 || counts > 0xFFFF) {
+		r->error = err_range;
+		return -1;
+	}
+	uint8_t orig = inb(NMI_SC);
+	if (orig == 0xFF) {
+		r->error = err_noport;
+		return -1;
+	}
+	/* Gate channel 2 on, speaker off; keep bits 2-3 (the NMI enables).
+	 * Bits 4-7 read status and are not written. */
+	outb(NMI_SC, (uint8_t)((orig & 0x0C) | NMI_SC_GATE2));
+	outb(PIT_MODE, 0xB0); /* channel 2, lobyte/hibyte, mode 0, binary */
+	outb(PIT_CH2, (uint8_t)counts);
+
+	/* RDTSC is not ordered with the port accesses; its few tens of cycles
+	 * of slack are far below one poll (a port read takes ~1 us on
+	 * hardware) and are inside the bound below. */
+	uint64_t t_a = rdtsc();
+	outb(PIT_CH2, (uint8_t)(counts >> 8)); /* the count loads on the next input clock edge */
+	uint64_t t_b = rdtsc();
+
+	uint64_t limit_ticks = (uint64_t)counts * PIT_LIMIT_TICKS_PER_COUNT;
+	uint64_t limit_polls = (uint64_t)counts * PIT_LIMIT_POLLS_PER_COUNT;
+	uint64_t prevprev = t_a, prev = t_b, now;
+	for (;;) {
+		uint8_t v = inb(NMI_SC);
+		now = rdtsc();
+		if (v & NMI_SC_OUT2)
+			break;
+		uint64_t d = now - prev;
+		if (d < r->poll_min)
+			r->poll_min = d;
+		if (d > r->poll_max)
+			r->poll_max = d;
+		prevprev = prev;
+		prev = now;
+		r->polls++;
+		if (now - t_b > limit_ticks || r->polls >= limit_polls) {
+			outb(NMI_SC, (uint8_t)(orig & 0x0F));
+			r->ticks = now - t_b;
+			r->error = now - t_b > limit_ticks ? err_limit_ticks : err_limit_polls;
+			return -1;
+		}
+	}
+	outb(NMI_SC, (uint8_t)(orig & 0x0F));
+	/* A count of >= 1000 periods (838 us) cannot end before the first
+	 * read, a few microseconds after it was written: OUT2 must have been
+	 * seen low once. (Not checked before the high byte: the 8254 sets OUT2
+	 * low at the mode command, but QEMU's model only at the count.) */
+	if (r->polls == 0) {
+		r->poll_min = 0;
+		r->ticks = now - t_b;
+		r->error = err_high;
+		return -1;
+	}
+
+	r->ticks = now - t_b;
+	r->start_ticks = t_b - t_a;
+	r->end_ticks = now - prevprev;
+	if (r->ticks == 0 || tscfreq_ratio_hz(r->ticks, PIT_HZ, counts, &r->hz) || r->hz == 0) {
+		r->hz = 0;
+		r->error = err_tsc;
+		return -1;
+	}
+	/* The count starts at the first input edge after the high-byte write,
+	 * which happened between t_a and t_b: start in [t_a, t_b + 1 period].
+	 * OUT2 rose after the read before the last (which saw it low, and
+	 * began after prevprev) and before `now`. So the measured
+	 * now - t_b is off by at most start_ticks + 1 period + end_ticks. */
+	uint64_t period = r->ticks / counts + 1;
+	r->ppm = tscfreq_ppm(r->start_ticks + period + r->end_ticks, r->ticks);
+	return 0;
+}
+
+int pit_calibrate_best(uint32_t counts, int tries, uint32_t target_ppm, struct pit_cal *r, int *used)
+{
+	struct pit_cal w;
+	int have = 0;
+	*used = 0;
+	*r = (struct pit_cal){ .counts = counts, .error = "tries out of range: 1..16" };
+	if (tries < 1 || tries > 16)
+		return -1;
+	while (*used < tries) {
+		(*used)++;
+		if (pit_calibrate_tsc(counts, &w)) {
+			if (!have)
+				*r = w;
+			/* Bad arguments, no port, or a PIT that does not count:
+			 * another window will not help (and the last costs up to
+			 * 4 windows at 10 GHz). OUT2 high at the first read can
+			 * be a pause right after the count was written: retried. */
+			if (w.error == err_range || w.error == err_noport || w.error == err_limit_ticks ||
+			    w.error == err_limit_polls)
+				break;
+			continue;
+		}
+		if (!have || w.ppm < r->ppm)
+			*r = w;
+		have = 1;
+		if (w.ppm <= target_ppm)
+			break;
+	}
+	return have ? 0 : -1;
+}
+
+static void print_cal(int run, const struct pit_cal *p, int windows)
+{
+	char mhz[TSCFREQ_MHZ_BUF];
+	if (p->error) {
+		kprintf("tsc: pit run %d: FAILED after %d window%s: %s (%llu polls, %llu TSC ticks)\n", run,
+			windows, windows == 1 ? "" : "s", p->error, (unsigned long long)p->polls,
+			(unsigned long long)p->ticks);
+		return;
+	}
+	kprintf("tsc: pit run %d: %s +-%u ppm (best of %d window%s: %llu TSC ticks over %u PIT periods "
+		"of %u Hz; %llu polls of %llu..%llu ticks; bracket: start %llu, end %llu ticks)\n",
+		run, tscfreq_format_mhz(mhz, sizeof mhz, p->hz), p->ppm, windows, windows == 1 ? "" : "s",
+		(unsigned long long)p->ticks,
+		p->counts, PIT_HZ, (unsigned long long)p->polls, (unsigned long long)p->poll_min,
+		(unsigned long long)p->poll_max, (unsigned long long)p->start_ticks,
+		(unsigned long long)p->end_ticks);
+}
+
+void tsc_rate_measure(const struct cpu_info *c, struct tsc_rate *out)
+{
+	char mhz[TSCFREQ_MHZ_BUF];
+	*out = (struct tsc_rate){ .source = "none" };
+
+	/* CPUID: the leaves are read only when they exist (max_basic). */
+	struct tscfreq_cpuid in = {
+		.vendor_intel = vendor_is(c, "GenuineIntel"),
+		.family = c->family,
+		.model = c->model,
+		.max_basic = c->max_basic,
+	};
+	if (c->max_basic >= 0x15) {
+		struct cpuid_regs r = cpuid(0x15, 0);
+		in.eax15 = r.eax;
+		in.ebx15 = r.ebx;
+		in.ecx15 = r.ecx;
+	}
+	if (c->max_basic >= 0x16)
+		in.eax16 = cpuid(0x16, 0).eax;
+	if (tscfreq_from_cpuid(&in, &out->cpuid) == 0) {
+		kprintf("tsc: cpuid: %s +-%u ppm (%s; CPUID.15H EAX=%u EBX=%u ECX=%u, CPUID.16H EAX=%u; "
+			"crystal %llu Hz)\n",
+			tscfreq_format_mhz(mhz, sizeof mhz, out->cpuid.hz), out->cpuid.ppm, out->cpuid.source,
+			in.eax15, in.ebx15, in.ecx15, in.eax16, (unsigned long long)out->cpuid.crystal_hz);
+	} else {
+		kprintf("tsc: cpuid: %s\n", out->cpuid.source);
+	}
+
+	pit_calibrate_best(PIT_COUNTS_50MS, TSC_RATE_TRIES, TSC_RATE_TARGET_PPM, &out->pit[0],
+			   &out->pit_windows[0]);
+	print_cal(0, &out->pit[0], out->pit_windows[0]);
+	if (!out->pit[0].error) {
+		pit_calibrate_best(PIT_COUNTS_50MS, TSC_RATE_TRIES, TSC_RATE_TARGET_PPM, &out->pit[1],
+				   &out->pit_windows[1]);
+		print_cal(1, &out->pit[1], out->pit_windows[1]);
+	} else {
+		out->pit[1] = out->pit[0];
+		kprintf("tsc: pit run 1: skipped: run 0 failed\n");
+	}
+
+	/* The PIT's figure is only as good as its own crystal (14.31818 MHz,
+	 * nominal like CPUID's): its total uncertainty adds that tolerance
+	 * to the method's bound. */
+	const struct pit_cal *best = 0;
+	uint64_t pit_total = 0;
+	if (!out->pit[0].error && !out->pit[1].error) {
+		kprintf("tsc: pit runs differ by %u ppm (their bounds: %u and %u ppm)\n",
+			tscfreq_ppm_diff(out->pit[1].hz, out->pit[0].hz), out->pit[0].ppm, out->pit[1].ppm);
+		best = out->pit[1].ppm <= out->pit[0].ppm ? &out->pit[1] : &out->pit[0];
+		pit_total = (uint64_t)best->ppm + TSCFREQ_PPM_CRYSTAL;
+	}
+	if (best && out->cpuid.hz) {
+		uint32_t d = tscfreq_ppm_diff(best->hz, out->cpuid.hz);
+		uint64_t both = pit_total + out->cpuid.ppm;
+		kprintf("tsc: cpuid and pit differ by %u ppm: %s their combined uncertainty, %llu ppm%s\n", d,
+			d <= both ? "within" : "MORE than", (unsigned long long)both,
+			d <= both ? "" : c->hypervisor ? " (under a hypervisor the TSC may be scaled or the PIT emulated from another clock)"
+						 : " (a crystal off nominal, an SMI at a window's end, or a wrong crystal table entry)");
+	}
+
+	if (out->cpuid.hz && (!best || out->cpuid.ppm <= pit_total)) {
+		out->hz = out->cpuid.hz;
+		out->ppm = out->cpuid.ppm;
+		out->source = tscfreq_kind_name(out->cpuid.kind);
+	} else if (best) {
+		out->hz = best->hz;
+		out->ppm = pit_total > UINT32_MAX ? UINT32_MAX : (uint32_t)pit_total;
+		out->source = "pit";
+	}
+	if (out->hz && out->source[0] == 'p')
+		kprintf("tsc: rate used: %s +-%u ppm (pit: %u ppm measured bound + %u ppm assumed tolerance "
+			"of the PIT's crystal)\n", tscfreq_format_mhz(mhz, sizeof mhz, out->hz), out->ppm,
+			best->ppm, TSCFREQ_PPM_CRYSTAL);
+	else if (out->hz)
+		kprintf("tsc: rate used: %s +-%u ppm (%s)\n", tscfreq_format_mhz(mhz, sizeof mhz, out->hz),
+			out->ppm, out->source);
+	else
+		kprintf("tsc: rate used: none: neither CPUID nor the PIT gave one; times stay in TSC ticks\n");
+
+	kprintf("{\"rec\":\"tsc_rate\",\"hz\":%llu,\"ppm\":%u,\"source\":\"%s\",\"cpuid_hz\":%llu,"
+		"\"cpuid_ppm\":%u,\"cpuid_kind\":\"%s\",\"pit_hz\":[%llu,%llu],\"pit_ppm\":[%u,%u],"
+		"\"pit_ticks\":[%llu,%llu],\"pit_windows\":[%d,%d],\"pit_counts\":%u}\n",
+		(unsigned long long)out->hz, out->ppm, out->source, (unsigned long long)out->cpuid.hz,
+		out->cpuid.ppm, tscfreq_kind_name(out->cpuid.kind), (unsigned long long)out->pit[0].hz,
+		(unsigned long long)out->pit[1].hz, out->pit[0].ppm, out->pit[1].ppm,
+		(unsigned long long)out->pit[0].ticks, (unsigned long long)out->pit[1].ticks,
+		out->pit_windows[0], out->pit_windows[1], PIT_COUNTS_50MS);
+}

@@ -1,0 +1,246 @@
+/* tests/unit/test_tscfreq.c - lib/tscfreq.c: the TSC rate from CPUID
+ * leaves 15H/16H of known CPUs, the PIT ratio, ppm, ticks as time and the
+ * MHz format. The CPUID values are the leaves' documented meanings applied
+ * to plausible parts; each expected figure is worked out in the comment. */
+#include <stdint.h>
+#include "check.h"
+#include "../../lib/tscfreq.h"
+
+static struct tscfreq run(int intel, uint32_t family, uint32_t model, uint32_t max_basic,
+			  uint32_t eax15, uint32_t ebx15, uint32_t ecx15, uint32_t eax16, int *rc)
+{
+	struct tscfreq_cpuid in = {
+		.vendor_intel = intel, .family = family, .model = model, .max_basic = max_basic,
+		.eax15 = eax15, .ebx15 = ebx15, .ecx15 = ecx15, .eax16 = eax16,
+	};
+	struct tscfreq f;
+	*rc = tscfreq_from_cpuid(&in, &f);
+	return f;
+}
+
+static void test_cpuid(void)
+{
+	int rc;
+	struct tscfreq f;
+
+	/* Ice Lake / Tiger Lake client: the crystal is enumerated, 38.4 MHz;
+	 * ratio 156/2: 38400000 x 78 = 2995200000 Hz. */
+	f = run(1, 6, 0x8C, 0x1B, 2, 156, 38400000, 3000, &rc);
+	CHECK_EQ_U64(rc, 0);
+	CHECK_EQ_U64(f.hz, 2995200000ull);
+	CHECK_EQ_U64(f.crystal_hz, 38400000);
+	CHECK(f.kind == TSCFREQ_CRYSTAL_ECX);
+	CHECK_EQ_U64(f.ppm, TSCFREQ_PPM_CRYSTAL);
+	CHECK_STR(tscfreq_kind_name(f.kind), "cpuid15h-ecx");
+
+	/* Skylake client desktop (06_5EH): ECX = 0, crystal 24 MHz from the
+	 * table; ratio 266/2: 24 MHz x 133 = 3192 MHz. The table wins over
+	 * 16H's "3200" (which would give 3200 MHz). */
+	f = run(1, 6, 0x5E, 0x16, 2, 266, 0, 3200, &rc);
+	CHECK_EQ_U64(rc, 0);
+	CHECK_EQ_U64(f.hz, 3192000000ull);
+	CHECK_EQ_U64(f.crystal_hz, 24000000);
+	CHECK(f.kind == TSCFREQ_CRYSTAL_MODEL);
+	CHECK_EQ_U64(f.ppm, TSCFREQ_PPM_CRYSTAL);
+	CHECK_STR(tscfreq_kind_name(f.kind), "cpuid15h-model");
+
+	/* The other 24 MHz models: Skylake mobile 4EH, Kaby/Coffee Lake 8EH,
+	 * 9EH; ratio 0xF0/2 = 120: 2880 MHz. */
+	static const uint32_t m24[] = { 0x4E, 0x8E, 0x9E };
+	for (int i = 0; i < 3; i++) {
+		f = run(1, 6, m24[i], 0x16, 2, 0xF0, 0, 0, &rc);
+		CHECK_EQ_U64(rc, 0);
+		CHECK_EQ_U64(f.hz, 2880000000ull);
+		CHECK(f.kind == TSCFREQ_CRYSTAL_MODEL);
+	}
+
+	/* Goldmont (Apollo Lake, 06_5CH): 19.2 MHz x 57/1 = 1094.4 MHz. */
+	f = run(1, 6, 0x5C, 0x15, 1, 57, 0, 0, &rc);
+	CHECK_EQ_U64(rc, 0);
+	CHECK_EQ_U64(f.hz, 1094400000ull);
+	CHECK_EQ_U64(f.crystal_hz, 19200000);
+
+	/* Denverton (06_5FH), no leaf 16H: 25 MHz x 88/1 = 2200 MHz. */
+	f = run(1, 6, 0x5F, 0x15, 1, 88, 0, 0, &rc);
+	CHECK_EQ_U64(rc, 0);
+	CHECK_EQ_U64(f.hz, 2200000000ull);
+	CHECK_EQ_U64(f.crystal_hz, 25000000);
+
+	/* Skylake-SP (06_55H): 25 MHz x 168/2 = 2100 MHz. */
+	f = run(1, 6, 0x55, 0x16, 2, 168, 0, 2100, &rc);
+	CHECK_EQ_U64(rc, 0);
+	CHECK_EQ_U64(f.hz, 2100000000ull);
+
+	/* ECX = 0 on a model not in the table (Comet Lake 06_A5H), 16H base
+	 * 2900 MHz, ratio 242/2: crystal = 2900e6 x 2 / 242 = 23966942 Hz
+	 * (floored), TSC = round(23966942 x 121) = 2899999982 Hz: nominal. */
+	f = run(1, 6, 0xA5, 0x16, 2, 242, 0, 2900, &rc);
+	CHECK_EQ_U64(rc, 0);
+	CHECK_EQ_U64(f.crystal_hz, 23966942);
+	CHECK_EQ_U64(f.hz, 2899999982ull);
+	CHECK(f.kind == TSCFREQ_CRYSTAL_16H);
+	CHECK_EQ_U64(f.ppm, TSCFREQ_PPM_NOMINAL);
+	CHECK_STR(tscfreq_kind_name(f.kind), "cpuid15h-16h");
+
+	/* Not family 6: the model table does not apply (model 0x5E of family
+	 * 0xF is not Skylake); no 16H either: not enumerated. */
+	f = run(1, 0xF, 0x5E, 0x15, 2, 266, 0, 0, &rc);
+	CHECK_EQ_U64(rc, -1);
+	CHECK_EQ_U64(f.hz, 0);
+	CHECK(f.kind == TSCFREQ_NONE);
+	CHECK_STR(tscfreq_kind_name(f.kind), "none");
+
+	/* Only 16H (15H ratio 0): the nominal base frequency, 3400 MHz. The
+	 * reserved bits 31:16 of 16H:EAX are ignored. */
+	f = run(1, 6, 0x3C, 0x16, 0, 0, 0, 0xABCD0000u | 3400, &rc);
+	CHECK_EQ_U64(rc, 0);
+	CHECK_EQ_U64(f.hz, 3400000000ull);
+	CHECK_EQ_U64(f.crystal_hz, 0);
+	CHECK(f.kind == TSCFREQ_NOMINAL_16H);
+	CHECK_EQ_U64(f.ppm, TSCFREQ_PPM_NOMINAL);
+	CHECK_STR(tscfreq_kind_name(f.kind), "cpuid16h-nominal");
+
+	/* Ratio given, EAX = 0 (guard against division by zero): 16H used. */
+	f = run(1, 6, 0x5E, 0x16, 0, 266, 24000000, 3200, &rc);
+	CHECK_EQ_U64(rc, 0);
+	CHECK_EQ_U64(f.hz, 3200000000ull);
+	CHECK(f.kind == TSCFREQ_NOMINAL_16H);
+
+	/* All zeros: not enumerated, for every reason. */
+	f = run(1, 6, 0x5E, 0x16, 0, 0, 0, 0, &rc);
+	CHECK_EQ_U64(rc, -1);
+	CHECK_EQ_U64(f.hz, 0);
+	CHECK(f.source && strstr(f.source, "not enumerated") == f.source);
+	f = run(1, 6, 0x5E, 0x15, 2, 0, 24000000, 0, &rc); /* EBX = 0 */
+	CHECK_EQ_U64(rc, -1);
+	f = run(1, 6, 0xA5, 0x16, 2, 242, 0, 0, &rc); /* ECX = 0, unknown model, 16H = 0 */
+	CHECK_EQ_U64(rc, -1);
+	CHECK(strstr(f.source, "crystal table") != NULL);
+
+	/* Leaves above the maximum are not read, whatever the registers say. */
+	f = run(1, 6, 0x5E, 0x14, 2, 266, 24000000, 3200, &rc);
+	CHECK_EQ_U64(rc, -1);
+	CHECK(strstr(f.source, "max basic leaf") != NULL);
+	f = run(1, 6, 0xA5, 0x15, 2, 242, 0, 2900, &rc); /* 16H above the max */
+	CHECK_EQ_U64(rc, -1);
+
+	/* Not Intel: not read (QEMU TCG -cpu max says AuthenticAMD). */
+	f = run(0, 0x19, 0x21, 0x16, 2, 266, 24000000, 3200, &rc);
+	CHECK_EQ_U64(rc, -1);
+	CHECK(strstr(f.source, "GenuineIntel") != NULL);
+
+	/* Extremes: EBX = 2^32-1, EAX = 1, ECX = 2^32-1 Hz: the product needs
+	 * 64 bits, (2^32-1)^2 = 18446744065119617025. */
+	f = run(1, 6, 0x8C, 0x15, 1, 0xFFFFFFFFu, 0xFFFFFFFFu, 0, &rc);
+	CHECK_EQ_U64(rc, 0);
+	CHECK_EQ_U64(f.hz, 18446744065119617025ull);
+	/* Rounding to the nearest Hz: 1 Hz crystal x 3 / 2 = 1.5 -> 2. */
+	f = run(1, 6, 0x8C, 0x15, 2, 3, 1, 0, &rc);
+	CHECK_EQ_U64(f.hz, 2);
+	/* 1 Hz x 1 / 3 rounds to 0 Hz: no figure, and no 16H: not enumerated. */
+	f = run(1, 6, 0x8C, 0x15, 3, 1, 1, 0, &rc);
+	CHECK_EQ_U64(rc, -1);
+	/* Largest 16H base, 65535 MHz, with EAX = 2^32-1 and EBX = 1: the
+	 * derived crystal, 65535e6 x (2^32-1) Hz, passes 64 bits: not used;
+	 * the nominal base frequency is. */
+	f = run(1, 6, 0xA5, 0x16, 0xFFFFFFFFu, 1, 0, 65535, &rc);
+	CHECK_EQ_U64(rc, 0);
+	CHECK(f.kind == TSCFREQ_NOMINAL_16H);
+	CHECK_EQ_U64(f.hz, 65535000000ull);
+}
+
+static void test_ratio_ppm(void)
+{
+	uint64_t hz;
+	/* The PIT calibration: 50 ms = 59659 PIT counts; a 1 GHz TSC counts
+	 * 59659 x 10^9 / 1193182 = 49999916.2 ticks -> back to 1 GHz. */
+	CHECK_EQ_U64(tscfreq_ratio_hz(49999916, 1193182, 59659, &hz), 0);
+	CHECK(hz > 999999990ull && hz < 1000000010ull);
+	CHECK_EQ_U64(tscfreq_ratio_hz(3000000000ull, 1193182, 1193182, &hz), 0);
+	CHECK_EQ_U64(hz, 3000000000ull);
+	CHECK_EQ_U64(tscfreq_ratio_hz(1, 1, 0, &hz), -1);
+	/* 2^64-1 ticks over 1 count of a 2 Hz clock: does not fit. */
+	CHECK_EQ_U64(tscfreq_ratio_hz(UINT64_MAX, 2, 1, &hz), -1);
+	CHECK_EQ_U64(tscfreq_ratio_hz(UINT64_MAX, 1193182, 1193182, &hz), 0);
+	CHECK_EQ_U64(hz, UINT64_MAX);
+
+	CHECK_EQ_U64(tscfreq_ppm(1, 1000000), 1);
+	CHECK_EQ_U64(tscfreq_ppm(1, 1000001), 1);   /* rounded up */
+	CHECK_EQ_U64(tscfreq_ppm(0, 5), 0);
+	CHECK_EQ_U64(tscfreq_ppm(838, 50000000), 17); /* one PIT count in 50 ms at 1 GHz */
+	CHECK_EQ_U64(tscfreq_ppm(5, 0), UINT32_MAX);
+	CHECK_EQ_U64(tscfreq_ppm(UINT64_MAX, 1), UINT32_MAX);
+	CHECK_EQ_U64(tscfreq_ppm_diff(1005000000, 1000000000), 5000);
+	CHECK_EQ_U64(tscfreq_ppm_diff(995000000, 1000000000), 5000);
+	CHECK_EQ_U64(tscfreq_ppm_diff(7, 7), 0);
+	CHECK_EQ_U64(tscfreq_ppm_diff(0, 0), 0);
+	CHECK_EQ_U64(tscfreq_ppm_diff(1, 0), UINT32_MAX);
+}
+
+static void test_ticks(void)
+{
+	uint64_t v;
+	/* 1 GHz: the identity, up to 2^64 - 1. */
+	CHECK_EQ_U64(ticks_to_ns(0, 1000000000, &v), 0);
+	CHECK_EQ_U64(v, 0);
+	CHECK_EQ_U64(ticks_to_ns(12345, 1000000000, &v), 0);
+	CHECK_EQ_U64(v, 12345);
+	CHECK_EQ_U64(ticks_to_ns(UINT64_MAX, 1000000000, &v), 0);
+	CHECK_EQ_U64(v, UINT64_MAX);
+	/* 3 GHz: 3 ticks per ns; 1 tick = 0.333 ns -> 0, 2 ticks = 0.667 -> 1. */
+	CHECK_EQ_U64(ticks_to_ns(3000000000ull, 3000000000ull, &v), 0);
+	CHECK_EQ_U64(v, 1000000000);
+	CHECK_EQ_U64(ticks_to_ns(1, 3000000000ull, &v), 0);
+	CHECK_EQ_U64(v, 0);
+	CHECK_EQ_U64(ticks_to_ns(2, 3000000000ull, &v), 0);
+	CHECK_EQ_U64(v, 1);
+	/* Huge at 3 GHz: (2^64-1) / 3 = 6148914691236517205 exactly. */
+	CHECK_EQ_U64(ticks_to_ns(UINT64_MAX, 3000000000ull, &v), 0);
+	CHECK_EQ_U64(v, 6148914691236517205ull);
+	/* 2^64-1 ticks at 2893432109 Hz: 2^64-1 x 10^9 / 2893432109 =
+	 * 6375385140826731461 remainder 222118751 (< half): floored
+	 * (checked with Python's integers). */
+	CHECK_EQ_U64(ticks_to_ns(UINT64_MAX, 2893432109ull, &v), 0);
+	CHECK_EQ_U64(v, 6375385140826731461ull);
+	/* Below 1 GHz the largest values overflow: reported, not wrapped. */
+	CHECK_EQ_U64(ticks_to_ns(UINT64_MAX, 999999999, &v), -1);
+	CHECK_EQ_U64(ticks_to_ns(1, 0, &v), -1);
+	/* 1 Hz: seconds. */
+	CHECK_EQ_U64(ticks_to_ns(18446744073ull, 1, &v), 0);
+	CHECK_EQ_U64(v, 18446744073000000000ull);
+
+	/* Picoseconds: 21 ticks at 2.9 GHz = 7241.379 ps -> 7241. */
+	CHECK_EQ_U64(ticks_to_ps(21, 2900000000ull, &v), 0);
+	CHECK_EQ_U64(v, 7241);
+	CHECK_EQ_U64(ticks_to_ps(1, 1000000000, &v), 0);
+	CHECK_EQ_U64(v, 1000);
+	CHECK_EQ_U64(ticks_to_ps(UINT64_MAX, 1000000000, &v), -1);
+	CHECK_EQ_U64(ticks_to_ps(18446744073ull, 1000000000, &v), 0);
+	CHECK_EQ_U64(v, 18446744073000ull);
+	CHECK_EQ_U64(ticks_to_ps(5, 0, &v), -1);
+}
+
+static void test_format(void)
+{
+	char b[TSCFREQ_MHZ_BUF];
+	CHECK_STR(tscfreq_format_mhz(b, sizeof b, 2893432109ull), "2893.432 MHz");
+	CHECK_STR(tscfreq_format_mhz(b, sizeof b, 2893432500ull), "2893.433 MHz"); /* half up */
+	CHECK_STR(tscfreq_format_mhz(b, sizeof b, 1000000000ull), "1000.000 MHz");
+	CHECK_STR(tscfreq_format_mhz(b, sizeof b, 1193182), "1.193 MHz");
+	CHECK_STR(tscfreq_format_mhz(b, sizeof b, 0), "0.000 MHz");
+	CHECK_STR(tscfreq_format_mhz(b, sizeof b, 499), "0.000 MHz");
+	CHECK_STR(tscfreq_format_mhz(b, sizeof b, 500), "0.001 MHz");
+	CHECK_STR(tscfreq_format_mhz(b, sizeof b, UINT64_MAX), "18446744073709.552 MHz");
+	/* A short buffer is cut, NUL-terminated. */
+	char s[6];
+	CHECK_STR(tscfreq_format_mhz(s, sizeof s, 2893432109ull), "2893.");
+}
+
+int main(void)
+{
+	test_cpuid();
+	test_ratio_ppm();
+	test_ticks();
+	test_format();
+	return check_summary("tscfreq");
+}
