@@ -156,85 +156,31 @@ struct ctr_pair {
 	uint64_t ins, cyc;
 };
 
-BENCH_INLINE struct ctr_pair start_rdmsr_cpuid(void)
-{
-	uint32_t i_lo, i_hi, c_lo, c_hi;
-	__asm__ volatile("mov $0x309, %%ecx\n\t"
-			 "rdmsr\n\t"
-			 "mov %%eax, %0\n\t"
-			 "mov %%edx, %1\n\t"
-			 "mov $0x30a, %%ecx\n\t"
-			 "rdmsr\n\t"
-			 "mov %%eax, %2\n\t"
-			 "mov %%edx, %3\n\t"
-			 "xor %%eax, %%eax\n\t"
-			 "cpuid\n\t"
-			 : "=r"(i_lo), "=r"(i_hi), "=r"(c_lo), "=r"(c_hi)
-			 :
-			 : "rax", "rbx", "rcx", "rdx", "memory");
-	struct ctr_pair p = { ((uint64_t)i_hi << 32) | i_lo, ((uint64_t)c_hi << 32) | c_lo };
-	return p;
-}
+/* CTR__READ2 reads counter a then b (op: rdmsr with ECX = MSR, or rdpmc
+ * with ECX = 4000000xH) into %0:%1 and %2:%3; CTR__SERIALIZE is Goossens'
+ * "xorl %eax,%eax; cpuid". */
+#define CTR__READ2(op, a, b)                                                   \
+	"mov $" a ", %%ecx\n\t" op "\n\tmov %%eax, %0\n\tmov %%edx, %1\n\t"       \
+	"mov $" b ", %%ecx\n\t" op "\n\tmov %%eax, %2\n\tmov %%edx, %3\n\t"
+#define CTR__SERIALIZE "xor %%eax, %%eax\n\tcpuid\n\t"
+#define CTR__SEQ(name, text, ins_first)                                        \
+	BENCH_INLINE struct ctr_pair name(void)                                \
+	{                                                                      \
+		uint32_t a_lo, a_hi, b_lo, b_hi;                               \
+		__asm__ volatile(text                                          \
+				 : "=r"(a_lo), "=r"(a_hi), "=r"(b_lo), "=r"(b_hi) \
+				 :                                             \
+				 : "rax", "rbx", "rcx", "rdx", "memory");      \
+		uint64_t a = ((uint64_t)a_hi << 32) | a_lo;                    \
+		uint64_t b = ((uint64_t)b_hi << 32) | b_lo;                    \
+		struct ctr_pair p = { ins_first ? a : b, ins_first ? b : a };  \
+		return p;                                                      \
+	}
 
-BENCH_INLINE struct ctr_pair stop_cpuid_rdmsr(void)
-{
-	uint32_t i_lo, i_hi, c_lo, c_hi;
-	__asm__ volatile("xor %%eax, %%eax\n\t"
-			 "cpuid\n\t"
-			 "mov $0x30a, %%ecx\n\t"
-			 "rdmsr\n\t"
-			 "mov %%eax, %2\n\t"
-			 "mov %%edx, %3\n\t"
-			 "mov $0x309, %%ecx\n\t"
-			 "rdmsr\n\t"
-			 "mov %%eax, %0\n\t"
-			 "mov %%edx, %1\n\t"
-			 : "=r"(i_lo), "=r"(i_hi), "=r"(c_lo), "=r"(c_hi)
-			 :
-			 : "rax", "rbx", "rcx", "rdx", "memory");
-	struct ctr_pair p = { ((uint64_t)i_hi << 32) | i_lo, ((uint64_t)c_hi << 32) | c_lo };
-	return p;
-}
-
-BENCH_INLINE struct ctr_pair start_rdpmc_cpuid(void)
-{
-	uint32_t i_lo, i_hi, c_lo, c_hi;
-	__asm__ volatile("mov $0x40000000, %%ecx\n\t"
-			 "rdpmc\n\t"
-			 "mov %%eax, %0\n\t"
-			 "mov %%edx, %1\n\t"
-			 "mov $0x40000001, %%ecx\n\t"
-			 "rdpmc\n\t"
-			 "mov %%eax, %2\n\t"
-			 "mov %%edx, %3\n\t"
-			 "xor %%eax, %%eax\n\t"
-			 "cpuid\n\t"
-			 : "=r"(i_lo), "=r"(i_hi), "=r"(c_lo), "=r"(c_hi)
-			 :
-			 : "rax", "rbx", "rcx", "rdx", "memory");
-	struct ctr_pair p = { ((uint64_t)i_hi << 32) | i_lo, ((uint64_t)c_hi << 32) | c_lo };
-	return p;
-}
-
-BENCH_INLINE struct ctr_pair stop_cpuid_rdpmc(void)
-{
-	uint32_t i_lo, i_hi, c_lo, c_hi;
-	__asm__ volatile("xor %%eax, %%eax\n\t"
-			 "cpuid\n\t"
-			 "mov $0x40000001, %%ecx\n\t"
-			 "rdpmc\n\t"
-			 "mov %%eax, %2\n\t"
-			 "mov %%edx, %3\n\t"
-			 "mov $0x40000000, %%ecx\n\t"
-			 "rdpmc\n\t"
-			 "mov %%eax, %0\n\t"
-			 "mov %%edx, %1\n\t"
-			 : "=r"(i_lo), "=r"(i_hi), "=r"(c_lo), "=r"(c_hi)
-			 :
-			 : "rax", "rbx", "rcx", "rdx", "memory");
-	struct ctr_pair p = { ((uint64_t)i_hi << 32) | i_lo, ((uint64_t)c_hi << 32) | c_lo };
-	return p;
-}
+CTR__SEQ(start_rdmsr_cpuid, CTR__READ2("rdmsr", "0x309", "0x30a") CTR__SERIALIZE, 1)
+CTR__SEQ(stop_cpuid_rdmsr, CTR__SERIALIZE CTR__READ2("rdmsr", "0x30a", "0x309"), 0)
+CTR__SEQ(start_rdpmc_cpuid, CTR__READ2("rdpmc", "0x40000000", "0x40000001") CTR__SERIALIZE, 1)
+CTR__SEQ(stop_cpuid_rdpmc, CTR__SERIALIZE CTR__READ2("rdpmc", "0x40000001", "0x40000000"), 0)
 
 /* Counters read beside a TSC method, outside its TSC window (before the
  * start sequence and after the stop sequence), with RDMSR of the MSRs the
