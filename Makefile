@@ -5,6 +5,7 @@
 #   make iso     build/bench.iso: hybrid ISO for CD or USB stick, BIOS and UEFI
 #   make kernel  build/bench.elf (multiboot2, GRUB) and build/bench32.elf
 #                (multiboot1, QEMU -kernel)
+#   make report  the table and the paper's figures of the last `make run`
 
 SHELL   := /bin/bash
 BUILD   := build
@@ -35,7 +36,7 @@ QEMU_CPU ?= max
 QEMU_RUN := $(QEMU) -machine q35 -cpu $(QEMU_CPU) -m 256M -display none \
 	-serial stdio -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
 
-.PHONY: all kernel iso run run-iso check unit fuzz boot-tests deps clean
+.PHONY: all kernel iso run run-iso check unit fuzz boot-tests tools-tests report deps clean
 all: kernel iso
 
 kernel: $(BUILD)/bench.elf $(BUILD)/bench32.elf
@@ -128,13 +129,22 @@ fuzz:
 boot-tests: kernel iso
 	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/boot/run_boot_tests.py
 
+# The statistics and the paper's figures of the last `make run` (README "Host tools").
+report:
+	@test -f $(BUILD)/logs/run.log || { echo "make report: no $(BUILD)/logs/run.log: run 'make run' first"; exit 1; }
+	@$(PYTHON) tools/bench.py report $(BUILD)/logs/run.log -o $(BUILD)/logs/run-report
+
+tools-tests: kernel
+	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/tools/run_tool_tests.py
+
 # Every suite runs even if an earlier one failed; the last line adds them up.
 check: deps
 	@rm -rf $(BUILD)/results
 	@$(MAKE) --no-print-directory unit || true
 	@$(MAKE) --no-print-directory fuzz || true
 	@$(MAKE) --no-print-directory boot-tests || true
-	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/total.py unit fuzz boot
+	@$(MAKE) --no-print-directory tools-tests || true
+	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/total.py unit fuzz boot tools
 
 # Network boot and the other boot paths (iso/netboot.mk, when present).
 -include iso/netboot.mk

@@ -41,10 +41,11 @@ void report_run_start(enum method_id m, const struct workload *w, uint64_t ensem
 	}
 	if (config_json())
 		kprintf("{\"rec\":\"method\",\"method\":\"%s\",\"sequence\":\"%s\",\"source\":\"%s\","
-			"\"workload\":\"%s\",\"param\":%s,\"ensembles\":%llu,\"samples\":%llu,"
+			"\"workload\":\"%s\",\"param\":%llu,\"resolution\":%s,\"ensembles\":%llu,\"samples\":%llu,"
 			"\"warmup\":%llu,\"unit\":\"%s\"}\n",
 			methods[m].name, methods[m].sequence, methods[m].source, w->name,
-			resolution ? "\"ensemble\"" : "0", ULL(ensembles), ULL(samples), ULL(warmup), unit);
+			ULL(w->default_param), resolution ? "true" : "false", ULL(ensembles), ULL(samples),
+			ULL(warmup), unit);
 }
 
 void report_method_skip(enum method_id m, const char *why)
@@ -80,11 +81,12 @@ void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uin
 		fmt_format(var, sizeof var, "%llu", ULL(e->var));
 	}
 	kprintf("{\"rec\":\"ensemble\",\"method\":\"%s\",\"workload\":\"%s\",\"ensemble\":%llu,"
-		"\"param\":%llu,\"samples\":%llu,\"unit\":\"%s\",\"min\":%llu,\"max\":%llu,"
+		"\"param\":%llu,\"samples\":%llu,\"unit\":\"%s\",\"primary\":%s,\"min\":%llu,\"max\":%llu,"
 		"\"max_dev\":%llu,\"variance\":%s,\"mean\":%s,\"stddev\":%s,\"p1\":%llu,\"q1\":%llu,"
 		"\"median\":%llu,\"q3\":%llu,\"p99\":%llu,\"median_ci95\":[%llu,%llu],"
 		"\"outliers_1_5iqr\":%llu,\"outliers_3iqr\":%llu,\"smis\":%s,\"nmis\":%llu,\"min_ns\":%s,\"error\":%s}\n",
-		methods[m].name, w->name, ULL(j), ULL(param), ULL(e->n), unit, ULL(e->min), ULL(e->max),
+		methods[m].name, w->name, ULL(j), ULL(param), ULL(e->n), unit, primary ? "true" : "false",
+		ULL(e->min), ULL(e->max),
 		ULL(e->max_dev), var, mean, sd, ULL(r->p1), ULL(r->q1), ULL(r->median), ULL(r->q3),
 		ULL(r->p99), ULL(r->ci_low), ULL(r->ci_high), ULL(r->outliers_1_5),
 		ULL(r->outliers_3), d->smi_ok ? (fmt_format(smis, sizeof smis, "%llu", ULL(d->smis)), smis) : "null",
@@ -188,13 +190,13 @@ void report_summary(enum method_id m, const struct workload *w, const struct wor
 		int is_offset = (w->flags & WL_OFFSET) != 0;
 		uint64_t off = is_offset ? r->min_of_mins : wr->offset;
 		kprintf("{\"rec\":\"summary\",\"method\":\"%s\",\"workload\":\"%s\",\"unit\":\"%s\","
-			"\"ensembles\":%llu,\"spurious\":%llu,\"total_variance\":%s,\"max_dev_all\":%llu,"
+			"\"primary\":%s,\"ensembles\":%llu,\"spurious\":%llu,\"total_variance\":%s,\"max_dev_all\":%llu,"
 			"\"var_of_vars\":%s,\"var_of_mins\":%s,\"min_of_mins\":%llu,\"max_of_mins\":%llu,"
 			"\"errors\":%llu,\"elapsed_ticks\":%llu,\"offset\":%llu,\"net_min\":%s,"
 			"\"median_of_mins\":%llu,\"median_of_mins_ci95\":[%llu,%llu],"
 			"\"median_of_medians\":%llu,\"net_median\":%s,\"outliers_1_5iqr\":%llu,"
 			"\"outliers_3iqr\":%llu,\"samples_total\":%llu}\n",
-			methods[m].name, w->name, uk, ULL(r->ensembles), ULL(r->spurious),
+			methods[m].name, w->name, uk, primary ? "true" : "false", ULL(r->ensembles), ULL(r->spurious),
 			fig(a, r->total_variance, r->total_variance_ok, "null"), ULL(r->max_dev_all),
 			fig(b, r->var_of_vars, r->var_of_vars_ok, "null"),
 			fig(c, r->var_of_mins, r->var_of_mins_ok, "null"), ULL(r->min_of_mins),

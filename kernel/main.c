@@ -85,15 +85,6 @@ void kernel_main(uint32_t magic, uint32_t info)
 	bench_set_tsc_hz(rate.hz);
 	pmu_setup(cfg.pmu);
 	pmu_print(config_json());
-	config_print();
-
-	if (!cpu.has_tsc) {
-		kprintf("bench: no time-stamp counter (CPUID.1:EDX[4]=0): no method can run\n");
-		kprintf("{\"rec\":\"end\",\"status\":\"no_tsc\"}\n%s\n", RECORDS_END);
-		kprintf("bench: run aborted: no time-stamp counter (exit code 0x%x)\n", EXIT_FAILURE_CODE);
-		bench_exit(EXIT_FAILURE_CODE);
-	}
-
 	uint64_t *ticks = mem_alloc(cfg.samples * sizeof(uint64_t));
 	if (!ticks) {
 		uint64_t fit = mem_free_bytes() / sizeof(uint64_t);
@@ -106,11 +97,21 @@ void kernel_main(uint32_t magic, uint32_t info)
 		ticks = cfg.samples ? mem_alloc(cfg.samples * sizeof(uint64_t)) : 0;
 		cfg.problems++;
 		if (!ticks) {
+			config_print();
 			kprintf("{\"rec\":\"end\",\"status\":\"no_memory\"}\n%s\n", RECORDS_END);
 			kprintf("bench: run aborted: no memory for a sample buffer (exit code 0x%x)\n",
 				EXIT_FAILURE_CODE);
 			bench_exit(EXIT_FAILURE_CODE);
 		}
+	}
+
+	config_print();
+
+	if (!cpu.has_tsc) {
+		kprintf("bench: no time-stamp counter (CPUID.1:EDX[4]=0): no method can run\n");
+		kprintf("{\"rec\":\"end\",\"status\":\"no_tsc\"}\n%s\n", RECORDS_END);
+		kprintf("bench: run aborted: no time-stamp counter (exit code 0x%x)\n", EXIT_FAILURE_CODE);
+		bench_exit(EXIT_FAILURE_CODE);
 	}
 
 	provoke_fault();

@@ -179,7 +179,7 @@ void trap_handler(struct trap_frame *f)
 	}
 	if (in_exception++) {
 		/* A fault while reporting a fault: say the least and leave. */
-		static const char msg[] = "\nbench: nested exception while reporting an exception; run aborted\n";
+		static const char msg[] = "\nbench: run aborted: nested exception while reporting an exception\n";
 		console_write(msg, sizeof msg - 1);
 		bench_exit(EXIT_FAILURE_CODE);
 	}

@@ -1,128 +1,774 @@
 #!/usr/bin/env python3
-"""tools/benchlog.py - read a captured bench serial log.
+"""tools/benchlog.py - read and check a captured bench serial log.
 
 The kernel prints human lines and, between the lines
 "BEGIN bench-records v1" and "END bench-records", one JSON object per line
-for the host (README "Machine-readable output"). This module finds those
-records, tolerating what a serial capture adds (CR, GRUB's escape sequences,
-noise before the BEGIN line), and groups them by method.
+(README "Machine-readable output"). This module is the one parser of those
+logs: it finds the records, tolerating what a serial capture adds (CR/LF
+mixes, GRUB's escape sequences, control characters, noise lines, noise
+before a record on its line), groups them into series, and checks them
+against each other and against the paper's formulas.
 
-    log = parse(text)
-    log.env, log.config, log.end            # dicts, or None
-    log.methods["rdtscp"].ensembles         # list of ensemble records
-    log.methods["rdtscp"].summary           # summary record or None
-    log.methods["rdtscp"].skip              # reason string or None
-    log.paper_lines["cpuid"]                # the paper-format lines, in order
-    log.final_line                          # "bench: run complete: ..." or None
-    log.errors                              # problems found, each naming its line
+    log = parse(text)                     # or load(path)
+    log.valid                             # no problems found
+    log.problems                          # [Problem(line, text)], each naming its line
+    log.env, log.config, log.end          # records (dicts), or None
+    log.series[("cpuid", "empty", "tsc_ticks", None)]  # one Series per
+                                          # (method, workload, unit, counter)
+    log.runs()                            # the TSC series, in log order
+    log.skips                             # {method: (line, reason)}
+    log.by_kind["verdict"]                # [(line, record)] for any kind,
+                                          # known or not
+    log.dumps                             # [Dump]: raw samples (dump=N)
+
+A series holds its method record (header), ensemble records, summary record,
+paper-format lines and dumped samples. Records are keyed by (method,
+workload, unit, counter); keys a record lacks are None, so older logs
+without workloads and future ones with more counters read the same way.
+Unknown record kinds and keys are kept and otherwise ignored.
+
+Exact figures: integers are Python ints (no 64-bit limit); "mean" and other
+decimals are decimal.Decimal, so "25.746" stays exactly that.
 """
+import collections
+import decimal
 import json
 import re
 import sys
 
 BEGIN = "BEGIN bench-records v1"
 END = "END bench-records"
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\x1b[=>78cDEHM]")
+TSC = "tsc_ticks"
+
+# CSI sequences (ESC [ params intermediates final), charset selection,
+# single-character escapes: what GRUB and terminals send over a serial line.
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[()*+][A-Za-z0-9]|\x1b[=>78cDEHMNOZ]")
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 PAPER = re.compile(
     r"^loop_size:(\d+) >>>> variance\(cycles\): (\d+|ERROR[^;]*); "
     r"max_deviation: (\d+) ;min time: (\d+)$")
+RUN_HEADER = re.compile(r"^method (\S+): .*; workload (\S+): ")
+FINAL = re.compile(r"bench: (?:run (?:complete|aborted)|nested exception.*run aborted)")
+
+UNIT_NAMES = {"tsc_ticks": "TSC ticks", "core_cycles": "core cycles",
+              "instructions": "instructions", "ns": "ns"}
+# Kinds this module files; any other kind is kept in by_kind only.
+CORE_KINDS = ("env", "config", "method", "skip", "ensemble", "summary", "samples", "end")
+# Kinds tools/bench.py shows but nothing here checks.
+SHOWN_KINDS = ("verdict", "resolution", "recommendation", "counters", "counters_choice", "pmu",
+               "tsc_rate", "machine", "quiet")
+# Figures of a summary record recomputed from its ensembles, with the power
+# of the unit each is in.
+SUMMARY_FIGURES = (("ensembles", 0), ("spurious", 0), ("min_of_mins", 1), ("max_of_mins", 1),
+                   ("max_dev_all", 1), ("total_variance", 2), ("var_of_vars", 4),
+                   ("var_of_mins", 2), ("errors", 0))
+U64 = 1 << 64
+U128 = 1 << 128
+
+
+def unit_name(unit, power=1):
+    """'tsc_ticks' -> 'TSC ticks', with ^power for variances."""
+    name = UNIT_NAMES.get(unit, str(unit or "units").replace("_", " "))
+    return name if power == 1 else f"{name}^{power}"
+
+
+def with_unit(value, unit, power=1):
+    """A figure and its unit: '21 TSC ticks', '89 TSC ticks^2'; None -> 'n/a'."""
+    if value is None:
+        return "n/a (overflow)"
+    if power == 0:
+        return str(value)
+    return f"{value} {unit_name(unit, power)}"
+
+
+def fmt_milli(milli):
+    """Thousandths as the kernel prints them (lib/fmt fmt_milli): 25746 -> '25.746'."""
+    return f"{milli // 1000}.{milli % 1000:03d}"
+
+
+# --- the paper's statistics, exactly as lib/stats.c computes them ---------
+
+def var_calc(xs):
+    """The paper's var_calc (appendix lines 73-97): (n*Σx² - (Σx)²) // n²,
+    or None where lib/stats.c reports an overflow of its 128-bit sums or a
+    result beyond 64 bits."""
+    n = len(xs)
+    if n == 0:
+        return None
+    s = sum(xs)
+    sq = sum(x * x for x in xs)
+    if sq >= U128 or n * sq >= U128 or s * s >= U128:
+        return None
+    q = (n * sq - s * s) // (n * n)
+    return q if q < U64 else None
+
+
+def mean_milli(xs):
+    """The mean in thousandths, floored (lib/stats.c acc_mean_milli), or None."""
+    if not xs:
+        return None
+    s = sum(xs)
+    q = s * 1000 // len(xs)
+    return None if s * 1000 >= U128 or q >= U64 else q
+
+
+def ensemble_stats(xs):
+    """What the kernel's ensemble record holds for samples xs: min, max,
+    max_dev, variance (None on overflow) and mean (a Decimal, None on
+    overflow)."""
+    var, mm = var_calc(xs), mean_milli(xs)
+    bad = var is None or mm is None
+    return {"samples": len(xs), "min": min(xs), "max": max(xs), "max_dev": max(xs) - min(xs),
+            "variance": None if bad else var,
+            "mean": None if bad else decimal.Decimal(fmt_milli(mm))}
+
+
+def summary_stats(ensembles):
+    """The paper's summary (appendix lines 139-175) of ensemble records, in
+    ensemble order, as lib/stats.c summary_add/summary_finish compute it.
+    Figures that overflow there are None."""
+    mins, variances, spurious, max_dev_all, errors, prev = [], [], 0, 0, 0, None
+    for e in ensembles:
+        if not e.get("samples", 1):
+            errors += 1
+            continue
+        if prev is not None and prev > e["min"]:
+            spurious += 1
+        prev = e["min"]
+        max_dev_all = max(max_dev_all, e["max_dev"])
+        mins.append(e["min"])
+        if e.get("error") is not None or e.get("variance") is None:
+            errors += 1
+        else:
+            variances.append(e["variance"])
+    total = None
+    if variances and sum(variances) < U128:
+        total = sum(variances) // len(variances)
+        total = total if total < U64 else None
+    return {"ensembles": len(mins), "spurious": spurious,
+            "min_of_mins": min(mins) if mins else None,
+            "max_of_mins": max(mins) if mins else None,
+            "max_dev_all": max_dev_all, "total_variance": total,
+            "var_of_vars": var_calc(variances), "var_of_mins": var_calc(mins),
+            "errors": errors}
+
+
+# --- the model --------------------------------------------------------------
+
+class Problem:
+    """Something wrong with the log, at a line (1-based, as an editor counts
+    them) or about the whole log (line None)."""
+
+    def __init__(self, line, text):
+        self.line, self.text = line, text
+
+    def __str__(self):
+        return f"line {self.line}: {self.text}" if self.line else self.text
+
+    __repr__ = __str__
+
+
+class Series:
+    """One (method, workload, unit, counter): the ensembles of one run of a
+    workload under a method, in one unit."""
+
+    def __init__(self, key):
+        self.key = key
+        self.method, self.workload, self.unit, self.counter = key
+        self.header = None            # the "method" record, in the series of the
+        self.header_line = None       # method's own unit (its primary series)
+        self.run_header = None        # the method record of this (method, workload)
+        self.run_header_line = None
+        self.ensembles = []           # records, in log order
+        self.ensemble_lines = []      # their line numbers
+        self.summary = None
+        self.summary_line = None
+        self.paper = []               # (line, text) of the paper-format lines
+        self.dumps = []               # Dump objects
+        self._by_number = {}          # ensemble number -> (record, line)
+        self._indexed = 0
+
+    @property
+    def name(self):
+        """'cpuid/empty', plus the unit when it is not the TSC's."""
+        n = f"{self.method}/{self.workload or '-'}"
+        if self.unit != TSC:
+            n += f" [{unit_name(self.unit)}{', ' + str(self.counter) if self.counter else ''}]"
+        return n
+
+    @property
+    def primary(self):
+        """Whether this is the method's own unit (TSC ticks for the paper's
+        methods; counters beside them are secondary series)."""
+        return self.header is not None
+
+    @property
+    def samples(self):
+        """Samples per ensemble, from the method record or the ensembles."""
+        h = self.header or self.run_header
+        if h and isinstance(h.get("samples"), int):
+            return h["samples"]
+        return self.ensembles[0].get("samples") if self.ensembles else None
+
+    @property
+    def announced(self):
+        """How many ensembles the method record announced."""
+        h = self.header or self.run_header
+        if h and isinstance(h.get("ensembles"), int):
+            return h["ensembles"]
+        return None
+
+    def _index(self):
+        if self._indexed != len(self.ensembles):
+            self._by_number = {}
+            for e, no in zip(self.ensembles, self.ensemble_lines):
+                self._by_number.setdefault(e["ensemble"], (e, no))
+            self._indexed = len(self.ensembles)
+        return self._by_number
+
+    def ensemble(self, j):
+        """The first ensemble record numbered j, or None."""
+        return self._index().get(j, (None, None))[0]
+
+    def line_of(self, j):
+        return self._index().get(j, (None, None))[1]
+
+    def is_resolution(self):
+        """Whether ensemble j measures a loop of growing size (paper 3.3):
+        workload measured_loop, a method record with "param": "ensemble", or
+        ensemble records whose "param" rises with the ensemble number."""
+        if self.workload == "measured_loop":
+            return True
+        if self.header and (self.header.get("resolution") is True or self.header.get("param") == "ensemble"):
+            return True
+        params = [e.get("param") for e in self.ensembles]
+        return (len(params) > 2 and all(isinstance(p, int) for p in params)
+                and all(a < b for a, b in zip(params, params[1:])))
+
+    def figures(self):
+        """The summary figures: from the summary record, or recomputed from
+        the ensembles when there is none (a log cut short)."""
+        if self.summary:
+            return self.summary, True
+        return summary_stats(self.ensembles), False
+
+
+class Dump:
+    """One ensemble's raw samples, from "samples" records (dump=N)."""
+
+    def __init__(self, key, ensemble):
+        self.key, self.ensemble = key, ensemble
+        self.method, self.workload, self.unit, self.counter = key
+        self.values = []
+        self.total = None
+        self.lines = []
+        self.broken = False
+        self.check = None     # {"figure": (recomputed, recorded)} once compared
+        self.record_line = None
+        self.note = None      # why it was not compared
+
+    @property
+    def complete(self):
+        return not self.broken and self.total is not None and len(self.values) == self.total
+
+    def mismatches(self):
+        return {k: v for k, v in (self.check or {}).items() if v[0] != v[1]}
 
 
 class Method:
     def __init__(self, name):
         self.name = name
-        self.header = None
-        self.ensembles = []
-        self.summary = None
-        self.skip = None
+        self.skip = None       # reason
+        self.skip_line = None
+        self.series = []       # its series (every unit), in log order
 
 
 class Log:
     def __init__(self):
-        self.env = None
-        self.config = None
-        self.end = None
-        self.methods = {}
-        self.paper_lines = {}
-        self.lines = []
+        self.path = None
+        self.size = 0
+        self.lines = []           # (line number, cleaned text)
+        self.line_count = 0       # lines in the file, as an editor counts them
+        self.last_line = (0, "")  # last non-empty line
+        self.records = []         # (line, record) inside the markers
+        self.by_kind = collections.defaultdict(list)
+        self.env = self.config = self.end = None
+        self.env_line = self.config_line = self.end_line = None
+        self.series = collections.OrderedDict()
+        self.methods = collections.OrderedDict()
+        self.skips = collections.OrderedDict()
+        self.dumps = []
+        self.begin_line = self.end_marker_line = None
         self.final_line = None
-        self.begin_seen = False
-        self.end_seen = False
-        self.errors = []
+        self.final_line_no = None
+        self.problems = []
+        self.notes = []           # harmless oddities: noise, unknown kinds
+        self.unknown_kinds = collections.Counter()
+        self.run_headers = {}     # (method, workload) -> (method record, line)
+        self.paper = collections.OrderedDict()  # (method, workload) -> [(line, text)]
+
+    @property
+    def valid(self):
+        return not self.problems
+
+    @property
+    def complete(self):
+        return bool(self.final_line and self.final_line.startswith("bench: run complete"))
+
+    def problem(self, line, text):
+        self.problems.append(Problem(line, text))
+
+    def note(self, line, text):
+        self.notes.append(Problem(line, text))
+
+    def get_series(self, key):
+        if key not in self.series:
+            self.series[key] = Series(key)
+            self.method(key[0]).series.append(self.series[key])
+        return self.series[key]
 
     def method(self, name):
         if name not in self.methods:
             self.methods[name] = Method(name)
         return self.methods[name]
 
+    def runs(self, unit=TSC):
+        """The series in one unit (default: TSC ticks), in log order."""
+        return [s for s in self.series.values() if s.unit == unit]
 
-def clean(text):
-    """Text as lines: CR and escape sequences removed."""
-    text = ANSI.sub("", text.replace("\r", ""))
-    return text.split("\n")
+    def other_units(self):
+        return sorted({s.unit for s in self.series.values() if s.unit != TSC})
+
+    def companion(self, series, unit=TSC):
+        """The series of the same method and workload in another unit."""
+        for s in self.series.values():
+            if s.method == series.method and s.workload == series.workload and s.unit == unit \
+                    and s is not series:
+                return s
+        return None
+
+
+# --- reading ----------------------------------------------------------------
+
+def final_match(line):
+    """The run's final line ("bench: run complete ..." or "... run aborted
+    ..."), from where it starts in a cleaned line, or None. Noise before it
+    on the line is tolerated; a record or the echoed command line is not a
+    final line."""
+    if line.startswith("{") or line.startswith("env:") or line.startswith("config:"):
+        return None
+    m = FINAL.search(line)
+    return line[m.start():] if m else None
+
+
+def clean_line(raw):
+    """One physical line as text: escape sequences and control characters
+    removed. A carriage return inside the line (a terminal's "back to column
+    0") splits it; the segments are returned in order."""
+    raw = ANSI.sub("", raw).rstrip("\r")
+    return [CONTROL.sub("", seg).rstrip() for seg in raw.split("\r")]
+
+
+def logical_lines(text):
+    """(line number, text) for every line, numbered as an editor numbers the
+    file's lines (by LF)."""
+    for no, raw in enumerate(text.split("\n"), 1):
+        for seg in clean_line(raw):
+            yield no, seg
+
+
+def load(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    log = parse(data.decode("utf-8", errors="replace"))
+    log.path, log.size = path, len(data)
+    if not data:
+        log.problems = [Problem(None, f"{path}: the file is empty (0 bytes): nothing was captured")]
+    return log
+
+
+def _key(rec):
+    unit = rec.get("unit") or TSC
+    return (rec.get("method"), rec.get("workload"), unit, rec.get("counter"))
+
+
+def _is_uint(v):
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _uints(v):
+    return isinstance(v, list) and all(_is_uint(x) for x in v)
+
+
+def _str(v):
+    return isinstance(v, str)
+
+
+# Keys a record of a known kind must have for this module to use it, with
+# the test each value must pass; and keys that, when present, must pass one.
+_ENSEMBLE = {"method": _str, "ensemble": _is_uint, "min": _is_uint, "max": _is_uint,
+             "max_dev": _is_uint}
+REQUIRED = {
+    "method": {"method": _str},
+    "skip": {"method": _str, "reason": _str},
+    "ensemble": _ENSEMBLE,
+    "summary": {"method": _str},
+    "samples": {"method": _str, "ensemble": _is_uint, "offset": _is_uint, "total": _is_uint,
+                "values": _uints},
+}
+OPTIONAL = {
+    "ensemble": {"samples": _is_uint, "variance": lambda v: v is None or _is_uint(v),
+                 "workload": _str},
+    "summary": {"workload": _str},
+    "method": {"workload": _str},
+}
+
+
+def _malformed(kind, rec):
+    """Why a record of a known kind cannot be used, or None."""
+    for k, ok in REQUIRED.get(kind, {}).items():
+        if k not in rec:
+            return f"lacks the key {k!r}"
+        if not ok(rec[k]):
+            return f"has {k}={str(rec[k])[:40]!r}, not what a {kind} record holds there"
+    for k, ok in OPTIONAL.get(kind, {}).items():
+        if k in rec and not ok(rec[k]):
+            return f"has {k}={str(rec[k])[:40]!r}, not what a {kind} record holds there"
+    return None
 
 
 def parse(text):
     log = Log()
-    log.lines = clean(text)
+    log.lines = list(logical_lines(text))
+    log.line_count = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     inside = False
-    current = None  # method whose paper lines are being printed
-    for no, line in enumerate(log.lines, 1):
-        if line == BEGIN:
+    current = None  # (method, workload) of the paper-format lines being printed
+    for no, line in log.lines:
+        if line:
+            log.last_line = (no, line)
+        if line == BEGIN or (line.endswith(BEGIN) and not inside):
+            if log.begin_line:
+                log.problem(no, f"a second '{BEGIN}' line (the first is line {log.begin_line}): "
+                                "two runs in one log? capture one run per file")
+            log.begin_line = log.begin_line or no
             inside = True
-            log.begin_seen = True
             continue
-        if line == END:
+        if line == END or (line.endswith(END) and inside):
             inside = False
-            log.end_seen = True
+            log.end_marker_line = no
             continue
-        if line.startswith("bench: run complete") or line.startswith("bench: run aborted"):
-            log.final_line = line
-        if line.startswith("method ") and ": " in line:
-            current = line[len("method "):].split(":", 1)[0]
+        final = final_match(line)
+        if final:
+            log.final_line, log.final_line_no = final, no
+            continue
+        m = RUN_HEADER.match(line)
+        if m:
+            current = (m.group(1), m.group(2))
         if PAPER.match(line) and current:
-            log.paper_lines.setdefault(current, []).append(line)
-        if not inside or not line.startswith("{"):
+            log.paper.setdefault(current, []).append((no, line))
+        # Every line that starts with "{" between the markers is a record
+        # (README); a record after noise on its line is recovered.
+        start = 0 if line.startswith("{") else line.find('{"rec"')
+        if start < 0:
             continue
+        if not inside:
+            if start == 0:
+                log.note(no, "a record outside the BEGIN/END markers, ignored")
+            continue
+        if start > 0:
+            log.note(no, f"{start} characters of noise before a record, ignored")
         try:
-            rec = json.loads(line)
+            rec = json.loads(line[start:], parse_float=decimal.Decimal)
         except ValueError as e:
-            log.errors.append(f"line {no}: bad record ({e}): {line[:80]}")
+            log.problem(no, f"corrupted record ({e}): {line[:72]}{'...' if len(line) > 72 else ''}")
             continue
-        kind = rec.get("rec")
-        if kind == "env":
-            log.env = rec
-        elif kind == "config":
-            log.config = rec
-        elif kind == "end":
-            log.end = rec
-        elif kind == "method":
-            log.method(rec["method"]).header = rec
-        elif kind == "skip":
-            log.method(rec["method"]).skip = rec["reason"]
-        elif kind == "ensemble":
-            log.method(rec["method"]).ensembles.append(rec)
-        elif kind == "summary":
-            log.method(rec["method"]).summary = rec
-        else:
-            log.errors.append(f"line {no}: unknown record kind {kind!r}")
-    if not log.begin_seen:
-        log.errors.append(f"no '{BEGIN}' line: not a bench log, or cut before the records")
-    elif not log.end_seen:
-        log.errors.append(f"no '{END}' line: the log is cut short (after line {len(log.lines)})")
+        if not isinstance(rec, dict) or not isinstance(rec.get("rec"), str):
+            log.problem(no, f"a JSON line that is not a record (no \"rec\" kind): {line[:72]}")
+            continue
+        _file(log, no, rec)
+    _check(log)
     return log
 
 
+def _file(log, no, rec):
+    kind = rec["rec"]
+    log.records.append((no, rec))
+    log.by_kind[kind].append((no, rec))
+    why = _malformed(kind, rec)
+    if why:
+        log.problem(no, f"corrupted {kind} record: it {why}")
+        return
+    if kind in ("env", "config", "end"):
+        if getattr(log, kind) is not None:
+            log.problem(no, f"a second {kind} record (the first is line {getattr(log, kind + '_line')})")
+            return
+        setattr(log, kind, rec)
+        setattr(log, kind + "_line", no)
+    elif kind == "method":
+        s = log.get_series(_key(rec))
+        if s.header:
+            log.problem(no, f"a second method record for {s.name} (the first is line {s.header_line})")
+        s.header, s.header_line = rec, no
+        log.run_headers.setdefault((s.method, s.workload), (rec, no))
+    elif kind == "skip":
+        if rec.get("workload") is None:
+            log.skips[rec["method"]] = (no, rec["reason"])
+            log.method(rec["method"]).skip, log.method(rec["method"]).skip_line = rec["reason"], no
+    elif kind == "ensemble":
+        s = log.get_series(_key(rec))
+        s.ensembles.append(rec)
+        s.ensemble_lines.append(no)
+    elif kind == "summary":
+        s = log.get_series(_key(rec))
+        if s.summary:
+            log.problem(no, f"a second summary record for {s.name} (the first is line {s.summary_line})")
+        s.summary, s.summary_line = rec, no
+    elif kind == "samples":
+        _add_samples(log, no, rec)
+    elif kind not in CORE_KINDS and kind not in SHOWN_KINDS:
+        log.unknown_kinds[kind] += 1
+
+
+def _add_samples(log, no, rec):
+    key, j = _key(rec), rec["ensemble"]
+    s = log.get_series(key)
+    d = s.dumps[-1] if s.dumps and s.dumps[-1].ensemble == j else None
+    if d is None:
+        d = Dump(key, j)
+        s.dumps.append(d)
+        log.dumps.append(d)
+    if d.broken:
+        return
+    d.lines.append(no)
+    if d.total is None:
+        d.total = rec["total"]
+    elif rec["total"] != d.total:
+        log.problem(no, f"samples of {s.name} ensemble {j}: total {rec['total']}, "
+                        f"the earlier chunks said {d.total}")
+        d.broken = True
+        return
+    if rec["offset"] != len(d.values):
+        what = "missing" if rec["offset"] > len(d.values) else "repeated"
+        log.problem(no, f"samples of {s.name} ensemble {j}: a chunk at offset {rec['offset']}, "
+                        f"expected offset {len(d.values)}: samples {what} (a chunk line lost or "
+                        f"corrupted?)")
+        d.broken = True
+        return
+    d.values.extend(rec["values"])
+    if len(d.values) > d.total:
+        log.problem(no, f"samples of {s.name} ensemble {j}: {len(d.values)} values, more than "
+                        f"the total {d.total}")
+        d.broken = True
+
+
+# --- checking -----------------------------------------------------------------
+
+def _where_cut(log):
+    """Which series was being printed when the log stops."""
+    for s in reversed(list(log.series.values())):
+        if s.ensembles or s.header:
+            last = s.ensembles[-1]["ensemble"] if s.ensembles else None
+            of = f" of {s.announced}" if s.announced else ""
+            after = f"after ensemble {last}{of}" if last is not None else "before its first ensemble"
+            return f"inside the records of {s.name}, {after}"
+    return "before the first method"
+
+
+def _check(log):
+    last_no, last_text = log.last_line
+    shown = last_text if len(last_text) <= 60 else last_text[:57] + "..."
+    cut = False
+    if not any(t for _, t in log.lines):
+        log.problem(None, "the log is empty: nothing was captured")
+        return
+    if not log.begin_line:
+        log.problem(None, f"no '{BEGIN}' line in {last_no} lines: not a bench log, the kernel "
+                          "printed nothing (output=...?) or the capture started too late")
+    elif not log.end_marker_line:
+        cut = True
+        log.problem(last_no, f"the log is cut short: it stops here ({shown!r}), {_where_cut(log)}, "
+                             f"with no '{END}' line" +
+                             ("" if log.final_line else " and no final 'bench: run ...' line"))
+    if log.begin_line and log.end_marker_line and not log.final_line:
+        log.problem(last_no, f"no final 'bench: run complete' line: the capture stops here "
+                             f"({shown!r}), after '{END}' (line {log.end_marker_line})")
+    if log.final_line and not log.final_line.startswith("bench: run complete"):
+        log.problem(log.final_line_no, f"the run did not complete: {log.final_line}")
+    if log.begin_line and log.end_marker_line and not log.skips and \
+            not any(s.ensembles for s in log.series.values()):
+        human = any(s.paper for s in log.series.values())
+        log.problem(log.end_marker_line, "no ensemble records between the markers" +
+                    (": the run printed the paper's lines only (output=human); the tools need "
+                     "output=json or output=both" if human else ""))
+    if log.begin_line and log.end_marker_line and log.records and log.end is None:
+        log.problem(log.end_marker_line, "no 'end' record before the END line")
+
+    # The paper-format lines are the method's own unit's (the unit of its
+    # method record; TSC ticks when there is none, with output=human).
+    for (m, w), lines in log.paper.items():
+        h = log.run_headers.get((m, w), ({}, None))[0]
+        log.get_series((m, w, h.get("unit") or TSC, None)).paper = lines
+    for s in list(log.series.values()):
+        s.run_header, s.run_header_line = log.run_headers.get((s.method, s.workload), (None, None))
+    # Cut short: the run being printed (in every unit) is incomplete, not wrong.
+    last = _last_series(log)
+    for s in log.series.values():
+        _check_series(log, s, cut and last is not None and
+                      (s.method, s.workload) == (last.method, last.workload))
+    for d in log.dumps:
+        _check_dump(log, d)
+    if log.end_marker_line:
+        _check_methods(log)
+    for kind, n in sorted(log.unknown_kinds.items()):
+        log.note(None, f"{n} record(s) of kind {kind!r}, not known to this tool: ignored")
+    log.problems.sort(key=lambda p: (p.line is not None, p.line or 0))
+
+
+def _last_series(log):
+    for s in reversed(list(log.series.values())):
+        if s.ensembles or s.header:
+            return s
+    return None
+
+
+def _check_series(log, s, in_progress):
+    u = s.unit
+    if not s.ensembles and not s.summary:
+        if s.header and not in_progress and not s.paper:
+            log.problem(s.header_line, f"{s.name}: a method record but no ensemble records")
+        return
+    # Numbering: 0, 1, 2, ... in order.
+    expect = 0
+    for e, no in zip(s.ensembles, s.ensemble_lines):
+        j = e["ensemble"]
+        if j != expect:
+            if j > expect:
+                gone = f"ensemble {expect}" if j == expect + 1 else f"ensembles {expect}..{j - 1}"
+                log.problem(no, f"{s.name}: ensemble {j} follows ensemble {expect - 1}: "
+                                f"{gone} missing (a record line lost or corrupted?)"
+                            if expect else f"{s.name}: the first ensemble is {j}: {gone} missing")
+            else:
+                log.problem(no, f"{s.name}: ensemble {j} again after ensemble {expect - 1} "
+                                "(repeated or out of order)")
+        expect = j + 1
+        if e["min"] > e["max"] or e["max_dev"] != e["max"] - e["min"]:
+            log.problem(no, f"{s.name} ensemble {j}: min {e['min']}, max {e['max']} and max_dev "
+                            f"{e['max_dev']} {unit_name(u)} disagree (max_dev must be max - min)")
+        if s.samples is not None and e.get("samples") not in (None, s.samples):
+            log.problem(no, f"{s.name} ensemble {j}: {e.get('samples')} samples, the method record "
+                            f"says {s.samples}")
+    want = s.announced
+    if want is not None and len(s.ensembles) != want and not in_progress:
+        log.problem(s.summary_line or (s.ensemble_lines or [s.header_line])[-1],
+                    f"{s.name}: {len(s.ensembles)} ensemble records, the method record "
+                    f"(line {s.header_line or s.run_header_line}) announced {want}")
+    # The paper-format lines say the same as the records.
+    for no, text in s.paper:
+        m = PAPER.match(text)
+        j = int(m.group(1))
+        e = s.ensemble(j)
+        if e is None:
+            continue  # the numbering check reports it
+        var = str(e["variance"]) if e.get("variance") is not None else None
+        if (var is not None and m.group(2) != var) or int(m.group(3)) != e["max_dev"] \
+                or int(m.group(4)) != e["min"]:
+            log.problem(no, f"{s.name}: the paper-format line for loop_size {j} disagrees with its "
+                            f"record (line {s.line_of(j)}): {text!r}")
+    # The summary agrees with the ensembles.
+    if s.summary is None:
+        if not in_progress and s.ensembles:
+            log.problem(s.ensemble_lines[-1], f"{s.name}: no summary record after its last ensemble")
+        return
+    if in_progress:
+        return
+    mine = summary_stats(s.ensembles)
+    for fig, power in SUMMARY_FIGURES:
+        if fig not in s.summary:
+            continue
+        theirs = s.summary[fig]
+        if theirs != mine[fig]:
+            log.problem(s.summary_line,
+                        f"summary of {s.name} disagrees with its ensemble records: {fig} is "
+                        f"{with_unit(theirs, u, power)}, the ensembles give "
+                        f"{with_unit(mine[fig], u, power)}")
+    if all(_is_uint(s.summary.get(k)) for k in ("min_of_mins", "offset")) and \
+            isinstance(s.summary.get("net_min"), int):
+        if s.summary["net_min"] != s.summary["min_of_mins"] - s.summary["offset"]:
+            log.problem(s.summary_line, f"summary of {s.name}: net_min {s.summary['net_min']} is not "
+                                        "min_of_mins - offset")
+
+
+def _check_dump(log, d):
+    s = log.series.get(d.key)
+    if d.broken:
+        d.note = "its chunks are broken"
+        return
+    if d.total is not None and len(d.values) < d.total:
+        if log.end_marker_line:
+            log.problem(d.lines[-1], f"samples of {s.name} ensemble {d.ensemble}: {len(d.values)} of "
+                                     f"{d.total} values, the rest is missing")
+        d.note = f"only {len(d.values)} of {d.total} values were captured"
+        return
+    e = s.ensemble(d.ensemble)
+    d.record_line = s.line_of(d.ensemble)
+    if e is None:
+        if log.end_marker_line:
+            log.problem(d.lines[0], f"samples of {s.name} ensemble {d.ensemble} but no ensemble "
+                                    "record for it")
+        d.note = "no ensemble record to compare with"
+        return
+    if e.get("samples") is not None and e["samples"] != len(d.values):
+        d.note = (f"the kernel dumped the first {len(d.values)} of {e['samples']} samples "
+                  "(DUMP_MAX_SAMPLES): not comparable with the ensemble record")
+        return
+    mine = ensemble_stats(d.values)
+    d.check = {k: (mine[k], e[k]) for k in ("min", "max", "max_dev", "variance", "mean") if k in e}
+    bad = d.mismatches()
+    if bad:
+        units = {"variance": 2}
+        log.problem(d.record_line,
+                    f"the dumped samples of {s.name} ensemble {d.ensemble} (lines {d.lines[0]}-"
+                    f"{d.lines[-1]}) do not give this ensemble record: " +
+                    "; ".join(f"{k} recomputed {with_unit(a, d.unit, units.get(k, 1))}, recorded "
+                              f"{with_unit(b, d.unit, units.get(k, 1))}" for k, (a, b) in bad.items()))
+
+
+def _check_methods(log):
+    cfg = log.config or {}
+    ran = [m for m in log.methods.values() if any(s.ensembles for s in m.series)]
+    if isinstance(cfg.get("methods"), str):
+        for name in filter(None, cfg["methods"].split(",")):
+            if name not in log.methods or (not log.methods[name].series and not log.methods[name].skip):
+                log.problem(log.end_marker_line, f"method {name} was selected (config record, line "
+                                                 f"{log.config_line}) but neither ran nor was skipped")
+    if isinstance(cfg.get("workloads"), str):
+        for m in ran:
+            have = {s.workload for s in m.series}
+            for w in filter(None, cfg["workloads"].split(",")):
+                if w not in have:
+                    log.note(log.end_marker_line, f"workload {w} was selected but method {m.name} "
+                                                  "has no records of it")
+    end = log.end or {}
+    checks = (("methods_run", len(ran)), ("methods_skipped", len(log.skips)),
+              ("ensemble_errors", sum((s.summary or {}).get("errors") or 0
+                                      for s in log.series.values())))
+    for k, mine in checks:
+        if _is_uint(end.get(k)) and end[k] != mine:
+            log.problem(log.end_line, f"the end record says {k}={end[k]}, the records give {mine}")
+
+
 if __name__ == "__main__":
-    with open(sys.argv[1], encoding="utf-8", errors="replace") as f:
-        lg = parse(f.read())
-    for e in lg.errors:
-        print("error:", e)
-    for name, m in lg.methods.items():
-        if m.skip:
-            print(f"{name}: skipped: {m.skip}")
-        elif m.summary:
-            s = m.summary
-            print(f"{name}: {len(m.ensembles)} ensembles, offset {s['min_of_mins']} TSC ticks, "
-                  f"variance of variances {s['var_of_vars']}, variance of minimum values {s['var_of_mins']}")
-    sys.exit(1 if lg.errors else 0)
+    if len(sys.argv) != 2:
+        sys.exit("usage: benchlog.py LOG   (tools/bench.py report LOG prints the full report)")
+    lg = load(sys.argv[1])
+    for p in lg.problems:
+        print("error:", p)
+    for s in lg.runs():
+        fig, _ = s.figures()
+        print(f"{s.name}: {len(s.ensembles)} ensembles, least minimum "
+              f"{with_unit(fig.get('min_of_mins'), s.unit)}, variance of variances "
+              f"{with_unit(fig.get('var_of_vars'), s.unit, 4)}, variance of minimum values "
+              f"{with_unit(fig.get('var_of_mins'), s.unit, 2)}")
+    for name, (_, why) in lg.skips.items():
+        print(f"{name}: skipped: {why}")
+    sys.exit(0 if lg.valid else 1)

@@ -23,6 +23,9 @@ REQUIRED=(
 	"mformat|mtools"
 	"/usr/share/OVMF/OVMF_CODE.fd|ovmf"
 	"timeout|coreutils"
+	# tools/bench.py report draws the paper's figures with Debian's matplotlib
+	# (for /usr/bin/python3; the Makefile's PYTHON prefers it).
+	"/usr/lib/python3/dist-packages/matplotlib/__init__.py|python3-matplotlib"
 )
 
 present() {

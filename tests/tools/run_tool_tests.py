@@ -1,0 +1,745 @@
+#!/usr/bin/env python3
+"""tests/tools/run_tool_tests.py - test the host tools (tools/bench.py capture,
+report and compare; tools/benchlog.py) on logs the kernel really printed.
+
+The runner boots $BENCH_BUILD/bench32.elf (default build/) under QEMU, each
+run with a timeout, and caches the logs as $BENCH_BUILD/logs/tools-*.log
+(with the QEMU command beside them in tools-*.cmd; a rebuilt kernel or a
+changed command boots again):
+
+  tools-tcg.log         plain TCG -cpu max, dump=3
+  tools-icount.log      -icount shift=0: exact figures, dump=3
+  tools-qemu64.log      -cpu qemu64: RDTSCP is skipped
+  tools-resolution.log  -icount, resolution=on (the paper's 3.3)
+
+Damaged logs for the negative cases are made from these. The tools run as
+commands, as a user runs them (sys.executable tools/bench.py ...), and what
+they print is checked against the records read here with plain json, not
+with tools/benchlog.py. Outputs are kept in $BENCH_BUILD/tools-tests/<test>/.
+
+Each test prints PASS, FAIL (with the reason) or SKIP (with the reason); the
+last line is "tools: N passed, N failed, N skipped", also written as
+"P F S" to $BENCH_BUILD/results/tools.txt. Exit status 1 when a test failed.
+
+    /usr/bin/python3 tests/tools/run_tool_tests.py            # all tests
+    /usr/bin/python3 tests/tools/run_tool_tests.py capture    # names containing "capture"
+"""
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.environ.get("BENCH_BUILD") or os.path.join(ROOT, "build")
+KERNEL = os.path.join(BUILD, "bench32.elf")
+LOGS = os.path.join(BUILD, "logs")
+WORK = os.path.join(BUILD, "tools-tests")
+BENCH = os.path.join(ROOT, "tools", "bench.py")
+PY = sys.executable
+QEMU_TIMEOUT = 120
+TOOL_TIMEOUT = 180
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+ICOUNT = ["-icount", "shift=0,align=off,sleep=off"]
+
+RUNS = {
+    "tcg": (["-cpu", "max"], "ensembles=20 samples=1000 dump=3"),
+    "icount": (["-cpu", "max"] + ICOUNT, "ensembles=20 samples=1000 dump=3"),
+    "qemu64": (["-cpu", "qemu64"], "ensembles=10 samples=500 dump=1 workloads=add_chain_64"),
+    "resolution": (["-cpu", "max"] + ICOUNT,
+                   "ensembles=24 samples=200 resolution=on workloads=measured_function"),
+}
+
+
+class Skip(Exception):
+    pass
+
+
+def check(cond, msg, output=""):
+    if not cond:
+        raise AssertionError(msg + ("\n" + tail(output) if output else ""))
+
+
+def tail(text, n=15):
+    lines = [l for l in text.replace("\r", "").split("\n") if l.strip()]
+    return "\n".join("    | " + l[:220] for l in lines[-n:])
+
+
+# --- real logs ------------------------------------------------------------------
+
+def qemu_cmd(cpu_args, append):
+    return (["qemu-system-x86_64", "-machine", "q35", "-m", "256M", "-display", "none",
+             "-serial", "stdio", "-no-reboot", "-monitor", "none",
+             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"] + cpu_args +
+            ["-kernel", KERNEL, "-append", append])
+
+
+_booted = {}
+
+
+def boot(name):
+    """The path of a real log, booting the kernel when the cached one is
+    missing, older than the kernel, or from another command."""
+    if name in _booted:
+        return _booted[name]
+    if not shutil.which("qemu-system-x86_64"):
+        raise Skip("qemu-system-x86_64 is not installed")
+    cmd = qemu_cmd(*RUNS[name])
+    path = os.path.join(LOGS, f"tools-{name}.log")
+    meta = os.path.join(LOGS, f"tools-{name}.cmd")
+    line = " ".join(cmd) + "\n"
+    fresh = (os.path.exists(path) and os.path.exists(meta) and open(meta).read() == line
+             and os.path.getmtime(path) >= os.path.getmtime(KERNEL))
+    if not fresh:
+        os.makedirs(LOGS, exist_ok=True)
+        try:
+            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               stdin=subprocess.DEVNULL, timeout=QEMU_TIMEOUT)
+        except subprocess.TimeoutExpired as e:
+            raise AssertionError(f"QEMU timed out after {QEMU_TIMEOUT} s: {line}"
+                                 + tail((e.stdout or b"").decode(errors="replace")))
+        text = p.stdout.decode(errors="replace")
+        check(p.returncode == 33, f"QEMU exit status {p.returncode}, expected 33 (run complete): "
+                                  f"{line}{p.stderr.decode(errors='replace')[-500:]}", text)
+        with open(path, "wb") as f:
+            f.write(p.stdout)
+        with open(meta, "w") as f:
+            f.write(line)
+    _booted[name] = path
+    return path
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def records(path, kind=None):
+    """The records of a log, read with plain json (not tools/benchlog.py)."""
+    out = []
+    for line in read(path).decode(errors="replace").replace("\r", "").split("\n"):
+        if line.startswith('{"rec"'):
+            r = json.loads(line)
+            if kind is None or r["rec"] == kind:
+                out.append(r)
+    return out
+
+
+def workdir(name):
+    d = os.path.join(WORK, name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    return d
+
+
+def bench(*args, stdin=None, timeout=TOOL_TIMEOUT):
+    """Run tools/bench.py; returns (exit status, stdout + stderr)."""
+    p = subprocess.run([PY, BENCH] + [str(a) for a in args], input=stdin,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+    out = p.stdout.decode(errors="replace")
+    check("Traceback (most recent call last)" not in out, "bench.py crashed", out)
+    return p.returncode, out
+
+
+def table_rows(out, unit="TSC ticks"):
+    """The statistics table's rows: {(method, workload): [cells]}."""
+    rows, on = {}, False
+    for line in out.split("\n"):
+        if line.startswith("Paper statistics per method and workload, in " + unit):
+            on = True
+            continue
+        if on and line.startswith("  ") and not line.startswith("   "):
+            cells = line.split()
+            if cells[0] not in ("method", "*"):
+                rows[(cells[0], cells[1].rstrip("*"))] = cells
+        elif on and not line.strip():
+            if rows:
+                break
+    return rows
+
+
+def check_pngs(outdir, expected, out):
+    pngs = sorted(f for f in os.listdir(outdir) if f.endswith(".png"))
+    for name in expected:
+        check(name in pngs, f"figure {name} missing from {outdir} (found: {pngs[:8]}...)", out)
+    for name in pngs:
+        data = read(os.path.join(outdir, name))
+        check(len(data) > 1000 and data.startswith(PNG_SIGNATURE) and data[12:16] == b"IHDR",
+              f"{name}: not a valid, non-empty PNG ({len(data)} bytes)")
+        width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        check(width >= 300 and height >= 200, f"{name}: {width}x{height} pixels")
+    return pngs
+
+
+def check_table_against_summaries(log, out):
+    """Every summary record is a table row with its figures."""
+    rows = table_rows(out)
+    for s in records(log, "summary"):
+        key = (s["method"], s["workload"])
+        check(key in rows, f"no table row for {key}", out)
+        cells = rows[key]
+        want = [s["min_of_mins"], s["total_variance"], s["var_of_vars"], s["var_of_mins"],
+                s["max_dev_all"], s["spurious"]]
+        want = ["overflow" if v is None else str(v) for v in want]   # null: overflow
+        check(cells[2:4] == [str(s["ensembles"]), "x"] and cells[5] == want[0]
+              and cells[7:12] == want[1:],
+              f"table row {cells} disagrees with the summary record {s}", out)
+    return rows
+
+
+def methods_run(log):
+    return sorted({r["method"] for r in records(log, "method")})
+
+
+def lines_of(path):
+    return read(path).decode().split("\n")
+
+
+def write(d, name, text):
+    path = os.path.join(d, name)
+    with open(path, "wb") as f:
+        f.write(text.encode() if isinstance(text, str) else text)
+    return path
+
+
+# --- report on real logs -------------------------------------------------------------
+
+def test_report_tcg():
+    log = boot("tcg")
+    d = workdir("report_tcg")
+    rc, out = bench("report", log, "-o", d)
+    check(rc == 0, f"exit status {rc}, expected 0 (valid log)", out)
+    check("report: the log is valid" in out, "no 'the log is valid' line", out)
+    ran = methods_run(log)
+    check(ran == ["cpuid", "cr0", "rdtscp"], f"methods in the log: {ran}")
+    rows = check_table_against_summaries(log, out)
+    for m in ran:
+        check((m, "empty") in rows, f"the table has no row for method {m}", out)
+    dumps = {(r["method"], r["workload"], r["ensemble"]) for r in records(log, "samples")}
+    check(out.count("match the ensemble record") == len(dumps) > 0 and "DO NOT MATCH" not in out,
+          f"expected {len(dumps)} dumped ensembles matching their records", out)
+    expected = [f"minvar-{m}-empty.png" for m in ran] + [f"hist-{m}-{w}-e{j}.png" for m, w, j in dumps]
+    check_pngs(d, expected, out)
+    check(os.path.getsize(os.path.join(d, "report.txt")) > 0, "no report.txt in the output directory")
+    for unit in ("TSC ticks^2", "TSC ticks^4", "[ensembles]"):
+        check(unit in out, f"no unit {unit!r} in the report", out)
+
+
+def test_report_icount_exact():
+    log = boot("icount")
+    d = workdir("report_icount")
+    rc, out = bench("report", log, "-o", d)
+    check(rc == 0, f"exit status {rc}, expected 0", out)
+    rows = check_table_against_summaries(log, out)
+    for key, cells in rows.items():
+        check(cells[7:11] == ["0", "0", "0", "0"],
+              f"{key}: under -icount every variance and max deviation is 0: {cells}", out)
+    check_pngs(d, [f"minvar-{m}-empty.png" for m in methods_run(log)], out)
+
+
+def test_report_qemu64_skips_rdtscp():
+    log = boot("qemu64")
+    d = workdir("report_qemu64")
+    rc, out = bench("report", log, "-o", d)
+    check(rc == 0, f"exit status {rc}, expected 0", out)
+    skips = {s["method"]: s["reason"] for s in records(log, "skip")}
+    check("rdtscp" in skips, f"rdtscp is not skipped under -cpu qemu64: {skips}")
+    check("Skipped methods:\n" in out and f"\n  rdtscp: {skips['rdtscp']} (line " in out,
+          "the report does not list rdtscp as skipped with its reason", out)
+    for m, why in skips.items():
+        check(f"\n  {m}: {why} (line " in out, f"skipped method {m} not listed", out)
+    rows = check_table_against_summaries(log, out)
+    check(("cpuid", "empty") in rows and ("cr0", "empty") in rows and
+          not any(m == "rdtscp" for m, _ in rows), f"table rows: {sorted(rows)}", out)
+    pngs = check_pngs(d, ["minvar-cpuid-empty.png", "minvar-cr0-empty.png"], out)
+    check(not any("rdtscp" in p for p in pngs), f"a figure of the skipped method: {pngs}")
+
+
+def test_report_resolution_figures():
+    log = boot("resolution")
+    d = workdir("report_resolution")
+    rc, out = bench("report", log, "-o", d)
+    check(rc == 0, f"exit status {rc}, expected 0", out)
+    ran = methods_run(log)
+    check_pngs(d, [f"resolution-{m}-measured_loop.png" for m in ran], out)
+    check("Resolution test (paper 3.3.1):" in out, "no resolution section", out)
+    # No loop of growing size in the plain run: no resolution figure there.
+    d2 = workdir("report_no_resolution")
+    rc, out = bench("report", boot("qemu64"), "-o", d2)
+    check(not any(f.startswith("resolution-") for f in os.listdir(d2)),
+          "a resolution figure for a run without the resolution test", out)
+
+
+def test_report_default_outdir():
+    d = workdir("report_default_outdir")
+    log = write(d, "run.log", read(boot("qemu64")))
+    rc, out = bench("report", log)
+    check(rc == 0, f"exit status {rc}", out)
+    check(os.path.isfile(os.path.join(d, "run-report", "minvar-cpuid-empty.png")),
+          "no figures in LOG-report/ next to the log", out)
+
+
+# --- damaged logs ------------------------------------------------------------------
+
+def test_cut_log():
+    lines = lines_of(boot("tcg"))
+    keep = len(lines) // 2
+    d = workdir("cut_log")
+    log = write(d, "cut.log", "\n".join(lines[:keep]) + "\n")
+    rc, out = bench("report", log, "-o", os.path.join(d, "fig"))
+    check(rc == 1, f"exit status {rc}, expected 1 (invalid)", out)
+    check(re.search(rf"line {keep}: the log is cut short: it stops here", out),
+          f"no message naming line {keep}, where the log stops", out)
+    check("no 'END bench-records' line" in out and "no final 'bench: run ...' line" in out,
+          "the message does not say what is missing", out)
+    check(table_rows(out), "what could be read is not reported", out)
+    check("report: the log is NOT valid" in out, "no final 'NOT valid' line", out)
+
+
+def test_no_final_line():
+    lines = lines_of(boot("qemu64"))
+    final = max(i for i, l in enumerate(lines) if l.startswith("bench: run complete"))
+    d = workdir("no_final_line")
+    log = write(d, "nofinal.log", "\n".join(lines[:final]) + "\n")
+    rc, out = bench("report", log, "--no-figures")
+    check(rc == 1, f"exit status {rc}, expected 1", out)
+    check(f"line {final}: no final 'bench: run complete' line" in out,
+          f"no message about the missing final line naming line {final}", out)
+
+
+def test_noisy_log_is_valid():
+    """Garbage lines, escape sequences, CR LF / lone CR, NULs: still valid,
+    and the same statistics as the clean log."""
+    clean = boot("tcg")
+    rng = random.Random(7)
+    junk_chars = "abcdefXYZ0123456789 !#$%&()*+-./:;<=>?@[]^_|~\t\x00\x07\x1b"
+    out_lines = ["\x1b[2J\x1b[H\x1b[?25l\x1b[0;30;47m GNU GRUB  version 2.06 \x1b[0m\r",
+                 "\x1b(B\x1b)0\x1b[1;1H\x1b[7m*bench: quick run          \x1b[0m\r",
+                 "\x1b[24;1HThe highlighted entry will be executed automatically in 3s.\r\r"]
+    for i, line in enumerate(lines_of(clean)):
+        if i % 37 == 5:
+            junk = "".join(rng.choice(junk_chars) for _ in range(rng.randint(1, 60)))
+            out_lines.append(junk.replace("{", "(") + "\r")
+        if i % 11 == 3 and line.startswith("{"):
+            line = "\x1b[0m" + line.rstrip("\r") + "\x1b[K\r"   # escape codes around a record
+        elif i % 13 == 4:
+            line = "\x1b[1;32m" + line.rstrip("\r") + "\x1b[0m"  # colour, LF only
+        elif i % 17 == 6:
+            line = "\x00\x00" + line
+        out_lines.append(line)
+    d = workdir("noisy_log")
+    noisy = write(d, "noisy.log", "\n".join(out_lines))
+    rc, out = bench("report", noisy, "--no-figures")
+    check(rc == 0, f"exit status {rc}, expected 0: noise must be tolerated", out)
+    rc2, out2 = bench("report", clean, "--no-figures")
+    check(table_rows(out) == table_rows(out2) and table_rows(out),
+          "the noisy log's statistics differ from the clean log's", out)
+
+
+def test_noise_before_a_record_on_its_line():
+    lines = lines_of(boot("qemu64"))
+    i = next(k for k, l in enumerate(lines) if l.startswith('{"rec":"ensemble"'))
+    lines[i] = "~#\x1b[0m" + lines[i]
+    d = workdir("noise_before_record")
+    rc, out = bench("report", write(d, "x.log", "\n".join(lines)), "--no-figures")
+    check(rc == 0, f"exit status {rc}, expected 0 (the record is intact)", out)
+    check(f"line {i + 1}: 2 characters of noise before a record" in out, "no note about the noise", out)
+
+
+def test_empty_file():
+    d = workdir("empty_file")
+    log = write(d, "empty.log", b"")
+    rc, out = bench("report", log)
+    check(rc == 1, f"exit status {rc}, expected 1", out)
+    check("the file is empty (0 bytes)" in out, "no clear message about the empty file", out)
+    rc, out = bench("report", write(d, "blank.log", "\r\n\n  \n"), "--no-figures")
+    check(rc == 1 and "the log is empty" in out, "blank file: no clear message", out)
+    rc, out = bench("report", write(d, "other.log", "Linux version 6.1\nlogin: \n"), "--no-figures")
+    check(rc == 1 and "no 'BEGIN bench-records v1' line" in out, "not a bench log: no clear message", out)
+    rc, out = bench("report", os.path.join(d, "missing.log"))
+    check(rc == 1 and "no such file" in out, "missing file: no clear message", out)
+
+
+def test_corrupted_record():
+    lines = lines_of(boot("tcg"))
+    idx = [k for k, l in enumerate(lines) if l.startswith('{"rec":"ensemble"')]
+    i = idx[len(idx) // 3]
+    cut = lines[i].index('"max"')
+    lines[i] = lines[i][:cut] + lines[i][cut + 3:]   # '"max"' -> '"m"' then broken
+    lines[i] = lines[i].replace(',"variance":', ',"variance:', 1)
+    d = workdir("corrupted_record")
+    rc, out = bench("report", write(d, "bad.log", "\n".join(lines)), "--no-figures")
+    check(rc == 1, f"exit status {rc}, expected 1", out)
+    check(re.search(rf"line {i + 1}: corrupted record", out),
+          f"no error naming line {i + 1}, the corrupted record", out)
+
+
+def test_ensemble_gap():
+    lines = lines_of(boot("tcg"))
+    idx = [k for k, l in enumerate(lines) if l.startswith('{"rec":"ensemble"')]
+    i = idx[5]
+    gone = json.loads(lines[i])
+    del lines[i]
+    nxt = next(k for k in range(i, len(lines)) if lines[k].startswith('{"rec":"ensemble"'))
+    d = workdir("ensemble_gap")
+    rc, out = bench("report", write(d, "gap.log", "\n".join(lines)), "--no-figures")
+    check(rc == 1, f"exit status {rc}, expected 1", out)
+    check(f"line {nxt + 1}: {gone['method']}/{gone['workload']}: ensemble {gone['ensemble'] + 1} "
+          f"follows ensemble {gone['ensemble'] - 1}: ensemble {gone['ensemble']} missing" in out,
+          "the numbering gap is not reported at the next ensemble's line", out)
+
+
+def test_summary_disagrees():
+    lines = lines_of(boot("tcg"))
+    i = next(k for k, l in enumerate(lines) if l.startswith('{"rec":"summary"'))
+    s = json.loads(lines[i])
+    lines[i] = lines[i].replace(f'"total_variance":{s["total_variance"]},',
+                                f'"total_variance":{s["total_variance"] + 1},')
+    d = workdir("summary_disagrees")
+    rc, out = bench("report", write(d, "sum.log", "\n".join(lines)), "--no-figures")
+    check(rc == 1, f"exit status {rc}, expected 1", out)
+    check(f"line {i + 1}: summary of {s['method']}/{s['workload']} disagrees with its ensemble "
+          f"records: total_variance is {s['total_variance'] + 1} TSC ticks^2, the ensembles give "
+          f"{s['total_variance']} TSC ticks^2" in out, "the disagreement is not reported", out)
+
+
+# --- recomputation of the dumped samples -------------------------------------------------
+
+def var_calc(xs):
+    return (len(xs) * sum(x * x for x in xs) - sum(xs) ** 2) // len(xs) ** 2
+
+
+def test_recomputed_statistics_icount():
+    log = boot("icount")
+    rc, out = bench("report", log, "--no-figures")
+    check(rc == 0, f"exit status {rc}", out)
+    samples = {}
+    for r in records(log, "samples"):
+        samples.setdefault((r["method"], r["workload"], r["ensemble"]), []).extend(r["values"])
+    ens = {(r["method"], r["workload"], r["ensemble"]): r for r in records(log, "ensemble")}
+    check(samples, "the icount log has no dumped samples")
+    for key, xs in samples.items():
+        e = ens[key]
+        # The paper's formulas, here, from the raw samples: the kernel is exact.
+        check((min(xs), max(xs), var_calc(xs)) == (e["min"], e["max"], e["variance"]),
+              f"{key}: kernel record {e} vs samples")
+        m, w, j = key
+        check(re.search(rf"  {m}/{w} ensemble {j}: {len(xs)} samples .*: match the ensemble "
+                        rf"record \(line \d+\) exactly", out), f"{key}: no exact match reported", out)
+
+
+def test_altered_sample_does_not_match():
+    lines = lines_of(boot("icount"))
+    i = next(k for k, l in enumerate(lines) if l.startswith('{"rec":"samples"'))
+    r = json.loads(lines[i])
+    old = lines[i]
+    vals = r["values"]
+    vals[17] += 1000
+    lines[i] = old[:old.index('"values":[')] + '"values":[' + ",".join(map(str, vals)) + "]}\r"
+    d = workdir("altered_sample")
+    rc, out = bench("report", write(d, "alt.log", "\n".join(lines)), "--no-figures")
+    check(rc == 1, f"exit status {rc}, expected 1: a sample was altered", out)
+    name = f"{r['method']}/{r['workload']} ensemble {r['ensemble']}"
+    check(re.search(rf"  {name}: .*: DO NOT MATCH the ensemble record \(line \d+\): max recorded",
+                    out), "the mismatch is not reported in the dump section", out)
+    check(re.search(rf"line \d+: the dumped samples of {name} .* variance recomputed \d+ TSC ticks\^2",
+                    out), "no problem naming the ensemble record's line", out)
+
+
+# --- compare -------------------------------------------------------------------------
+
+def test_compare_ratios():
+    a, b = boot("tcg"), boot("icount")
+    rc, out = bench("compare", a, b)
+    check(rc == 0, f"exit status {rc}", out)
+    sa = {(s["method"], s["workload"]): s for s in records(a, "summary")}
+    sb = {(s["method"], s["workload"]): s for s in records(b, "summary")}
+    for key in sa:
+        m, w = key
+        check(f"\n{m}/{w} (A: " in out, f"no section for {m}/{w}", out)
+        x, y = sa[key]["min_of_mins"], sb[key]["min_of_mins"]
+        want = f"{y / x:.3g}" if x else ("- (both 0)" if y == 0 else "inf (A is 0)")
+        label = "offset \\(min of mins\\)" if w == "empty" else "min of mins"
+        check(re.search(rf"\n  {label} +{x} TSC ticks +{y} TSC ticks +{re.escape(want)}\n", out),
+              f"{m}/{w}: least-minimum row with ratio {want} missing", out)
+    check(re.search(r"figure +A +B +B/A", out), "no B/A column", out)
+    check(re.search(r"total variance +\d+ TSC ticks\^2 +0 TSC ticks\^2 +0\n", out),
+          "no total variance row with its units and ratio", out)
+    check(re.search(r"cpu brand +QEMU TCG CPU.* +QEMU TCG CPU.* +same", out), "no cpu brand row", out)
+
+
+def test_compare_environments_differ():
+    a, b = boot("tcg"), boot("qemu64")
+    rc, out = bench("compare", a, b)
+    check(rc == 0, f"exit status {rc}", out)
+    check(re.search(r"cpu brand +\S.* +DIFFERS", out), "the cpu brands differ but are not flagged", out)
+    for label in ("hypervisor", "boot loader"):
+        check(re.search(rf"  {label} +\S", out), f"no {label} row", out)
+    check(re.search(r"\nOnly in A: .*\brdtscp/empty\b", out) and "Skipped in B: method rdtscp: " in out,
+          "the skipped method is not reported", out)
+
+
+# --- capture -------------------------------------------------------------------------
+
+def run_capture(d, chunks, args=(), keep_open=True, limit=60):
+    """Feed chunks to 'bench.py capture -' through a pipe, left open after
+    them when keep_open (capture must then stop by itself) and closed
+    otherwise; returns (exit status, its messages, saved bytes, seconds)."""
+    path = os.path.join(d, "captured.log")
+    p = subprocess.Popen([PY, BENCH, "capture", "-", "-o", path, "-q"] + list(args),
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    output = []
+    reader = threading.Thread(target=lambda: output.append(p.stdout.read()))
+    reader.start()
+    start = time.time()
+    try:
+        for c in chunks:
+            p.stdin.write(c)
+            p.stdin.flush()
+            time.sleep(0.005)
+        if not keep_open:
+            p.stdin.close()
+        p.wait(timeout=limit)
+    except BrokenPipeError:
+        p.wait(timeout=limit)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        raise AssertionError(f"capture did not exit within {limit} s")
+    finally:
+        took = time.time() - start
+        try:
+            p.stdin.close()
+        except (BrokenPipeError, OSError):
+            pass
+        reader.join(10)
+    saved = read(path) if os.path.exists(path) else None
+    return p.returncode, b"".join(output).decode(errors="replace"), saved, took
+
+
+def split_chunks(data, n=4096):
+    return [data[i:i + n] for i in range(0, len(data), n)]
+
+
+def test_capture_stops_at_final_line():
+    log = read(boot("tcg"))
+    after = b"\x1b[2J\x1b[H GNU GRUB  version 2.06 (after a reboot)\r\n\x1b[7m*bench\x1b[0m\r\n"
+    d = workdir("capture_final")
+    # The pipe stays open after the final line: capture must stop by itself.
+    rc, out, saved, took = run_capture(d, split_chunks(log + after, 1000), keep_open=True)
+    check(rc == 0, f"exit status {rc}, expected 0", out)
+    check(saved == log, f"saved {len(saved or b'')} bytes, expected the {len(log)} bytes up to and "
+                        "including the final line", out)
+    check(took < 20, f"capture took {took:.1f} s: it did not stop at the final line", out)
+    check("capture: final line after" in out and "bench: run complete" in out, "no final message", out)
+    rc, rep = bench("report", os.path.join(d, "captured.log"), "--no-figures")
+    check(rc == 0, "the captured log does not report as valid", rep)
+
+
+def test_capture_noisy_stream_lone_cr():
+    log = read(boot("qemu64")).replace(b"\r\n", b"\n")
+    lines = log.split(b"\n")
+    final = max(i for i, l in enumerate(lines) if l.startswith(b"bench: run complete"))
+    body = b"\r".join(lines[:final])                      # lone-CR line ends
+    stream = (b"\x1b[2J\x1b[H\x1b[?25l\x00 GNU GRUB \x1b[0m\r\n" + body + b"\r"
+              + b"\x1b[0m\x07" + lines[final] + b"\r")      # noise before the final line
+    d = workdir("capture_noisy")
+    rc, out, saved, took = run_capture(d, split_chunks(stream, 333), keep_open=True)
+    check(rc == 0, f"exit status {rc}, expected 0: the final line is there", out)
+    check(saved.endswith(lines[final] + b"\r\n") and took < 20,
+          f"the saved log does not end with the final line ({saved[-80:]!r})", out)
+    rc, rep = bench("report", os.path.join(d, "captured.log"), "--no-figures")
+    check(rc == 0, "the captured log (lone-CR line ends) does not report as valid", rep)
+
+
+def test_capture_truncated_stream():
+    log = read(boot("tcg"))
+    half = log[:len(log) // 2]
+    d = workdir("capture_truncated")
+    rc, out, saved, _ = run_capture(d, split_chunks(half), keep_open=False)
+    check(rc == 1, f"exit status {rc}, expected 1 (no final line)", out)
+    check("the stream ended after" in out and "without the run's final line" in out,
+          "no clear message about the cut stream", out)
+    check(saved == half, "the partial log was not saved as received", out)
+
+
+def test_capture_timeout():
+    log = read(boot("tcg"))
+    d = workdir("capture_timeout")
+    rc, out, saved, took = run_capture(d, [log[:5000]], args=["--timeout", "2"], keep_open=True,
+                                       limit=30)
+    check(rc == 1, f"exit status {rc}, expected 1", out)
+    check("no final line within 2 s" in out, "no message about the time limit", out)
+    check(took < 15, f"capture took {took:.1f} s with --timeout 2")
+    check(saved == log[:5000], "the partial log was not saved", out)
+
+
+def test_capture_serial_device():
+    """--device: the run's output written to a pseudo-terminal, read through
+    pyserial as from a USB-serial adapter."""
+    try:
+        subprocess.run([PY, "-c", "import serial"], check=True, capture_output=True)
+    except subprocess.CalledProcessError:
+        raise Skip(f"pyserial is not installed for {PY} (Debian: python3-serial)")
+    log = read(boot("qemu64"))
+    master, slave = os.openpty()
+    d = workdir("capture_device")
+    path = os.path.join(d, "serial.log")
+    p = subprocess.Popen([PY, BENCH, "capture", "--device", os.ttyname(slave), "--baud", "115200",
+                          "-q", "-o", path, "--timeout", "60"],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        first = p.stdout.readline().decode(errors="replace")
+        check(first.startswith("capture: reading"), f"capture did not start: {first!r}")
+        time.sleep(0.5)  # the port is open and raw before anything is sent
+        for c in split_chunks(log, 512):
+            os.write(master, c)
+        p.wait(timeout=60)
+        rest = p.stdout.read().decode(errors="replace")
+    finally:
+        if p.poll() is None:
+            p.kill()
+        os.close(master)
+        os.close(slave)
+    check(p.returncode == 0, f"exit status {p.returncode}, expected 0", first + rest)
+    check(read(path) == log, "the log read from the device differs from what was sent", rest)
+
+
+def test_capture_live_qemu():
+    """QEMU's serial output piped straight into capture."""
+    if not shutil.which("qemu-system-x86_64"):
+        raise Skip("qemu-system-x86_64 is not installed")
+    d = workdir("capture_live")
+    path = os.path.join(d, "live.log")
+    cmd = " ".join(f"'{a}'" for a in qemu_cmd(["-cpu", "max"],
+                                              "ensembles=5 samples=200 workloads=add_chain_64"))
+    p = subprocess.run(["bash", "-c",
+                        f"timeout {QEMU_TIMEOUT} {cmd} | '{PY}' '{BENCH}' capture - -q -o '{path}'"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=QEMU_TIMEOUT + 30)
+    out = p.stdout.decode(errors="replace")
+    check(p.returncode == 0, f"exit status {p.returncode}, expected 0", out)
+    rc, rep = bench("report", path, "-o", os.path.join(d, "fig"))
+    check(rc == 0, "the captured log does not report as valid", rep)
+
+
+# --- format evolution ------------------------------------------------------------------
+
+def test_unknown_kinds_and_keys_ignored():
+    lines = lines_of(boot("qemu64"))
+    i = next(k for k, l in enumerate(lines) if l.startswith('{"rec":"ensemble"'))
+    lines[i] = lines[i].replace('"error":null}', '"error":null,"future":{"a":[1,2]},"x2":"y"}')
+    lines.insert(i + 1, '{"rec":"future_kind","method":"cpuid","value":42}\r')
+    d = workdir("unknown_kinds")
+    rc, out = bench("report", write(d, "fut.log", "\n".join(lines)), "--no-figures")
+    check(rc == 0, f"exit status {rc}, expected 0: unknown kinds and keys are ignored", out)
+    check("1 record(s) of kind 'future_kind', not known to this tool: ignored" in out,
+          "the unknown kind is not mentioned", out)
+
+
+def test_core_cycles_view():
+    """Counters read beside the TSC (ensemble and summary records in
+    core_cycles and instructions, and a counters record, as the kernel
+    prints them where the PMU counts; QEMU's TCG has none) get their own
+    tables and a core-cycles-vs-TSC figure. Derived from a real log."""
+    lines = lines_of(boot("qemu64"))
+    out_lines = []
+    for l in lines:
+        out_lines.append(l)
+        if l.startswith('{"rec":"ensemble","method":"cpuid"') or \
+                l.startswith('{"rec":"summary","method":"cpuid"'):
+            for unit in ("core_cycles", "instructions"):
+                out_lines.append(l.replace('"unit":"tsc_ticks"', f'"unit":"{unit}"'))
+        if l.startswith('{"rec":"summary","method":"cpuid","workload":"empty"'):
+            out_lines.append('{"rec":"counters","method":"cpuid","workload":"empty","net_core_cycles":0,'
+                             '"net_instructions":0,"core_cycles_per_tsc_tick":1.000}\r')
+    d = workdir("core_cycles")
+    rc, out = bench("report", write(d, "cyc.log", "\n".join(out_lines)), "-o", d)
+    check(rc == 0, f"exit status {rc}, expected 0", out)
+    tsc = table_rows(out)
+    for unit in ("core cycles", "instructions"):
+        rows = table_rows(out, unit)
+        check(rows and all(k[0] == "cpuid" for k in rows) and
+              all(rows[k][5:] == tsc[k][5:] for k in rows), f"no or wrong {unit} table", out)
+    check("Counters per method and workload, net of the method's offset:" in out,
+          "the counters record is not shown", out)
+    pngs = check_pngs(d, ["cycles-vs-tsc-cpuid-empty-core_cycles.png", "minvar-cpuid-empty.png"], out)
+    check(not any(p.startswith("minvar-") and ("core_cycles" in p or "instructions" in p)
+                  for p in pngs), f"min/variance figures of the counters beside the TSC: {pngs}")
+
+
+def test_method_in_its_own_unit():
+    """A method whose own unit is not the TSC's (the ctr_ methods count core
+    cycles): its paper-format lines are checked against the records of that
+    unit. Derived from a real log by relabelling cpuid's records."""
+    lines = [l.replace('"unit":"tsc_ticks"', '"unit":"core_cycles"') if '"method":"cpuid"' in l else l
+             for l in lines_of(boot("qemu64"))]
+    d = workdir("own_unit")
+    rc, out = bench("report", write(d, "own.log", "\n".join(lines)), "-o", d)
+    check(rc == 0, f"exit status {rc}, expected 0", out)
+    check(("cpuid", "empty") in table_rows(out, "core cycles") and
+          ("cpuid", "empty") not in table_rows(out), "cpuid is not reported in core cycles", out)
+    check_pngs(d, ["minvar-cpuid-empty-core_cycles.png"], out)
+    i = next(k for k, l in enumerate(lines) if l.startswith("loop_size:1 >>>>"))
+    lines[i] = re.sub(r"min time: (\d+)", lambda m: f"min time: {int(m.group(1)) + 1}", lines[i])
+    rc, out = bench("report", write(d, "own-bad.log", "\n".join(lines)), "--no-figures")
+    check(rc == 1 and f"line {i + 1}: cpuid/empty [core cycles]: the paper-format line for loop_size 1 "
+          "disagrees with its record" in out, "a wrong paper-format line is not reported", out)
+
+
+def test_benchlog_formulas():
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import benchlog
+    check(benchlog.var_calc([1, 2, 3, 4]) == 1, "var_calc([1,2,3,4]) is (4*30-100)//16 = 1")
+    check(benchlog.var_calc([5] * 1000) == 0, "var_calc of equal samples")
+    check(benchlog.var_calc([2 ** 64 - 1] * 2) is None, "a 128-bit overflow must give None")
+    st = benchlog.ensemble_stats([21, 42, 21])
+    check(str(st["mean"]) == "28.000" and st["variance"] == 98 and st["max_dev"] == 21,
+          f"ensemble_stats([21,42,21]) = {st}")
+    s = benchlog.summary_stats([{"min": 5, "max": 9, "max_dev": 4, "variance": 2, "samples": 3},
+                                {"min": 4, "max": 4, "max_dev": 0, "variance": 0, "samples": 3}])
+    check(s["spurious"] == 1 and s["total_variance"] == 1 and s["var_of_mins"] == 0 and
+          s["var_of_vars"] == 1 and s["max_dev_all"] == 4, f"summary_stats: {s}")
+
+
+TESTS = [v for k, v in list(globals().items()) if k.startswith("test_") and callable(v)]
+
+
+def main(argv):
+    if not os.path.exists(KERNEL):
+        print(f"tools: {KERNEL} is missing: run 'make kernel' (BUILD={BUILD}) first")
+        return 2
+    if subprocess.run([PY, "-c", "import matplotlib"], capture_output=True).returncode:
+        print(f"tools: WARNING: matplotlib is not available to {PY}: the figure checks will fail "
+              "(Debian: apt-get install python3-matplotlib, and run this with /usr/bin/python3)")
+    selected = [t for t in TESTS if not argv or any(a in t.__name__ for a in argv)]
+    passed = failed = skipped = 0
+    for t in selected:
+        name = t.__name__[len("test_"):]
+        start = time.time()
+        try:
+            t()
+        except Skip as e:
+            skipped += 1
+            print(f"SKIP {name}: {e}")
+        except AssertionError as e:
+            failed += 1
+            print(f"FAIL {name} ({time.time() - start:.1f} s): {e}")
+        except Exception as e:  # a broken test is a failure, not a crash of the suite
+            failed += 1
+            print(f"FAIL {name} ({time.time() - start:.1f} s): {type(e).__name__}: {e}")
+        else:
+            passed += 1
+            print(f"PASS {name} ({time.time() - start:.1f} s)")
+        sys.stdout.flush()
+    print(f"tools: {passed} passed, {failed} failed, {skipped} skipped")
+    os.makedirs(os.path.join(BUILD, "results"), exist_ok=True)
+    with open(os.path.join(BUILD, "results", "tools.txt"), "w") as f:
+        f.write(f"{passed} {failed} {skipped}\n")
+    return 1 if failed or not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

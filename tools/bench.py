@@ -1,0 +1,405 @@
+#!/usr/bin/env python3
+"""tools/bench.py - host tools for a bench run's serial log.
+
+    bench.py capture [--device /dev/ttyUSB0 --baud 115200 | -] [-o FILE] [--timeout S]
+        Save the serial output (a device, or standard input) until the run's
+        final line. Exit 0 when the final line was seen, 1 otherwise.
+    bench.py report LOG [-o OUTDIR] [--no-figures]
+        Check the log, print the paper's statistics per method and workload,
+        and write the paper's figures as PNG files into OUTDIR (default: the
+        log's path without .log, plus "-report"). Exit 0 when the log is
+        valid, 1 when it is not (what could be read is still reported).
+    bench.py compare LOG_A LOG_B
+        The figures of two runs side by side, with the ratio B/A, and how
+        their environments differ. Exit 0 when both logs are valid.
+
+Figures need matplotlib (Debian: python3-matplotlib, for /usr/bin/python3);
+capture from a device needs pyserial (python3-serial). The log format is in
+the README, "Machine-readable output"; tools/benchlog.py reads it.
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlog  # noqa: E402
+from benchlog import TSC, unit_name, with_unit  # noqa: E402
+
+
+# --- text helpers -------------------------------------------------------------
+
+def table(header, rows, indent="  "):
+    """Columns padded to their widest cell; header is a list of tuples of
+    header lines (name, unit)."""
+    depth = max(len(h) for h in header)
+    cells = [[h[i] if i < len(h) else "" for h in header] for i in range(depth)] + rows
+    widths = [max(len(str(r[c])) for r in cells) for c in range(len(header))]
+    out = []
+    for r in cells:
+        out.append(indent + "  ".join(str(v).ljust(w) for v, w in zip(r, widths)).rstrip())
+    return out
+
+
+def env_facts(log):
+    """(label, value) pairs describing where a run ran."""
+    e = log.env or {}
+
+    def hx(k):
+        return f"0x{e[k]:x}" if isinstance(e.get(k), int) else "?"
+    hv = e.get("hypervisor")
+    hyper = ("none (no CPUID hypervisor bit)" if hv == 0 else
+             f"yes, vendor {e.get('hypervisor_vendor') or '?'}" if hv else "?")
+    proto = e.get("boot_protocol")
+    loader = f"{e.get('loader', '?')} (multiboot{proto if proto is not None else '?'})"
+    cfg = log.config or {}
+    size = (f"{cfg.get('ensembles', '?')} ensembles x {cfg.get('samples', '?')} samples, "
+            f"{cfg.get('warmup', '?')} warm-up samples")
+    yn = {0: "no", 1: "yes", False: "no", True: "yes"}
+    rate = dict(log.by_kind["tsc_rate"][0][1]) if log.by_kind.get("tsc_rate") else {}
+    if isinstance(rate.get("hz"), int) and rate["hz"] > 0:
+        tsc_rate = (f"{rate['hz']} Hz (+-{rate.get('ppm', '?')} ppm, measured with "
+                    f"{rate.get('source', '?')})")
+    else:
+        tsc_rate = "unknown" if rate else "? (not in this log's format)"
+    return [("cpu brand", e.get("brand", "?")),
+            ("cpu", f"{e.get('vendor', '?')} family {hx('family')} model {hx('model')} "
+                    f"stepping {e.get('stepping', '?')}"),
+            ("hypervisor", hyper),
+            ("invariant TSC", yn.get(e.get("invariant_tsc"), "?")),
+            ("TSC rate", tsc_rate),
+            ("boot loader", loader),
+            ("memory", f"{e['memory_usable_mib']} MiB usable" if "memory_usable_mib" in e else "?"),
+            ("command line", e.get("cmdline", "?")),
+            ("run size", size),
+            ("methods", cfg.get("methods", "?")),
+            ("workloads", cfg.get("workloads", "(not in this log's format)"))]
+
+
+def ratio(a, b):
+    """B/A as text: a plain number, 'inf' when only A is 0, '-' when both are."""
+    if not isinstance(a, int) or not isinstance(b, int):
+        return "n/a"
+    if a == 0:
+        return "- (both 0)" if b == 0 else "inf (A is 0)"
+    r = b / a
+    return f"{r:.3g}"
+
+
+# --- report -------------------------------------------------------------------
+
+def figure_row(log, s):
+    f, from_summary = s.figures()
+    mark = "" if from_summary else " *"
+    net = f.get("net_min")
+    if net is None and not from_summary and s.workload != "empty":
+        empty = log.series.get((s.method, "empty", s.unit, s.counter))
+        if empty is not None and empty.ensembles:
+            net = f["min_of_mins"] - min(e["min"] for e in empty.ensembles)
+    if s.workload == "empty" or net is None:
+        net = "-"
+    return [s.method, (s.workload or "-") + mark,
+            f"{len(s.ensembles)} x {s.samples if s.samples is not None else '?'}",
+            _v(f.get("min_of_mins")), _v(net), _v(f.get("total_variance")),
+            _v(f.get("var_of_vars")), _v(f.get("var_of_mins")), _v(f.get("max_dev_all")),
+            _v(f.get("spurious"))]
+
+
+def _v(x):
+    """A table cell: the figure, or 'overflow' where the kernel's exact
+    integer arithmetic overflowed (null in the record)."""
+    return "overflow" if x is None else str(x)
+
+
+def figure_table(log, unit):
+    u = unit
+    header = [("method",), ("workload",), ("ensembles x samples", "[count x count]"),
+              ("min of mins", f"[{unit_name(u)}]"), ("net", f"[{unit_name(u)}]"),
+              ("total variance", f"[{unit_name(u, 2)}]"),
+              ("variance of variances", f"[{unit_name(u, 4)}]"),
+              ("variance of minimums", f"[{unit_name(u, 2)}]"),
+              ("abs max deviation", f"[{unit_name(u)}]"), ("spurious", "[ensembles]")]
+    return table(header, [figure_row(log, s) for s in log.runs(u) if s.ensembles or s.summary])
+
+
+def report_text(log, figures=None, figure_error=None):
+    out = []
+    w = out.append
+    w(f"report: {log.path} ({log.line_count} lines, {log.size} bytes)")
+    if log.env or log.config:
+        for label, value in env_facts(log):
+            w(f"  {label + ':':15s} {value}")
+    if log.final_line:
+        w(f"  {'final line:':15s} {log.final_line} (line {log.final_line_no})")
+    if log.problems:
+        w("")
+        w(f"PROBLEMS: the log is not valid ({len(log.problems)}):")
+        for p in log.problems:
+            w(f"  {p}")
+    units = [TSC] + log.other_units()
+    for u in units:
+        if not any(s.ensembles or s.summary for s in log.runs(u)):
+            continue
+        w("")
+        w(f"Paper statistics per method and workload, in {unit_name(u)} (min of mins of workload "
+          f"'empty' is the method's offset;")
+        w("net = min of mins - offset; spurious = ensembles whose minimum is below the previous "
+          "one's):")
+        out.extend(figure_table(log, u))
+        if any(not s.summary and s.ensembles for s in log.runs(u)):
+            w("  * no summary record (the log is cut short): figures recomputed from the "
+              "ensemble records")
+    if log.skips:
+        w("")
+        w("Skipped methods:")
+        for name, (no, why) in log.skips.items():
+            w(f"  {name}: {why} (line {no})")
+    extra_kinds(log, w)
+    dump_section(log, w)
+    if figures is not None or figure_error:
+        w("")
+        if figure_error:
+            w(f"Figures: none written: {figure_error}")
+        else:
+            w(f"Figures ({len(figures)} PNG files):")
+            for path, what in figures:
+                w(f"  {path}: {what}")
+    if log.notes:
+        w("")
+        w("Notes:")
+        for n in log.notes:
+            w(f"  {n}")
+    w("")
+    if log.valid:
+        n = sum(1 for s in log.series.values() if s.ensembles)
+        w(f"report: the log is valid ({n} series of ensembles, {len(log.skips)} method(s) skipped)")
+    else:
+        w(f"report: the log is NOT valid: {len(log.problems)} problem(s), listed under PROBLEMS")
+    return out
+
+
+def dump_section(log, w):
+    """Each dumped ensemble's statistics recomputed from its raw samples,
+    and whether they are the kernel's ensemble record's, exactly."""
+    if not log.dumps:
+        return
+    w("")
+    w("Dumped samples (dump=N), recomputed with the paper's var_calc "
+      "(n*sum(x^2) - sum(x)^2) // n^2:")
+    for d in log.dumps:
+        s = log.series[d.key]
+        head = (f"  {s.name} ensemble {d.ensemble}: {len(d.values)} samples "
+                f"(lines {d.lines[0]}-{d.lines[-1]})")
+        if d.check is None:
+            w(f"{head}: not compared: {d.note}")
+            continue
+        u = d.unit
+        mine = {k: v[0] for k, v in d.check.items()}
+        figs = (f"min {with_unit(mine.get('min'), u)}, max {with_unit(mine.get('max'), u)}, "
+                f"max_dev {with_unit(mine.get('max_dev'), u)}, variance "
+                f"{with_unit(mine.get('variance'), u, 2)}, mean {with_unit(mine.get('mean'), u)}")
+        bad = d.mismatches()
+        if bad:
+            w(f"{head}: {figs}: DO NOT MATCH the ensemble record (line {d.record_line}): " +
+              ", ".join(f"{k} recorded {with_unit(b, u, 2 if k == 'variance' else 1)}"
+                        for k, (_, b) in bad.items()))
+        else:
+            w(f"{head}: {figs}: match the ensemble record (line {d.record_line}) exactly")
+
+
+def extra_kinds(log, w):
+    """Records beside the paper's statistics: verdicts, the resolution test,
+    the counters read beside the TSC, the recommendation. Shown when
+    present; their absence is not an error."""
+    verdicts = log.by_kind.get("verdict", [])
+    if verdicts:
+        w("")
+        w("Verdicts (paper 4, steps 1-2: a method is fit when its variances are ~0):")
+        for no, v in verdicts:
+            u = v.get("unit") or TSC
+            state = ("UNKNOWN" if v.get("valid") is False else
+                     "ergodic" if v.get("ergodic") else "NOT ergodic")
+            w(f"  {v.get('method')}: {state}: variance of variances "
+              f"{with_unit(v.get('var_of_vars'), u, 4)} (limit "
+              f"{with_unit(v.get('max_var_of_vars'), u, 4)}), variance of minimum values "
+              f"{with_unit(v.get('var_of_mins'), u, 2)} (limit "
+              f"{with_unit(v.get('max_var_of_mins'), u, 2)}), offset "
+              f"{with_unit(v.get('offset'), u)} (line {no})")
+    res = log.by_kind.get("resolution", [])
+    if res:
+        w("")
+        w("Resolution test (paper 3.3.1):")
+        for no, r in res:
+            it = r.get("resolution_iterations")
+            step = r.get("step", r.get("step_ticks"))
+            w(f"  {r.get('method')}: {r.get('loop_sizes')} loop sizes; minimum flat until loop "
+              f"size {r.get('flat_until')}, then {r.get('changes')} changes; resolution "
+              f"{str(it) + ' loop iterations' if it is not None else 'not found'}, step "
+              f"{with_unit(step, r.get('unit') or TSC)}; "
+              f"{'rising strictly' if r.get('strictly_increasing') else 'not rising strictly'} "
+              f"(line {no})")
+    for no, c in log.by_kind.get("counters_choice", []):
+        w("")
+        if c.get("beside"):
+            w(f"Counters read beside the TSC methods: {c.get('instructions')} (instructions retired) "
+              f"and {c.get('core_cycles')} (core cycles) (line {no})")
+        else:
+            w(f"Counters read beside the TSC methods: none: {c.get('reason')} (line {no})")
+    counters = log.by_kind.get("counters", [])
+    if counters:
+        w("")
+        w("Counters per method and workload, net of the method's offset:")
+        rows = [[c.get("method"), c.get("workload") or "-", _v(c.get("net_core_cycles")),
+                 _v(c.get("net_instructions")), _v(c.get("core_cycles_per_tsc_tick"))]
+                for _, c in counters]
+        out = table([("method",), ("workload",), ("net", "[core cycles]"),
+                     ("net", "[instructions]"), ("ratio", "[core cycles per TSC tick]")], rows)
+        for line in out:
+            w(line)
+    for no, r in log.by_kind.get("recommendation", []):
+        w("")
+        w(f"Recommendation: {('method ' + r['method']) if r.get('method') else 'none'}: "
+          f"{r.get('reason', '')} (line {no})")
+
+
+def default_outdir(path):
+    base, ext = os.path.splitext(path)
+    return (base if ext in (".log", ".txt") else path) + "-report"
+
+
+def cmd_report(args):
+    log = benchlog.load(args.log)
+    figures = err = None
+    outdir = args.outdir or default_outdir(args.log)
+    if not args.no_figures and any(s.ensembles for s in log.series.values()):
+        import benchplot
+        try:
+            figures = benchplot.all_figures(log, outdir)
+        except benchplot.NoMatplotlib as e:
+            err = str(e)
+    lines = report_text(log, figures, err)
+    text = "\n".join(lines) + "\n"
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    if figures:
+        with open(os.path.join(outdir, "report.txt"), "w", encoding="utf-8") as f:
+            f.write(text)
+    if err:
+        print(f"report: WARNING: no figures: {err}", file=sys.stderr)
+    return 0 if log.valid else 1
+
+
+# --- compare ------------------------------------------------------------------
+
+COMPARED = (("min of mins", "min_of_mins", 1), ("net (min of mins - offset)", "net_min", 1),
+            ("total variance", "total_variance", 2), ("variance of variances", "var_of_vars", 4),
+            ("variance of minimum values", "var_of_mins", 2),
+            ("absolute max deviation", "max_dev_all", 1), ("spurious min values", "spurious", 0))
+
+
+def compare_text(a, b):
+    out = []
+    w = out.append
+    w(f"compare: A = {a.path}")
+    w(f"         B = {b.path}")
+    for tag, log in (("A", a), ("B", b)):
+        if not log.valid:
+            w(f"  {tag} is NOT a valid log ({len(log.problems)} problem(s), first: {log.problems[0]}); "
+              f"'bench.py report {log.path}' lists them")
+    w("")
+    w("Environment:")
+    rows = []
+    for (label, va), (_, vb) in zip(env_facts(a), env_facts(b)):
+        rows.append([label, va, vb, "same" if va == vb else "DIFFERS"])
+    out.extend(table([("",), ("A",), ("B",), ("",)], rows))
+    keys_a = [s.key for s in a.series.values() if s.ensembles or s.summary]
+    keys_b = {s.key for s in b.series.values() if s.ensembles or s.summary}
+    for key in keys_a:
+        if key not in keys_b:
+            continue
+        sa, sb = a.series[key], b.series[key]
+        fa, _ = sa.figures()
+        fb, _ = sb.figures()
+        u = sa.unit
+        w("")
+        w(f"{sa.name} (A: {len(sa.ensembles)} ensembles x {sa.samples} samples, "
+          f"B: {len(sb.ensembles)} x {sb.samples})")
+        rows = []
+        for label, k, power in COMPARED:
+            if k == "net_min" and (sa.workload == "empty" or k not in fa or k not in fb):
+                continue
+            va, vb = fa.get(k), fb.get(k)
+            if k == "min_of_mins" and sa.workload == "empty":
+                label = "offset (min of mins)"
+            if power == 0:
+                rows.append([label, f"{va} ensembles", f"{vb} ensembles", ratio(va, vb)])
+            else:
+                rows.append([label, with_unit(va, u, power), with_unit(vb, u, power), ratio(va, vb)])
+        out.extend(table([("figure",), ("A",), ("B",), ("B/A",)], rows))
+    only_a = [a.series[k].name for k in keys_a if k not in keys_b]
+    only_b = [b.series[k].name for k in b.series if k in keys_b and k not in set(keys_a)]
+    if only_a or only_b or a.skips or b.skips:
+        w("")
+    if only_a:
+        w(f"Only in A: {', '.join(only_a)}")
+    if only_b:
+        w(f"Only in B: {', '.join(only_b)}")
+    for tag, log in (("A", a), ("B", b)):
+        for name, (_, why) in log.skips.items():
+            w(f"Skipped in {tag}: method {name}: {why}")
+    return out
+
+
+def cmd_compare(args):
+    a, b = benchlog.load(args.log_a), benchlog.load(args.log_b)
+    try:
+        print("\n".join(compare_text(a, b)))
+    except BrokenPipeError:
+        pass
+    return 0 if a.valid and b.valid else 1
+
+
+def cmd_capture(args):
+    import benchcapture
+    return benchcapture.main(args)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="bench.py", description=__doc__.split("\n", 1)[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", metavar="{capture,report,compare}")
+    sub.required = True
+    c = sub.add_parser("capture", help="save a run's serial output until its final line")
+    c.add_argument("source", nargs="?", choices=["-"], help="'-': standard input (the default)")
+    c.add_argument("--device", help="serial device, e.g. /dev/ttyUSB0 (needs python3-serial)")
+    c.add_argument("--baud", type=int, default=115200, help="baud rate (default 115200)")
+    c.add_argument("-o", "--output", help="log file to write (default bench-DATE-TIME.log)")
+    c.add_argument("--timeout", type=float, default=None,
+                   help="give up after S seconds without the final line (default: no limit)")
+    c.add_argument("-q", "--quiet", action="store_true",
+                   help="do not echo the lines to standard error")
+    c.set_defaults(func=cmd_capture)
+    r = sub.add_parser("report", help="check a log, print its statistics, draw its figures")
+    r.add_argument("log")
+    r.add_argument("-o", "--outdir", help="directory for the PNG figures (default LOG-report/)")
+    r.add_argument("--no-figures", action="store_true", help="print the report only")
+    r.set_defaults(func=cmd_report)
+    m = sub.add_parser("compare", help="two runs side by side, with ratios B/A")
+    m.add_argument("log_a")
+    m.add_argument("log_b")
+    m.set_defaults(func=cmd_compare)
+    args = p.parse_args(argv)
+    if args.command == "capture" and args.device and args.source:
+        p.error("capture: give either --device or '-', not both")
+    for attr in ("log", "log_a", "log_b"):
+        path = getattr(args, attr, None)
+        if path is not None and not os.path.isfile(path):
+            print(f"bench.py {args.command}: {path}: no such file", file=sys.stderr)
+            return 1
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
