@@ -229,6 +229,7 @@ struct quiet_result {
 	const char *apic;      /* "xapic", "x2apic", "disabled", "absent", "unreadable", "unmapped" */
 	int max_lvt;           /* -1 unknown */
 	int lvt_masked, lvt_failed;
+	int lvt_nmi_kept; /* LINT1 left delivering NMIs */
 	int timer_stopped;     /* 1 stopped, 0 failed, -1 not done */
 	int irr, isr;          /* vectors pending / in service; -1 unknown */
 	const char *deadline;  /* "cleared", "absent", "faulted" */
@@ -318,6 +319,17 @@ static void quiet_apic(const struct cpu_info *c, struct quiet_result *q)
 				lvts[i].name, lvts[i].off, q->max_lvt, lvts[i].min_maxlvt);
 			continue;
 		}
+		/* LINT1 wired for NMI (delivery mode 100b, SDM Vol. 3A 13.5.1) stays
+		 * as it is: the platform signals errors with it, and an NMI is to
+		 * be counted per ensemble (kernel/trap.c), never hidden. */
+		if (lvts[i].off == 0x360 && apic_read(&a, lvts[i].off, &v) == 0 &&
+		    ((v >> 8) & 7) == 4 && !(v & APIC_LVT_MASK)) {
+			q->lvt_nmi_kept = 1;
+			kprintf("quiet: apic LVT %s (%03XH): 0x%08x: left unmasked: it delivers NMIs, which "
+				"cannot be prevented and are counted per ensemble instead\n",
+				lvts[i].name, lvts[i].off, v);
+			continue;
+		}
 		if ((err = apic_read(&a, lvts[i].off, &v)) ||
 		    (!(v & APIC_LVT_MASK) && (err = apic_write(&a, lvts[i].off, v | APIC_LVT_MASK))) ||
 		    (err = apic_read(&a, lvts[i].off, &after))) {
@@ -396,9 +408,9 @@ void quiet_timers(const struct cpu_info *c)
 	}
 
 	kprintf("{\"rec\":\"quiet\",\"pic_masks\":[%u,%u],\"pit0_status\":%u,\"pit0_stopped\":%d,"
-		"\"apic\":\"%s\",\"apic_max_lvt\":%d,\"lvt_masked\":%d,\"lvt_failed\":%d,"
+		"\"apic\":\"%s\",\"apic_max_lvt\":%d,\"lvt_masked\":%d,\"lvt_failed\":%d,\"lint1_nmi_kept\":%d,"
 		"\"apic_timer_stopped\":%d,\"apic_irr\":%d,\"apic_isr\":%d,\"tsc_deadline\":\"%s\"}\n",
-		m, s, st, pit_ok, q.apic, q.max_lvt, q.lvt_masked, q.lvt_failed, q.timer_stopped, q.irr,
+		m, s, st, pit_ok, q.apic, q.max_lvt, q.lvt_masked, q.lvt_failed, q.lvt_nmi_kept, q.timer_stopped, q.irr,
 		q.isr, q.deadline);
 }
 
