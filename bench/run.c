@@ -8,6 +8,7 @@
 #include "../kernel/mem.h"
 #include "../kernel/pmu.h"
 #include "../kernel/probe.h"
+#include "../kernel/quiet.h"
 #include "../kernel/trap.h"
 #include "../lib/fmt.h"
 #include "../lib/robust.h"
@@ -52,6 +53,10 @@ static struct method_row {
 } rows[METHOD_COUNT];
 static int64_t net[METHOD_COUNT][WORKLOADS_MAX];
 static uint8_t net_ok[METHOD_COUNT][WORKLOADS_MAX];
+/* The net least minimum of each (method, workload) in each unit measured
+ * (bit u of net_units set), for the one-screen summary. */
+static int64_t net_in[METHOD_COUNT][WORKLOADS_MAX][UNIT_COUNT];
+static uint8_t net_units[METHOD_COUNT][WORKLOADS_MAX];
 
 void bench_set_tsc_hz(uint64_t hz)
 {
@@ -424,6 +429,14 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 			primary = run_workload(m, w, offsets, capacity, wr, t);
 			net[m][i] = (int64_t)(wr[primary].s.min_of_mins - wr[primary].offset);
 			net_ok[m][i] = 1;
+			for (int u = 0; u < UNIT_COUNT; u++) {
+				int measured = u == primary ||
+					       (u != UNIT_TSC && (counters_beside || method_is_ctr(m)));
+				if (!measured)
+					continue;
+				net_in[m][i][u] = (int64_t)(wr[u].s.min_of_mins - wr[u].offset);
+				net_units[m][i] |= (uint8_t)(1u << u);
+			}
 		}
 	}
 
@@ -454,7 +467,6 @@ void report_tables(const struct run_totals *t)
 {
 	char off[48], ns[32], a[24], b[24], c[24];
 	(void)t;
-	console_screen_clear();
 	kprintf("\nsummary table (TSC ticks unless said; ns from the TSC frequency%s)\n",
 		tsc_hz ? "" : ", unknown here");
 	kprintf("%-14s %-22s %12s %14s %12s %10s %6s %6s  %s\n", "method", "offset ticks (ns)",
@@ -508,4 +520,182 @@ void report_tables(const struct run_totals *t)
 		kprintf("%s\n", line);
 	}
 	kprintf("(net figures are TSC ticks, or core cycles for the ctr_ methods)\n");
+}
+
+/* v in at most width characters: exact when it fits, else d.dde+N with
+ * the digits floored (the exact figure is in the serial log). */
+static const char *fit_u64(char *buf, size_t size, uint64_t v, int width)
+{
+	if (fmt_format(buf, size, "%llu", (unsigned long long)v) <= width)
+		return buf;
+	uint64_t p = 1;
+	int e = 0;
+	while (v / p >= 10) {
+		p *= 10;
+		e++;
+	}
+	fmt_format(buf, size, "%llu.%02llue%d", (unsigned long long)(v / p),
+		   (unsigned long long)((v % p) / (p / 100)), e);
+	return buf;
+}
+
+static const char *fit_i64(char *buf, size_t size, int64_t v, int width)
+{
+	if (v >= 0)
+		return fit_u64(buf, size, (uint64_t)v, width);
+	buf[0] = '-';
+	fit_u64(buf + 1, size - 1, 0 - (uint64_t)v, width - 1);
+	return buf;
+}
+
+/* ticks as nanoseconds with one decimal (floored), or "-". */
+static const char *ns_of(char *buf, size_t size, int64_t ticks)
+{
+	uint64_t ps;
+	if (!tsc_hz || ticks < 0 || ticks_to_ps((uint64_t)ticks, tsc_hz, &ps))
+		fmt_format(buf, size, "-");
+	else
+		fmt_format(buf, size, "%llu.%llu", (unsigned long long)(ps / 1000),
+			   (unsigned long long)(ps % 1000 / 100));
+	return buf;
+}
+
+/* Rows of an 80x25 text screen the summary may use: the final line takes
+ * two and the halt line one. */
+#define SCREEN_SUMMARY_ROWS 22
+
+void bench_screen_summary(const struct cpu_info *cpu, const struct run_totals *t, const char *final_line)
+{
+	char line[160], a[24], b[24], c[24], d[24], e[24];
+	int rows_used = 0;
+	console_set_serial(0);
+	console_screen_clear();
+
+	/* The machine. */
+	const char *brand = cpu->brand;
+	while (*brand == ' ')
+		brand++;
+	kprintf("bench summary: %.64s\n", brand[0] ? brand : cpu->vendor);
+	uint64_t ucode = 0;
+	int has_ucode = quiet_microcode(cpu, &ucode) == 0;
+	char mhz[TSCFREQ_MHZ_BUF];
+	char uc[24] = "n/a";
+	if (has_ucode)
+		fmt_format(uc, sizeof uc, "0x%llx", (unsigned long long)ucode);
+	fmt_format(line, sizeof line, "%s fam %u model %u step %u, microcode %s, TSC %s", cpu->vendor,
+		   cpu->family, cpu->model, cpu->stepping, uc,
+		   tsc_hz ? tscfreq_format_mhz(mhz, sizeof mhz, tsc_hz) : "rate unknown");
+	kprintf("%.79s\n", line);
+	uint64_t smis = 0, nmis = 0;
+	for (int m = 0; m < METHOD_COUNT; m++) {
+		smis += rows[m].smis;
+		nmis += rows[m].nmis;
+	}
+	fmt_format(line, sizeof line, "%llu ensembles x %llu samples; SMIs %s, NMIs %llu%s%s",
+		   (unsigned long long)cfg.ensembles, (unsigned long long)cfg.samples,
+		   smi_ok ? fit_u64(a, sizeof a, smis, 20) : "not readable", (unsigned long long)nmis,
+		   cpu->hypervisor ? "; hypervisor " : "", cpu->hypervisor ? cpu->hv_vendor : "");
+	kprintf("%.79s\n", line);
+	rows_used += 3;
+
+	/* The methods: the empty window (paper 4 steps 1-2). */
+	if (t->methods_run) {
+		kprintf("%-13s %7s %8s %9s %11s %11s %s\n", "method", "offset", "ns", "total var",
+			"var of vars", "var of mins", "ergodic");
+		rows_used++;
+	}
+	for (int m = 0; m < METHOD_COUNT; m++) {
+		const struct method_row *row = &rows[m];
+		if (!row->ran)
+			continue;
+		const struct summary_result *s = &row->r.s;
+		char nsb[16];
+		kprintf("%-13s %7s %8s %9s %11s %11s %s\n", methods[m].name,
+			fit_u64(a, sizeof a, s->min_of_mins, 7),
+			row->r.unit == UNIT_TSC ? ns_of(nsb, sizeof nsb, (int64_t)s->min_of_mins) : "cycles",
+			s->total_variance_ok ? fit_u64(b, sizeof b, s->total_variance, 9) : "overflow",
+			s->var_of_vars_ok ? fit_u64(c, sizeof c, s->var_of_vars, 11) : "overflow",
+			s->var_of_mins_ok ? fit_u64(d, sizeof d, s->var_of_mins, 11) : "overflow",
+			!row->v.valid ? "unknown" : row->v.ergodic ? "yes" : "NO");
+		rows_used++;
+	}
+	fmt_format(line, sizeof line, "TSC ticks (ctr_: core cycles); ergodic: var of vars <= %s, var of mins <= %s",
+		   fit_u64(a, sizeof a, cfg.max_var_of_vars, 20), fit_u64(b, sizeof b, cfg.max_var_of_mins, 20));
+	kprintf("%.79s\n", line);
+	if (t->methods_skipped) {
+		int k = fmt_format(line, sizeof line, "skipped:");
+		for (int m = 0; m < METHOD_COUNT; m++)
+			if ((cfg.methods >> m) & 1 && !rows[m].ran && k < (int)sizeof line)
+				k += fmt_format(line + k, sizeof line - (size_t)k, " %s", methods[m].name);
+		if (k < (int)sizeof line)
+			fmt_format(line + k, sizeof line - (size_t)k, " (why: serial log)");
+		kprintf("%.79s\n", line);
+		rows_used++;
+	}
+	if (t->recommended >= 0)
+		fmt_format(line, sizeof line, "recommended: %s (ergodic here; paper 4)", methods[t->recommended].name);
+	else
+		fmt_format(line, sizeof line, "recommended: none (%s)",
+			   t->methods_run ? "no method of the paper's is ergodic here; paper 4 step 2" : "no method ran");
+	kprintf("%.79s\n", line);
+	rows_used += 2;
+
+	/* The workloads, net of the offset, by the recommended method, else
+	 * the first that ran (a TSC method before a counter method). */
+	int by = t->recommended;
+	for (int m = 0; by < 0 && m < METHOD_COUNT; m++)
+		if (rows[m].ran && !method_is_ctr(m))
+			by = m;
+	for (int m = 0; by < 0 && m < METHOD_COUNT; m++)
+		if (rows[m].ran)
+			by = m;
+	int wl_total = 0;
+	for (int i = 0; by >= 0 && i < workload_count(); i++)
+		wl_total += net_units[by][i] != 0;
+	if (wl_total) {
+		/* Core cycles and instructions: from the same windows when the
+		 * counters were read beside the method, else from a counter
+		 * method. */
+		int cnt = -1;
+		for (int i = 0; i < workload_count(); i++)
+			if (net_units[by][i] & (1u << UNIT_CYC))
+				cnt = by;
+		for (int m = METHOD_FIRST_CTR; cnt < 0 && m < METHOD_COUNT; m++)
+			if (rows[m].ran)
+				cnt = m;
+		fmt_format(line, sizeof line, "net of the offset (least minimum), by %s%s%s", methods[by].name,
+			   cnt >= 0 && cnt != by ? "; counters by " : "", cnt >= 0 && cnt != by ? methods[cnt].name : "");
+		kprintf("%.79s\n", line);
+		if (cnt >= 0)
+			kprintf("%-24s %10s %9s %12s %12s\n", "workload", "TSC ticks", "ns", "core cycles", "instructions");
+		else
+			kprintf("%-24s %10s %9s\n", "workload", "TSC ticks", "ns");
+		rows_used += 2;
+		int shown = 0;
+		for (int i = 0; i < workload_count(); i++) {
+			if (!net_units[by][i])
+				continue;
+			if (rows_used == SCREEN_SUMMARY_ROWS - 1 && shown + 1 < wl_total) {
+				kprintf("... and %d more workloads: see the serial log\n", wl_total - shown);
+				break;
+			}
+			char nsb[16];
+			int has_tsc = (net_units[by][i] >> UNIT_TSC) & 1;
+			int64_t ticks = net_in[by][i][UNIT_TSC];
+			int n = fmt_format(line, sizeof line, "%-24.24s %10s %9s", workload_at(i)->name,
+				       has_tsc ? fit_i64(a, sizeof a, ticks, 10) : "-",
+				       has_tsc ? ns_of(nsb, sizeof nsb, ticks) : "-");
+			if (cnt >= 0) {
+				int hc = (net_units[cnt][i] >> UNIT_CYC) & 1, hi = (net_units[cnt][i] >> UNIT_INS) & 1;
+				fmt_format(line + n, sizeof line - (size_t)n, " %12s %12s",
+					   hc ? fit_i64(b, sizeof b, net_in[cnt][i][UNIT_CYC], 12) : "-",
+					   hi ? fit_i64(e, sizeof e, net_in[cnt][i][UNIT_INS], 12) : "-");
+			}
+			kprintf("%s\n", line);
+			rows_used++;
+			shown++;
+		}
+	}
+	kprintf("%s\n", final_line);
+	console_set_serial(1);
 }

@@ -68,6 +68,20 @@ struct run_totals {
 void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 	       struct run_totals *t);
 
+/* bench_screen_summary - the one-screen summary that stays on the screen
+ * after the run, so that a photo records it: the machine (brand, family,
+ * model, stepping, microcode, TSC rate), the sizes, SMIs and NMIs; per
+ * method its offset (TSC ticks and ns; core cycles for the ctr_ methods),
+ * total variance, variance of variances, variance of minimum values and
+ * verdict (paper 4); per workload its net least minimum by the
+ * recommended method in TSC ticks and ns, with core cycles and
+ * instructions retired where counters were read; then final_line. At
+ * most 80 columns and 23 rows (the final line may take two more): wider
+ * figures are shown as d.dde+N. Screen only (the serial log has all of it
+ * above); clears the screen first; no effect without a screen. Call after
+ * bench_run and the final line. */
+void bench_screen_summary(const struct cpu_info *cpu, const struct run_totals *t, const char *final_line);
+
 /* bench_set_tsc_hz - the TSC frequency in Hz (0: unknown), for the
  * nanosecond figures; set before bench_run. */
 void bench_set_tsc_hz(uint64_t hz);

@@ -31,7 +31,19 @@ mb2_header:
         dd MB2_ARCH_I386
         dd mb2_header_end - mb2_header
         dd -(MB2_MAGIC + MB2_ARCH_I386 + (mb2_header_end - mb2_header))
+        ; Framebuffer tag (Multiboot2 3.1.10): we can draw on a linear RGB
+        ; framebuffer of 32 or 24 bits per pixel (kernel/fb.c). Width and
+        ; height 0: no preference (GRUB then asks for "auto", the firmware's
+        ; preferred mode, and ignores the depth). Optional (flags bit 0): a
+        ; loader may keep VGA text mode, as GRUB does under BIOS when
+        ; gfxpayload=text is set after the multiboot2 command (iso/grub.cfg);
+        ; without it GRUB would switch a BIOS machine to a VBE mode.
+        align 8, db 0
+        dw 5, 1
+        dd 20
+        dd 0, 0, 32
         ; end tag
+        align 8, db 0
         dw 0, 0
         dd 8
 mb2_header_end:

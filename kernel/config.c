@@ -75,6 +75,8 @@ void config_parse(const char *cmdline)
 	cfg.test_fault = FAULT_NONE;
 	cfg.dump = CFG_OFF;
 	cfg.problems = cfg_parse(cmdline, keys, (int)(sizeof keys / sizeof keys[0]), report, 0);
+	/* console= was read (and any bad value reported) by console_init. */
+	cfg.problems += console_problems();
 }
 
 int config_workload_selected(int i)

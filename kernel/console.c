@@ -1,41 +1,227 @@
 /* kernel/console.c - see console.h. */
 #include "console.h"
+#include "fb.h"
 #include "uart.h"
 #include "vga.h"
 #include "../lib/fmt.h"
 
-static int screen;
+#define DEFAULT_BAUD 115200
+#define CONSOLE_VALUES "ttyS0, ttyS1, ttyS2 or ttyS3 (I/O 0x3F8, 0x2F8, 0x3E8, 0x2E8), " \
+	"each optionally followed by ,BAUD with BAUD a divisor of 115200 (e.g. ttyS1,9600; " \
+	"an n8 after it is accepted: 8N1 is the only framing), or none"
+
+enum screen_kind { SCREEN_NONE, SCREEN_VGA, SCREEN_FB };
+
+static enum screen_kind screen_kind; /* what the screen is, once found */
+static int screen;                   /* 1: output goes to it */
+static int serial;                   /* 1: output goes to the UART */
+static int serial_muted;             /* 1: console_set_serial(0) */
+static int problems;                 /* bad console= values seen */
+
+/* The serial console console= chose. */
+struct serial_choice {
+	int port; /* 0..3 for ttyS0..3, -1 for none */
+	uint32_t baud;
+};
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Parse one console= value v[0..len-1] into *out; 0 if accepted. */
+static int parse_console(const char *v, int len, struct serial_choice *out)
+{
+	if (len == 4 && v[0] == 'n' && v[1] == 'o' && v[2] == 'n' && v[3] == 'e') {
+		out->port = -1;
+		out->baud = 0;
+		return 0;
+	}
+	if (len < 5 || v[0] != 't' || v[1] != 't' || v[2] != 'y' || v[3] != 'S' ||
+	    v[4] < '0' || v[4] > '3')
+		return -1;
+	int port = v[4] - '0';
+	uint32_t baud = DEFAULT_BAUD;
+	int i = 5;
+	if (i < len) {
+		if (v[i++] != ',' || i == len)
+			return -1;
+		uint64_t b = 0;
+		int digits = 0;
+		for (; i < len && v[i] >= '0' && v[i] <= '9' && digits < 7; i++, digits++)
+			b = b * 10 + (uint64_t)(v[i] - '0');
+		if (!digits || b == 0 || b > DEFAULT_BAUD || DEFAULT_BAUD % b)
+			return -1;
+		/* Linux's ttyS0,115200n8: parity none, 8 bits, what we do anyway. */
+		if (i + 2 == len && v[i] == 'n' && v[i + 1] == '8')
+			i += 2;
+		if (i != len)
+			return -1;
+		baud = (uint32_t)b;
+	}
+	out->port = port;
+	out->baud = baud;
+	return 0;
+}
+
+/* The console= words of the command line: the last accepted value wins, as
+ * with every key (lib/cmdline.h); each bad one is reported. A word is a
+ * console= at the start of the line or after white space. */
+static struct serial_choice choose_serial(const char *line, char bad[][48], int *nbad)
+{
+	struct serial_choice c = { .port = 0, .baud = DEFAULT_BAUD };
+	*nbad = 0;
+	static const char key[] = "console=";
+	for (int i = 0; line[i]; i++) {
+		if (i > 0 && !is_space(line[i - 1]))
+			continue;
+		int k = 0;
+		while (key[k] && line[i + k] == key[k])
+			k++;
+		if (key[k])
+			continue;
+		const char *v = line + i + k;
+		int len = 0;
+		while (v[len] && !is_space(v[len]))
+			len++;
+		struct serial_choice got;
+		if (parse_console(v, len, &got) == 0) {
+			c = got;
+		} else if (*nbad < 4) {
+			int n = len < 40 ? len : 40;
+			for (int j = 0; j < n; j++)
+				bad[*nbad][j] = v[j];
+			bad[*nbad][n] = '\0';
+			if (n < len) {
+				bad[*nbad][n] = '.';
+				bad[*nbad][n + 1] = '.';
+				bad[*nbad][n + 2] = '.';
+				bad[*nbad][n + 3] = '\0';
+			}
+			(*nbad)++;
+		}
+	}
+	return c;
+}
+
+/* Called when console_init has printed all it prints: a fixed place where a
+ * debugger can stop with only those lines on the screen (the boot tests do,
+ * through QEMU's gdbstub: tests/boot/screen.py). */
+__attribute__((noinline, used)) void console_init_done(void);
+__attribute__((noinline, used)) void console_init_done(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
 
 void console_init(const struct boot_info *bi)
 {
-	int serial = uart_init(COM1_BASE, 115200) == 0;
-	/* The VGA text screen exists when a BIOS loader left text mode: every
-	 * multiboot1 boot we know (QEMU -kernel, GRUB on BIOS) and a
+	char bad[4][48];
+	int nbad;
+	struct serial_choice sc = choose_serial(bi->cmdline, bad, &nbad);
+	problems = nbad;
+	if (nbad) /* a bad word keeps the default, whatever came before it */
+		sc = (struct serial_choice){ .port = 0, .baud = DEFAULT_BAUD };
+	uint16_t base = sc.port >= 0 ? uart_port_base(sc.port) : 0;
+	serial = base && uart_init(base, sc.baud) == 0;
+
+	/* The screen: a direct-colour framebuffer when the loader set one up
+	 * (GRUB under UEFI), else VGA text when a BIOS loader left text mode:
+	 * every multiboot1 boot we know (QEMU -kernel, GRUB on BIOS) and a
 	 * multiboot2 boot that reports an EGA text framebuffer. */
-	if (bi->protocol == 1 || (bi->fb_present && bi->fb_type == 2))
-		console_set_screen(1);
-	if (!serial)
-		kprintf("console: no UART answered at COM1 (I/O 0x3F8, loopback test failed); screen only\n");
+	enum fb_status fbs = FB_NOT_RGB;
+	screen_kind = SCREEN_NONE;
+	if (bi->fb_present && bi->fb_type == 1) {
+		fbs = fb_init(bi);
+		if (fbs == FB_OK)
+			screen_kind = SCREEN_FB;
+	} else if ((bi->protocol == 1 && !bi->fb_present) || (bi->fb_present && bi->fb_type == 2)) {
+		screen_kind = SCREEN_VGA;
+	}
+	console_set_screen(screen_kind != SCREEN_NONE);
+
+	/* One line saying where the output goes. */
+	char ser[80], scr[160];
+	if (sc.port < 0)
+		fmt_format(ser, sizeof ser, "none (console=none)");
+	else if (serial)
+		fmt_format(ser, sizeof ser, "ttyS%d (I/O 0x%X) %u baud 8N1", sc.port, base, sc.baud);
+	else
+		fmt_format(ser, sizeof ser, "none (no UART at ttyS%d)", sc.port);
+	if (screen_kind == SCREEN_FB)
+		fmt_format(scr, sizeof scr, "framebuffer %ux%u, %u bpp, at 0x%llx, %dx%d characters%s",
+			   bi->fb_width, bi->fb_height, bi->fb_bpp, (unsigned long long)bi->fb_addr,
+			   fb_cols(), fb_rows(), fb_write_combining() ? ", write-combining" : "");
+	else if (screen_kind == SCREEN_VGA)
+		fmt_format(scr, sizeof scr, "VGA text 80x25");
+	else
+		fmt_format(scr, sizeof scr, "none");
+	kprintf("console: serial %s; screen %s\n", ser, scr);
+
+	for (int i = 0; i < nbad; i++)
+		kprintf("config: console=%s is not an accepted value; accepted: %s; keeping ttyS0,115200\n",
+			bad[i], CONSOLE_VALUES);
+	if (sc.port >= 0 && !serial)
+		kprintf("console: no UART answered at ttyS%d (I/O 0x%X, loopback test failed); "
+			"the output goes to the screen only\n", sc.port, base);
+	if (bi->fb_present && bi->fb_type == 1 && fbs != FB_OK) {
+		const char *why =
+			fbs == FB_ABOVE_4G ? "it is not inside the first 4 GiB, the memory this kernel maps" :
+			fbs == FB_BAD_DEPTH ? "only 32 and 24 bits per pixel are drawn" :
+			"its geometry is not usable (smaller than one 8x16 character, or pitch below width)";
+		kprintf("console: the loader's framebuffer (%ux%u, %u bpp, pitch %u, at 0x%llx) is refused: "
+			"%s; no screen output, the serial console goes on\n",
+			bi->fb_width, bi->fb_height, bi->fb_bpp, bi->fb_pitch,
+			(unsigned long long)bi->fb_addr, why);
+	} else if (bi->fb_present && bi->fb_type == 0) {
+		kprintf("console: the loader's framebuffer is indexed-colour (%ux%u, %u bpp); only RGB "
+			"framebuffers are drawn: no screen output\n", bi->fb_width, bi->fb_height, bi->fb_bpp);
+	}
+	console_init_done();
+}
+
+int console_problems(void)
+{
+	return problems;
 }
 
 void console_screen_clear(void)
 {
-	if (screen)
+	if (!screen)
+		return;
+	if (screen_kind == SCREEN_FB)
+		fb_clear();
+	else
 		vga_init();
 }
 
 void console_set_screen(int on)
 {
-	screen = on;
-	if (on)
+	screen = on && screen_kind != SCREEN_NONE;
+	if (screen && screen_kind == SCREEN_VGA)
 		vga_init();
 }
 
 void console_write(const char *s, size_t n)
 {
-	uart_write(s, n);
-	if (screen)
+	if (serial && !serial_muted)
+		uart_write(s, n);
+	if (!screen)
+		return;
+	if (screen_kind == SCREEN_FB)
+		fb_write(s, n);
+	else
 		vga_write(s, n);
+}
+
+void console_set_serial(int on)
+{
+	serial_muted = !on;
+}
+
+void console_flush(void)
+{
+	if (serial)
+		uart_flush();
 }
 
 void kprintf(const char *fmt, ...)

@@ -1,4 +1,5 @@
-/* kernel/console.h - one output path: serial (COM1) and the screen. */
+/* kernel/console.h - one output path: a serial port (COM1 unless console=
+ * says otherwise) and the screen (VGA text, or a framebuffer: kernel/fb.h). */
 #ifndef KERNEL_CONSOLE_H
 #define KERNEL_CONSOLE_H
 
@@ -6,11 +7,30 @@
 #include "multiboot.h"
 
 /* console_init - bring up the consoles from what the loader said and the
- * console= word of the command line (README "Boot parameters"): the serial
- * port (COM1 at 115200 8N1 by default; a missing UART is detected and
- * skipped) and the screen (VGA text under BIOS). Prints one line for each
- * console it could not bring up. Call once, first. */
+ * console= words of bi->cmdline, which it reads itself (config_parse runs
+ * later and only records the value; README "Boot parameters"):
+ *   console=ttyS0..ttyS3[,BAUD]  the serial port, COM1..COM4 (I/O 0x3F8,
+ *                                0x2F8, 0x3E8, 0x2E8); BAUD a divisor of
+ *                                115200, default 115200; 8N1
+ *   console=none                 no serial output
+ * Default ttyS0,115200. A bad value is reported ("config: console=...",
+ * naming what is accepted) and the default kept. A UART that fails the
+ * loopback test is reported and skipped: the run goes on on the screen.
+ * The screen is the loader's RGB framebuffer when it set one up (GRUB
+ * under UEFI), else VGA text when the loader left text mode (multiboot1,
+ * GRUB under BIOS); a framebuffer the kernel cannot draw on (above 4 GiB,
+ * not 24/32 bpp) is reported and left alone. Prints one "console:" line
+ * saying where the output goes, then one line per problem. Call once,
+ * first. */
 void console_init(const struct boot_info *bi);
+
+/* console_problems - the number of bad console= values console_init
+ * reported (for the count of command-line problems). */
+int console_problems(void);
+
+/* console_flush - wait (bounded) until the serial port has sent all its
+ * output: before a reset. */
+void console_flush(void);
 
 /* console_screen_clear - clear the screen (not serial), e.g. before the
  * final summary so that it stays in view. */
@@ -23,7 +43,13 @@ void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* console_write - write n bytes to every console. */
 void console_write(const char *s, size_t n);
 
-/* console_set_screen - turn the VGA text screen copy on (1) or off (0). */
+/* console_set_screen - turn the screen copy on (1) or off (0); turning a
+ * VGA text screen on clears it. No effect when there is no screen. */
 void console_set_screen(int on);
+
+/* console_set_serial - let output reach the serial port (1, the default)
+ * or keep it to the screen only (0): the one-screen summary at the end of
+ * a run, which the serial log has in full already. */
+void console_set_serial(int on);
 
 #endif

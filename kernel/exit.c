@@ -1,12 +1,63 @@
-/* kernel/exit.c - see exit.h. */
+/* kernel/exit.c - see exit.h.
+ *
+ * after=reboot tries, in order, what PCs have answered to for decades:
+ *  1. the reset control register, I/O port 0xCF9, of Intel chipsets since
+ *     the PIIX (and AMD's): writing 0x02 (SYS_RST, "full reset" next) then
+ *     0x06 (RST_CPU set: do it) resets the platform;
+ *  2. the 8042 keyboard controller's "pulse output port" command 0xFE to
+ *     I/O port 0x64, which pulls the CPU's reset line (wired on every PC
+ *     with an 8042 or its emulation), once its input buffer is empty
+ *     (status bit 1 clear);
+ *  3. a triple fault: with an empty IDT (limit 0) the INT3 cannot be
+ *     delivered, nor the #GP that raises, nor the #DF: the CPU shuts down,
+ *     which PC chipsets turn into a reset.
+ * Each step is announced first, and the serial port drained, so the log
+ * says which one did not work. */
 #include "exit.h"
+#include "config.h"
 #include "console.h"
 #include "cpu.h"
+
+/* About ms milliseconds: io_delay() is about 1 us. */
+static void delay_ms(int ms)
+{
+	for (int i = 0; i < ms * 1000; i++)
+		io_delay();
+}
+
+static __attribute__((noreturn)) void reboot(void)
+{
+	kprintf("bench: after=reboot: resetting through the reset control register (0x02, 0x06 to I/O 0xCF9)\n");
+	console_flush();
+	outb(0xCF9, 0x02);
+	io_delay();
+	outb(0xCF9, 0x06);
+	delay_ms(500);
+
+	kprintf("bench: still running: resetting through the keyboard controller (0xFE to the 8042, I/O 0x64)\n");
+	console_flush();
+	for (int i = 0; i < 100000 && (inb(0x64) & 0x02); i++)
+		io_delay();
+	outb(0x64, 0xFE);
+	delay_ms(500);
+
+	kprintf("bench: still running: forcing a triple fault (empty IDT, INT3)\n");
+	console_flush();
+	static const struct __attribute__((packed)) {
+		uint16_t limit;
+		uint64_t base;
+	} empty_idt = { 0, 0 };
+	__asm__ volatile("lidt %0; int3" : : "m"(empty_idt) : "memory");
+	kprintf("bench: the machine did not reset; halted (power it off)\n");
+	halt_forever();
+}
 
 void bench_exit(int code)
 {
 	outl(DEBUG_EXIT_PORT, (uint32_t)code);
 	/* Still here: not QEMU with isa-debug-exit. */
+	if (cfg.after == AFTER_REBOOT)
+		reboot();
 	kprintf("bench: halted; the results above are final (power off or reset the machine)\n");
 	halt_forever();
 }

@@ -5,8 +5,11 @@
  *   EXIT_SUCCESS_CODE 0x10 -> exit status 33: the run completed;
  *   EXIT_FAILURE_CODE 0x11 -> exit status 35: the run was aborted (an
  *                             exception, or no usable time-stamp counter).
- * Elsewhere the write to port 0xF4 does nothing and the machine halts with
- * the results on the console. */
+ * Elsewhere the write to port 0xF4 does nothing, and what follows is the
+ * boot parameter after=: halt (the default) leaves the one-screen summary
+ * on the console and halts; reboot resets the machine (reset control
+ * register 0xCF9, then the 8042, then a triple fault), so a lab can chain
+ * runs. */
 #ifndef KERNEL_EXIT_H
 #define KERNEL_EXIT_H
 
@@ -14,7 +17,8 @@
 #define EXIT_SUCCESS_CODE 0x10
 #define EXIT_FAILURE_CODE 0x11
 
-/* bench_exit - leave QEMU with code, or halt forever. Never returns. */
+/* bench_exit - leave QEMU with code (EXIT_SUCCESS_CODE or EXIT_FAILURE_CODE),
+ * else halt forever or reset as after= says. Never returns. */
 __attribute__((noreturn)) void bench_exit(int code);
 
 #endif

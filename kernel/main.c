@@ -16,6 +16,7 @@
 #include "trap.h"
 #include "../bench/report.h"
 #include "../bench/run.h"
+#include "../lib/fmt.h"
 
 #define BENCH_VERSION "0.1"
 
@@ -124,10 +125,14 @@ void kernel_main(uint32_t magic, uint32_t info)
 		t.methods_run, t.methods_skipped, (unsigned long long)t.ensemble_errors,
 		cfg.problems, (unsigned long long)trap_nmi_count());
 	kprintf("%s\n", RECORDS_END);
-	kprintf("bench: run complete: %d method%s run, %d skipped, %llu ensemble errors, "
-		"%d command-line problem%s (exit code 0x%x)\n",
-		t.methods_run, t.methods_run == 1 ? "" : "s", t.methods_skipped,
-		(unsigned long long)t.ensemble_errors, cfg.problems, cfg.problems == 1 ? "" : "s",
-		EXIT_SUCCESS_CODE);
+	char final_line[200];
+	fmt_format(final_line, sizeof final_line,
+		   "bench: run complete: %d method%s run, %d skipped, %llu ensemble errors, "
+		   "%d command-line problem%s (exit code 0x%x)",
+		   t.methods_run, t.methods_run == 1 ? "" : "s", t.methods_skipped,
+		   (unsigned long long)t.ensemble_errors, cfg.problems, cfg.problems == 1 ? "" : "s",
+		   EXIT_SUCCESS_CODE);
+	kprintf("%s\n", final_line);
+	bench_screen_summary(&cpu, &t, final_line);
 	bench_exit(EXIT_SUCCESS_CODE);
 }

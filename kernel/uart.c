@@ -16,10 +16,17 @@ enum {
 #define MCR_DTR_RTS_OUT2 0x0B
 #define MCR_LOOP 0x10
 #define LSR_THRE 0x20
+#define LSR_TEMT 0x40
 #define LSR_DR 0x01
 
 static uint16_t uart_base;
 static int present;
+
+uint16_t uart_port_base(int n)
+{
+	static const uint16_t bases[] = { 0x3F8, 0x2F8, 0x3E8, 0x2E8 };
+	return n >= 0 && n < 4 ? bases[n] : 0;
+}
 
 int uart_init(uint16_t base, uint32_t baud)
 {
@@ -78,4 +85,11 @@ void uart_write(const char *s, size_t n)
 			put_byte('\r');
 		put_byte((uint8_t)s[i]);
 	}
+}
+
+void uart_flush(void)
+{
+	for (int i = 0; i < 100000 && present; i++)
+		if (inb(uart_base + UART_LSR) & LSR_TEMT)
+			return;
 }

@@ -7,6 +7,10 @@
 
 #define COM1_BASE 0x3F8
 
+/* uart_port_base - the I/O base of ttyS0..ttyS3 (the PC's COM1..COM4:
+ * 0x3F8, 0x2F8, 0x3E8, 0x2E8), or 0 for another n. */
+uint16_t uart_port_base(int n);
+
 /* uart_init - probe the UART at I/O port base with the loopback test and,
  * if it answers, program baud (50..115200, a divisor of 115200) and 8N1 with
  * FIFOs on. Returns 0 when a UART is present, -1 when none answered (reads
@@ -20,5 +24,9 @@ int uart_present(void);
  * 10 ms for the transmitter; a UART that stops answering is given up on
  * (uart_present() becomes 0) instead of hanging the run. */
 void uart_write(const char *s, size_t n);
+
+/* uart_flush - wait, at most about 100 ms, until the transmitter has sent
+ * everything (LSR.TEMT): before a reset, so the last line gets out. */
+void uart_flush(void);
 
 #endif

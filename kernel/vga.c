@@ -1,20 +1,31 @@
 /* kernel/vga.c - see vga.h. */
 #include "vga.h"
 #include <stdint.h>
+#include "cpu.h"
 
 #define VGA_COLS 80
 #define VGA_ROWS 25
 #define VGA_ATTR 0x0700 /* light grey on black */
+#define CRTC_INDEX 0x3D4
+#define CRTC_DATA 0x3D5
+#define CRTC_CURSOR_START 0x0A
+#define CURSOR_DISABLE 0x20
 
 static volatile uint16_t *const vga = (volatile uint16_t *)0xB8000;
+/* A copy of the screen, so a scroll only writes video memory (reads of it
+ * are slow on hardware and trap to the emulator under QEMU). */
+static uint16_t shadow[VGA_COLS * VGA_ROWS];
 static int row, col, enabled;
 
 void vga_init(void)
 {
 	for (int i = 0; i < VGA_COLS * VGA_ROWS; i++)
-		vga[i] = VGA_ATTR | ' ';
+		vga[i] = shadow[i] = VGA_ATTR | ' ';
 	row = col = 0;
 	enabled = 1;
+	/* No blinking cursor over the results. */
+	outb(CRTC_INDEX, CRTC_CURSOR_START);
+	outb(CRTC_DATA, CURSOR_DISABLE);
 }
 
 static void newline(void)
@@ -23,9 +34,9 @@ static void newline(void)
 	if (++row < VGA_ROWS)
 		return;
 	for (int i = 0; i < VGA_COLS * (VGA_ROWS - 1); i++)
-		vga[i] = vga[i + VGA_COLS];
-	for (int i = 0; i < VGA_COLS; i++)
-		vga[VGA_COLS * (VGA_ROWS - 1) + i] = VGA_ATTR | ' ';
+		vga[i] = shadow[i] = shadow[i + VGA_COLS];
+	for (int i = VGA_COLS * (VGA_ROWS - 1); i < VGA_COLS * VGA_ROWS; i++)
+		vga[i] = shadow[i] = VGA_ATTR | ' ';
 	row = VGA_ROWS - 1;
 }
 
@@ -42,7 +53,8 @@ void vga_write(const char *s, size_t n)
 		} else {
 			if (col == VGA_COLS)
 				newline();
-			vga[row * VGA_COLS + col++] = VGA_ATTR | (uint8_t)c;
+			int at = row * VGA_COLS + col++;
+			vga[at] = shadow[at] = VGA_ATTR | (uint8_t)c;
 		}
 	}
 }

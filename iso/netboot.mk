@@ -1,0 +1,46 @@
+# iso/netboot.mk - `make netboot`: a TFTP root for booting the benchmark
+# over the network (included by the Makefile).
+#
+#   $(BUILD)/netboot/                      the TFTP server's root directory
+#     boot/bench.elf                       the kernel (multiboot2)
+#     boot/grub/grub.cfg                   iso/grub.cfg as it is: GRUB's root
+#                                          is the TFTP server, so the ISO's
+#                                          /boot/bench.elf paths hold
+#     boot/grub/i386-pc/core.0             BIOS PXE: the DHCP boot file name
+#     boot/grub/x86_64-efi/core.efi        UEFI PXE: the DHCP boot file name
+#
+# GRUB's network image (grub-mknetdir) gets its address and the TFTP server
+# from the PXE firmware's DHCP answer, then reads boot/grub/grub.cfg from
+# that server. A lab DHCP server must hand out next-server (the TFTP
+# server's address) and the file name, per client architecture (DHCP option
+# 93: 0 BIOS, 7 or 9 x86-64 UEFI); see README "Lab guide". Under QEMU:
+#
+#   qemu-system-x86_64 -machine q35 -serial stdio \
+#     -netdev user,id=n0,tftp=build/netboot,bootfile=boot/grub/i386-pc/core.0 \
+#     -device e1000,netdev=n0 -boot n
+#
+# The UEFI image is built when grub-efi-amd64-bin is installed.
+
+NETBOOT_DIR      := $(BUILD)/netboot
+GRUB_PC_DIR      := /usr/lib/grub/i386-pc
+GRUB_EFI_DIR     := /usr/lib/grub/x86_64-efi
+
+.PHONY: netboot
+netboot: $(BUILD)/bench.elf iso/grub.cfg
+	@command -v grub-mknetdir >/dev/null || { echo "netboot: grub-mknetdir is missing (Debian package grub-common)"; exit 1; }
+	@test -d $(GRUB_PC_DIR) || { echo "netboot: $(GRUB_PC_DIR) is missing (Debian package grub-pc-bin)"; exit 1; }
+	@rm -rf $(NETBOOT_DIR) && mkdir -p $(NETBOOT_DIR)/boot/grub
+	@echo "  NET   $(NETBOOT_DIR)/boot/grub/i386-pc/core.0"
+	@grub-mknetdir --net-directory=$(NETBOOT_DIR) --subdir=boot/grub -d $(GRUB_PC_DIR) \
+		--locales= --themes= --fonts= > $(BUILD)/grub-mknetdir.log 2>&1 || \
+		{ cat $(BUILD)/grub-mknetdir.log; exit 1; }
+	@if [ -d $(GRUB_EFI_DIR) ]; then \
+		echo "  NET   $(NETBOOT_DIR)/boot/grub/x86_64-efi/core.efi"; \
+		grub-mknetdir --net-directory=$(NETBOOT_DIR) --subdir=boot/grub -d $(GRUB_EFI_DIR) \
+			--locales= --themes= --fonts= >> $(BUILD)/grub-mknetdir.log 2>&1 || \
+			{ cat $(BUILD)/grub-mknetdir.log; exit 1; }; \
+	else echo "netboot: $(GRUB_EFI_DIR) is missing (Debian package grub-efi-amd64-bin): no UEFI image"; fi
+	@cp $(BUILD)/bench.elf $(NETBOOT_DIR)/boot/bench.elf
+	@cp iso/grub.cfg $(NETBOOT_DIR)/boot/grub/grub.cfg
+	@echo "netboot: TFTP root $(NETBOOT_DIR): BIOS boot file boot/grub/i386-pc/core.0$$( \
+		[ -f $(NETBOOT_DIR)/boot/grub/x86_64-efi/core.efi ] && echo ', UEFI boot file boot/grub/x86_64-efi/core.efi')"

@@ -1,0 +1,253 @@
+/* kernel/fb.c - see fb.h.
+ *
+ * Write-combining. The boot code maps the first 4 GiB with 2 MiB pages,
+ * PAT = PCD = PWT = 0 (PAT entry 0, WB), and firmware MTRRs make the
+ * framebuffer's range UC, so every store to it is a bus transaction of its
+ * own: drawing a screenful takes tens of milliseconds, and a long run
+ * scrolls thousands of times. The memory type of a page combines the
+ * MTRRs' and the PAT's, and MTRR UC with PAT WC is WC (SDM Vol. 3A 12.5.2.2,
+ * table 12-7), which is how Linux maps framebuffers. So, when the CPU has
+ * a PAT (CPUID.1:EDX[16]), fb_init sets PAT entry 4, which no page uses
+ * (it takes the PAT bit, bit 12 of a 2 MiB entry; 11.12.3, table 12-11),
+ * to WC (01H) in IA32_PAT (MSR 277H) and sets the PAT bit in the 2 MiB
+ * entries of the framebuffer: those that start inside it. A partial page
+ * at the end reaches past the visible area into more video memory (a
+ * framebuffer BAR is a naturally aligned power of two of at least 2 MiB);
+ * a partial page at the start, which could hold other registers, is left
+ * as it was. No other page changes, so nothing measured does.
+ */
+#include "fb.h"
+#include "cpu.h"
+#include "font.h"
+
+#define FB_MAX_COLS 480 /* 3840 / 8; a multiple of 8 */
+#define FB_MAX_ROWS 135 /* 2160 / 16 */
+#define FB_GREY 0xC0    /* the text: R = G = B = 0xC0 on black */
+#define MAP_LIMIT 0x100000000ull /* boot/entry.asm maps 0..4 GiB */
+
+#define MSR_PAT 0x277
+#define PTE_P 0x1ull
+#define PTE_PS 0x80ull
+#define PDE_PAT 0x1000ull /* bit 12 of a 2 MiB entry */
+#define PTE_ADDR 0x000FFFFFFFFFF000ull
+#define PAGE_2M 0x200000ull
+
+static struct {
+	volatile uint8_t *base;
+	uint64_t size;
+	uint32_t pitch, width, height, bytes; /* bytes per pixel: 3 or 4 */
+	int cols, rows, row, col, on, wc;
+	uint64_t pair[4]; /* two 32-bit pixels for each 2-bit pattern */
+} fb;
+
+/* What should be on the screen, and what has been drawn (rows of a
+ * multiple of 8 bytes, compared 8 cells at a time). */
+typedef uint64_t __attribute__((may_alias)) word_t;
+static char text[FB_MAX_ROWS][FB_MAX_COLS] __attribute__((aligned(8)));
+static char shown[FB_MAX_ROWS][FB_MAX_COLS] __attribute__((aligned(8)));
+
+static uint64_t rdmsr(uint32_t msr)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static void wrmsr(uint32_t msr, uint64_t v)
+{
+	__asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)) : "memory");
+}
+
+/* The 2 MiB page-directory entry that maps pa, or 0 when the walk does not
+ * end at a present 2 MiB page. */
+static volatile uint64_t *pde_of(uint64_t pa)
+{
+	uint64_t *pml4 = (uint64_t *)(uintptr_t)(read_cr3() & PTE_ADDR);
+	uint64_t e = pml4[(pa >> 39) & 511];
+	if (!(e & PTE_P))
+		return 0;
+	uint64_t *pdpt = (uint64_t *)(uintptr_t)(e & PTE_ADDR);
+	e = pdpt[(pa >> 30) & 511];
+	if (!(e & PTE_P) || (e & PTE_PS))
+		return 0;
+	volatile uint64_t *pde = &((uint64_t *)(uintptr_t)(e & PTE_ADDR))[(pa >> 21) & 511];
+	return (*pde & (PTE_P | PTE_PS)) == (PTE_P | PTE_PS) ? pde : 0;
+}
+
+/* See the comment at the top. Returns 1 when the framebuffer is WC. */
+static int map_write_combining(uint64_t base, uint64_t size)
+{
+	if (!(cpuid(1, 0).edx & (1u << 16)))
+		return 0;
+	uint64_t first = (base + PAGE_2M - 1) & ~(PAGE_2M - 1);
+	int pages = 0;
+	for (uint64_t pa = first; pa < base + size; pa += PAGE_2M)
+		if (pde_of(pa))
+			pages++;
+	if (!pages)
+		return 0;
+	uint64_t pat = rdmsr(MSR_PAT);
+	pat = (pat & ~(0xFFull << 32)) | (0x01ull << 32); /* entry 4: WC */
+	wrmsr(MSR_PAT, pat);
+	for (uint64_t pa = first; pa < base + size; pa += PAGE_2M) {
+		volatile uint64_t *pde = pde_of(pa);
+		if (pde) {
+			*pde |= PDE_PAT;
+			__asm__ volatile("invlpg (%0)" : : "r"((uintptr_t)pa) : "memory");
+		}
+	}
+	/* Lines the CPU may have cached under the old type (11.12.4). */
+	__asm__ volatile("wbinvd" ::: "memory");
+	return 1;
+}
+
+static void fill(uint64_t offset, uint64_t bytes, uint8_t v)
+{
+	volatile uint8_t *p = fb.base + offset;
+	uint64_t i = 0;
+	if (fb.bytes == 4 && !((uintptr_t)p & 7)) {
+		uint64_t q = v * 0x0101010101010101ull;
+		for (; i + 8 <= bytes; i += 8)
+			*(volatile uint64_t *)(p + i) = q;
+	}
+	for (; i < bytes; i++)
+		p[i] = v;
+}
+
+static void draw(int r, int c, unsigned char ch)
+{
+	const uint8_t *g = font_glyphs[font_index(ch)];
+	volatile uint8_t *p = fb.base + (uint64_t)r * FONT_HEIGHT * fb.pitch +
+			      (uint64_t)c * FONT_WIDTH * fb.bytes;
+	for (int y = 0; y < FONT_HEIGHT; y++, p += fb.pitch) {
+		unsigned bits = g[y];
+		if (fb.bytes == 4) {
+			volatile uint64_t *q = (volatile uint64_t *)p;
+			q[0] = fb.pair[(bits >> 6) & 3];
+			q[1] = fb.pair[(bits >> 4) & 3];
+			q[2] = fb.pair[(bits >> 2) & 3];
+			q[3] = fb.pair[bits & 3];
+		} else {
+			for (int x = 0; x < FONT_WIDTH; x++) {
+				uint8_t v = (bits << x) & 0x80 ? FB_GREY : 0;
+				p[3 * x] = v;
+				p[3 * x + 1] = v;
+				p[3 * x + 2] = v;
+			}
+		}
+	}
+}
+
+/* Draw every cell whose character changed. */
+static void flush(void)
+{
+	for (int r = 0; r < fb.rows; r++) {
+		const word_t *want = (const word_t *)text[r];
+		const word_t *have = (const word_t *)shown[r];
+		for (int w = 0; w < (fb.cols + 7) / 8; w++) {
+			if (want[w] == have[w])
+				continue;
+			for (int c = 8 * w; c < 8 * w + 8 && c < fb.cols; c++)
+				if (text[r][c] != shown[r][c]) {
+					draw(r, c, (unsigned char)text[r][c]);
+					shown[r][c] = text[r][c];
+				}
+		}
+	}
+}
+
+enum fb_status fb_init(const struct boot_info *bi)
+{
+	fb.on = 0;
+	if (bi->fb_type != 1)
+		return FB_NOT_RGB;
+	if (bi->fb_bpp != 32 && bi->fb_bpp != 24)
+		return FB_BAD_DEPTH;
+	uint32_t bytes = bi->fb_bpp / 8;
+	if (bi->fb_width < FONT_WIDTH || bi->fb_height < FONT_HEIGHT ||
+	    bi->fb_pitch < (uint64_t)bi->fb_width * bytes)
+		return FB_BAD_GEOMETRY;
+	uint64_t size = (uint64_t)bi->fb_pitch * bi->fb_height;
+	if (bi->fb_addr == 0 || bi->fb_addr >= MAP_LIMIT || size > MAP_LIMIT - bi->fb_addr)
+		return FB_ABOVE_4G;
+
+	fb.base = (volatile uint8_t *)(uintptr_t)bi->fb_addr;
+	fb.size = size;
+	fb.pitch = bi->fb_pitch;
+	fb.width = bi->fb_width;
+	fb.height = bi->fb_height;
+	fb.bytes = bytes;
+	fb.cols = (int)(fb.width / FONT_WIDTH);
+	fb.rows = (int)(fb.height / FONT_HEIGHT);
+	if (fb.cols > FB_MAX_COLS)
+		fb.cols = FB_MAX_COLS;
+	if (fb.rows > FB_MAX_ROWS)
+		fb.rows = FB_MAX_ROWS;
+	uint64_t px = FB_GREY * 0x010101ull;
+	fb.pair[0] = 0;
+	fb.pair[1] = px << 32; /* right pixel lit */
+	fb.pair[2] = px;       /* left pixel lit: the lower address */
+	fb.pair[3] = px | (px << 32);
+	fb.wc = map_write_combining(bi->fb_addr, size);
+	fb.on = 1;
+	fb_clear();
+	return FB_OK;
+}
+
+void fb_clear(void)
+{
+	if (!fb.on)
+		return;
+	fill(0, fb.size, 0);
+	for (int r = 0; r < FB_MAX_ROWS; r++)
+		for (int c = 0; c < FB_MAX_COLS; c++)
+			text[r][c] = shown[r][c] = ' ';
+	fb.row = fb.col = 0;
+}
+
+static void newline(void)
+{
+	fb.col = 0;
+	if (++fb.row < fb.rows)
+		return;
+	for (int r = 0; r + 1 < fb.rows; r++)
+		for (int c = 0; c < fb.cols; c++)
+			text[r][c] = text[r + 1][c];
+	for (int c = 0; c < fb.cols; c++)
+		text[fb.rows - 1][c] = ' ';
+	fb.row = fb.rows - 1;
+}
+
+void fb_write(const char *s, size_t n)
+{
+	if (!fb.on)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		char ch = s[i];
+		if (ch == '\n') {
+			newline();
+		} else if (ch == '\r') {
+			fb.col = 0;
+		} else {
+			if (fb.col == fb.cols)
+				newline();
+			text[fb.row][fb.col++] = ch;
+		}
+	}
+	flush();
+}
+
+int fb_cols(void)
+{
+	return fb.cols;
+}
+
+int fb_rows(void)
+{
+	return fb.rows;
+}
+
+int fb_write_combining(void)
+{
+	return fb.wc;
+}

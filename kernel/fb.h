@@ -1,0 +1,51 @@
+/* kernel/fb.h - a text console on the linear framebuffer a multiboot2 loader
+ * hands over (GRUB under UEFI: the firmware's GOP framebuffer), drawn with
+ * the built-in 8x16 font (kernel/font.h).
+ *
+ * Direct-colour (RGB) framebuffers of 32 or 24 bits per pixel are drawn;
+ * the text is light grey on black, colours whose red, green and blue are
+ * equal, so the order of the channels in a pixel does not matter (the
+ * boot information's colour fields are not needed). The text starts at the
+ * top left corner; the cells that do not fit stay black.
+ *
+ * What is on the screen is kept in a shadow text buffer: a write changes
+ * the buffer, then every cell whose character changed is drawn again. A
+ * scroll is a copy within the buffer and a redraw of the cells that
+ * differ from the row below them; the framebuffer is never read (reads of
+ * video memory are slow, uncached). Writes are done a 64-bit store at a
+ * time and, when the CPU has a PAT (CPUID.1:EDX[16]), through a
+ * write-combining mapping (see fb.c).
+ */
+#ifndef KERNEL_FB_H
+#define KERNEL_FB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "multiboot.h"
+
+enum fb_status {
+	FB_OK,
+	FB_NOT_RGB,      /* indexed colour or EGA text: not a direct-colour framebuffer */
+	FB_BAD_DEPTH,    /* not 24 or 32 bits per pixel */
+	FB_BAD_GEOMETRY, /* smaller than one character, or a pitch below width x bytes */
+	FB_ABOVE_4G,     /* not inside the identity-mapped first 4 GiB */
+};
+
+/* fb_init - take over the framebuffer bi describes (bi->fb_present) and
+ * clear it. Returns FB_OK, or why it was refused; then nothing is drawn. */
+enum fb_status fb_init(const struct boot_info *bi);
+
+/* fb_write - write n bytes: '\n' ends a line, '\r' returns to column 0,
+ * a full line wraps, the screen scrolls at the bottom; other bytes outside
+ * 0x20-0x7E are drawn as a box. */
+void fb_write(const char *s, size_t n);
+
+/* fb_clear - clear the screen and start again at the top left. */
+void fb_clear(void);
+
+/* The text geometry, and whether the framebuffer is mapped write-combining. */
+int fb_cols(void);
+int fb_rows(void);
+int fb_write_combining(void);
+
+#endif

@@ -1,0 +1,439 @@
+"""tests/boot/t_bootpaths.py - every way the image reaches a lab machine, and
+what it shows on the screen when the serial line is missing.
+
+Boot paths (each to the run's final line):
+  * the ISO written to a USB stick (raw disk on usb-storage behind qemu-xhci),
+    under BIOS (SeaBIOS) and under UEFI (OVMF);
+  * network boot from `make netboot`'s TFTP root through QEMU's user-mode
+    network and its built-in TFTP server, PXE under BIOS (iPXE option ROM of
+    the e1000) and under UEFI;
+  * QEMU -kernel is t_methods.py's (every test there boots that way).
+The ISO and network boots run GRUB's default menu entry as a lab machine
+would (100 ensembles x 10000 samples: about 15 s under TCG; GRUB's menu
+waits 3 s), not a test-only entry: what is tested is what is shipped.
+
+The screen (tests/boot/screen.py: how it is read, exactly, without OCR):
+  * VGA text, read from 0xB8000, with console=none and with no UART;
+  * the framebuffer GRUB hands over under UEFI (32 bpp), and a 24 bpp one
+    set up by GRUB under BIOS from a test-only ISO, read from a screen dump
+    against kernel/font.c.
+Also: console=ttyS1,BAUD, bad console= values, after=reboot.
+"""
+import os
+import re
+import shutil
+import subprocess
+
+from qemu import (BEGIN, BUILD, END, EXIT_SUCCESS, ISO, LOGS, OVMF_CODE, OVMF_VARS,
+                  ROOT, Run, Skip, check, expect_complete, kernel, qemu, tail)
+from screen import HALTED, Machine, symbol_address, wrapped_rows
+
+# A short -kernel run (a few seconds under TCG).
+QUICK = "ensembles=3 samples=200 workloads=measured_function"
+UEFI_TIMEOUT = 240  # GRUB and OVMF are slow under TCG
+BIOS_TIMEOUT = 180
+
+
+def usb_stick(image):
+    """The image as a raw disk on a USB mass-storage device behind an xHCI
+    controller, first in the boot order; snapshot=on: the file is not written."""
+    return ["-drive", f"if=none,id=stick,format=raw,snapshot=on,file={image}",
+            "-device", "qemu-xhci,id=xhci",
+            "-device", "usb-storage,bus=xhci.0,drive=stick,bootindex=1"]
+
+
+def ovmf(name):
+    """OVMF's code, and a private copy of its variable store, as pflash."""
+    if not os.path.exists(OVMF_CODE) or not os.path.exists(OVMF_VARS):
+        raise Skip(f"{OVMF_CODE} not installed (Debian package ovmf)")
+    os.makedirs(LOGS, exist_ok=True)
+    vars_copy = os.path.join(LOGS, f"ovmf-vars-{name}.fd")
+    shutil.copyfile(OVMF_VARS, vars_copy)
+    return ["-drive", f"if=pflash,format=raw,readonly=on,file={OVMF_CODE}",
+            "-drive", f"if=pflash,format=raw,file={vars_copy}"]
+
+
+def fb_cols(lines, run):
+    """The text columns of the framebuffer the console line reports."""
+    for l in run.lines:
+        m = re.search(r"screen framebuffer \d+x\d+, \d+ bpp, at 0x[0-9a-fA-F]+, (\d+)x(\d+) characters", l)
+        if m:
+            check(int(m.group(2)) == len(lines), f"{m.group(0)} but the screen dump has {len(lines)} rows",
+                  run.text)
+            return int(m.group(1))
+    raise AssertionError("no framebuffer console line")
+
+
+def expect_grub_run(run):
+    env = run.one("env")
+    check(env["boot_protocol"] == 2 and env["loader"].startswith("GRUB"), f"env {env}", run.text)
+    cfg = run.one("config")
+    check(cfg["ensembles"] == 100 and cfg["samples"] == 10000,
+          f"not GRUB's default entry (100 x 10000): {cfg}", run.text)
+
+
+def expect_complete_halted(text):
+    """A run without isa-debug-exit: complete, then halted."""
+    run = Run(None, text)
+    check(not run.errors, f"bad records: {run.errors}", text)
+    check(BEGIN in run.lines and END in run.lines, "record markers missing", text)
+    final = run.final_line()
+    check(final is not None and final.startswith("bench: run complete"),
+          "no final 'bench: run complete' line", text)
+    check(run.one("end")["status"] == "complete", "end record status", text)
+    check(any(l.startswith(HALTED) for l in run.lines), "no 'bench: halted' line after it", text)
+    return run
+
+
+def expect_screen_final(lines, what):
+    """The screen's text ends with the final line, then the halt line."""
+    shown = [l for l in lines if l.strip()]
+    text = "\n".join(lines)
+    check(len(shown) >= 2 and shown[-1].startswith(HALTED),
+          f"{what}: the last line on the screen is not 'bench: halted; ...'", text)
+    finals = [l for l in shown if l.startswith("bench: run ")]
+    check(finals and finals[-1].startswith("bench: run complete:"),
+          f"{what}: no 'bench: run complete:' line on the screen", text)
+    check("\ufffd" not in text, f"{what}: cells that match no glyph of kernel/font.c", text)
+
+
+# --- USB sticks ----------------------------------------------------------------
+
+def fit(v, width):
+    """bench/run.c fit_u64/fit_i64: v exactly when it fits width characters,
+    else d.dde+N with the digits floored."""
+    if v < 0:
+        return "-" + fit(-v, width - 1)
+    if len(str(v)) <= width:
+        return str(v)
+    d = str(v)
+    return f"{d[0]}.{d[1:3]}e{len(d) - 1}"
+
+
+def expect_screen_summary(lines, what, run=None, cols=80):
+    """The one-screen summary (bench_screen_summary): it starts the screen
+    with "bench summary:", keeps to 80 columns and 25 rows, has a method
+    table, and ends with the final line and the halt line. With the run's
+    serial log, every method row's figures are the records' (the empty
+    window's summary in the method's own unit), and every workload row's
+    TSC ticks are the net least minimum of the method it names."""
+    text = "\n".join(lines)
+    shown = [l.rstrip() for l in lines]
+    while shown and not shown[-1]:
+        shown.pop()
+    check(shown and shown[0].startswith("bench summary: "),
+          f"{what}: the screen does not start with 'bench summary:'", text)
+    check(len(shown) <= 25, f"{what}: the summary takes {len(shown)} rows, more than 25", text)
+    # The final line may wrap on 80 columns; join wrapped rows back.
+    body = shown
+    check(all(len(l) <= 80 for l in body if not l.startswith("bench: run ")),
+          f"{what}: a summary row is wider than 80 columns", text)
+    expect_screen_final(lines, what)
+    head = [i for i, l in enumerate(body) if l.split()[:3] == ["method", "offset", "ns"]]
+    check(head, f"{what}: no method table on the screen", text)
+    rows = {}
+    for l in body[head[0] + 1:]:
+        f = l.split()
+        if len(f) != 7:
+            break
+        rows[f[0]] = f
+    check(rows, f"{what}: the method table has no rows", text)
+    if run is None:
+        return rows
+    for name, f in rows.items():
+        sums = [r for r in run.by("summary", method=name, workload="empty")]
+        check(sums, f"{what}: screen row for {name}, but no summary record", text)
+        primary = [r for r in sums if r["unit"] == ("tsc_ticks" if not name.startswith("ctr_") else "core_cycles")]
+        r = primary[0]
+        check(f[1] == fit(r["min_of_mins"], 7), f"{what}: {name} offset {f[1]} on screen, {r['min_of_mins']} in the records", text)
+        check(f[3] == fit(r["total_variance"], 9), f"{what}: {name} total variance {f[3]} on screen, {r['total_variance']} in the records", text)
+        check(f[4] == fit(r["var_of_vars"], 11), f"{what}: {name} var of vars {f[4]} on screen, {r['var_of_vars']} in the records", text)
+        check(f[5] == fit(r["var_of_mins"], 11), f"{what}: {name} var of mins {f[5]} on screen, {r['var_of_mins']} in the records", text)
+        v = run.one("verdict", method=name)
+        check(f[6] == ("yes" if v["ergodic"] else "NO"), f"{what}: {name} verdict {f[6]} on screen, ergodic={v['ergodic']} in the records", text)
+    by = [l for l in body if l.startswith("net of the offset (least minimum), by ")]
+    check(by, f"{what}: no workload table on the screen", text)
+    method = by[0].split(", by ")[1].split(";")[0]
+    start = body.index(by[0]) + 2
+    seen = 0
+    for l in body[start:]:
+        f = l.split()
+        if l.startswith("bench: run ") or len(f) < 3:
+            break
+        r = [x for x in run.by("summary", method=method, workload=f[0]) if x["unit"] == "tsc_ticks"]
+        check(r, f"{what}: screen row for workload {f[0]}, but no summary record by {method}", text)
+        check(f[1] == fit(r[0]["net_min"], 10), f"{what}: {f[0]} net {f[1]} TSC ticks on screen, net_min {r[0]['net_min']} in the records", text)
+        seen += 1
+    check(seen, f"{what}: the workload table has no rows", text)
+    return rows
+
+
+def test_bootpaths_usb_stick_bios():
+    """The ISO as a USB stick (xHCI), SeaBIOS: GRUB's default entry, VGA text."""
+    rc, text = qemu("usb-bios", usb_stick(ISO), timeout=BIOS_TIMEOUT)
+    run = expect_complete(rc, text)
+    expect_grub_run(run)
+    check(run.has_line("console: serial ttyS0 (I/O 0x3F8) 115200 baud 8N1; screen VGA text 80x25"),
+          "BIOS boot: the screen is not VGA text (iso/grub.cfg sets gfxpayload=text)", text)
+
+
+def expect_screen_is_log_tail(lines, log, cols, what):
+    """The screen, down to its last line, is the end of the serial log
+    wrapped (since the last clear, which is at a line boundary); the row
+    below the last line (the cursor's) is blank."""
+    out = log.replace("\r", "")
+    out = out[out.index("console: serial "):]
+    nonblank = [i for i, l in enumerate(lines) if l]
+    check(nonblank, f"{what}: the screen is blank")
+    content = lines[:nonblank[-1] + 1]
+    check(len(content) < len(lines), f"{what}: the cursor's row below the last line is not blank",
+          "\n".join(lines))
+    want = wrapped_rows(out, cols)[-len(content):]
+    for i, (got, exp) in enumerate(zip(content, want)):
+        check(got == exp, f"{what}: screen row {i}: {got!r}, expected from the serial log {exp!r}",
+              "\n".join(lines))
+    return content
+
+
+def test_bootpaths_usb_stick_uefi_framebuffer():
+    """The ISO as a USB stick, OVMF: GRUB hands over the GOP framebuffer.
+    Stopped at the end of the run (bench_exit, or console_screen_clear if
+    the summary is put on a fresh screen) the scrolled screen is the end of
+    the serial log, read back with kernel/font.c; after the halt the screen
+    holds the one-screen summary, whose figures are the records'."""
+    elf = os.path.join(BUILD, "bench.elf")
+    stops = [symbol_address(elf, "bench_exit"), symbol_address(elf, "console_screen_clear")]
+    args = ovmf("usb-uefi") + usb_stick(ISO)
+    with Machine("usb-uefi", args, stopped=True) as m:
+        m.run_to(stops, UEFI_TIMEOUT)
+        scrolled, log = m.framebuffer_text("end-of-run"), m.serial_text()
+        m.resume()
+        m.wait_for(HALTED, m.serial_text, UEFI_TIMEOUT)
+        lines = m.framebuffer_text()
+        text = m.serial_text()
+    run = expect_complete_halted(text)
+    expect_grub_run(run)
+    check(any(l.startswith("console: serial ttyS0 (I/O 0x3F8) 115200 baud 8N1; screen framebuffer ")
+              and " 32 bpp, " in l for l in run.lines),
+          "UEFI boot: no 32 bpp framebuffer console line", text)
+    cols = fb_cols(lines, run)
+    content = expect_screen_is_log_tail(scrolled, log, cols, "UEFI framebuffer, end of the run")
+    check(len(content) == len(scrolled) - 1, "UEFI framebuffer: the screen had not scrolled",
+          "\n".join(scrolled))
+    expect_screen_summary(lines, "UEFI framebuffer, halted", run, cols)
+
+
+# --- network boot --------------------------------------------------------------
+
+def netboot_dir():
+    if not shutil.which("grub-mknetdir"):
+        raise Skip("grub-mknetdir is not installed (Debian package grub-common)")
+    p = subprocess.run(["make", "-C", ROOT, f"BUILD={BUILD}", "netboot"], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=120)
+    out = p.stdout.decode("utf-8", errors="replace")
+    check(p.returncode == 0, "make netboot failed", out)
+    return os.path.join(BUILD, "netboot")
+
+
+def netboot(name, bootfile, firmware, timeout):
+    root = netboot_dir()
+    if not os.path.exists(os.path.join(root, bootfile)):
+        raise Skip(f"make netboot built no {bootfile}")
+    rc, text = qemu(name, firmware + [
+        "-netdev", f"user,id=n0,tftp={root},bootfile={bootfile}",
+        "-device", "e1000,netdev=n0,bootindex=1", "-boot", "n"], timeout=timeout)
+    if rc not in (EXIT_SUCCESS,) and "romfile" in text:
+        raise Skip("QEMU has no PXE option ROM for the e1000 (Debian package ipxe-qemu)\n" + tail(text, 3))
+    run = expect_complete(rc, text)
+    expect_grub_run(run)
+    return run
+
+
+def test_bootpaths_netboot_bios_pxe():
+    """make netboot; PXE (iPXE ROM) loads GRUB's core.0 by TFTP, which loads
+    grub.cfg and the kernel by TFTP."""
+    run = netboot("netboot-bios", "boot/grub/i386-pc/core.0", [], BIOS_TIMEOUT)
+    check(run.has_line("console: serial ttyS0 (I/O 0x3F8) 115200 baud 8N1; screen VGA text 80x25"),
+          "netboot BIOS: screen is not VGA text", run.text)
+
+
+def test_bootpaths_netboot_uefi_pxe():
+    """make netboot; UEFI PXE loads GRUB's core.efi by TFTP."""
+    run = netboot("netboot-uefi", "boot/grub/x86_64-efi/core.efi", ovmf("netboot-uefi"), UEFI_TIMEOUT)
+    check(any(l.startswith("console: serial ttyS0") and "screen framebuffer" in l for l in run.lines),
+          "netboot UEFI: no framebuffer console line", run.text)
+
+
+# --- the screen without serial output ------------------------------------------
+
+def console_lines_then_final(name, args, serial, read):
+    """Stop where console_init is done, take the screen (its lines only),
+    go on to the end of the run, take the screen again."""
+    done = symbol_address(os.path.join(BUILD, "bench.elf"), "console_init_done")
+    with Machine(name, args, serial=serial, stopped=True) as m:
+        m.run_to(done, 60)
+        first = read(m)
+        m.resume()
+        last = m.wait_for(HALTED, lambda: read(m), 90, every=1.0)
+        serial_text = m.serial_text() if serial else ""
+    return [l for l in first if l], last, serial_text
+
+
+def test_bootpaths_console_none_vga_screen():
+    """console=none: nothing on the serial port, the whole run on the VGA
+    text screen (read from 0xB8000 through the monitor)."""
+    first, last, serial = console_lines_then_final(
+        "console-none", kernel(f"console=none {QUICK}"), True, Machine.vga_text)
+    check(first == ["console: serial none (console=none); screen VGA text 80x25"],
+          "the screen when console_init is done", "\n".join(first))
+    expect_screen_summary(last, "VGA text, console=none")
+    check(serial.strip() == "", "console=none: the kernel wrote to the serial port", serial)
+
+
+def test_bootpaths_missing_uart_completes_on_screen():
+    """QEMU -serial none: no UART at 0x3F8. The loopback test finds none, the
+    message says so on the screen, the run completes (exit status 33) and
+    its final line is on the screen."""
+    rc, text = qemu("no-uart-status", kernel(QUICK), extra=["-serial", "none"])
+    check(rc == EXIT_SUCCESS, f"QEMU exit status {rc}, expected {EXIT_SUCCESS}", text)
+    first, last, _ = console_lines_then_final("no-uart-screen", kernel(QUICK), False, Machine.vga_text)
+    want = wrapped_rows("console: serial none (no UART at ttyS0); screen VGA text 80x25\n"
+                        "console: no UART answered at ttyS0 (I/O 0x3F8, loopback test failed); "
+                        "the output goes to the screen only\n", 80)
+    check(first == want, "the screen when console_init is done", "\n".join(first))
+    expect_screen_summary(last, "VGA text, no UART")
+
+
+def grub_test_iso(name, entry):
+    """A test-only ISO: the kernel and a one-entry grub.cfg, no menu delay."""
+    if not shutil.which("grub-mkrescue"):
+        raise Skip("grub-mkrescue is not installed")
+    top = os.path.join(LOGS, f"iso-{name}")
+    shutil.rmtree(top, ignore_errors=True)
+    os.makedirs(os.path.join(top, "boot", "grub"))
+    shutil.copyfile(os.path.join(BUILD, "bench.elf"), os.path.join(top, "boot", "bench.elf"))
+    with open(os.path.join(top, "boot", "grub", "grub.cfg"), "w") as f:
+        f.write("set timeout=0\ninsmod all_video\n"
+                f'menuentry "{name}" {{\n{entry}\n\tboot\n}}\n')
+    iso = os.path.join(LOGS, f"{name}.iso")
+    p = subprocess.run(["grub-mkrescue", "-o", iso, top], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=120)
+    check(p.returncode == 0, "grub-mkrescue failed", p.stdout.decode("utf-8", errors="replace"))
+    return iso
+
+
+def test_bootpaths_framebuffer_24bpp_no_uart():
+    """GRUB under BIOS set to a 24 bpp mode (test-only ISO), no UART. Stopped
+    where console_init is done (a breakpoint through QEMU's gdbstub), the
+    screen holds exactly its lines: the console line and the missing-UART
+    message; then the run goes on and its end is on the screen."""
+    args = "methods=cpuid output=human ensembles=1 samples=10 warmup=0 workloads=measured_function"
+    iso = grub_test_iso("fb24", f"\tmultiboot2 /boot/bench.elf {args}\n\tset gfxpayload=1280x1024x24")
+    done = symbol_address(os.path.join(BUILD, "bench.elf"), "console_init_done")
+    with Machine("fb24", ["-cdrom", iso], serial=False, stopped=True) as m:
+        m.run_to(done, BIOS_TIMEOUT)
+        first = m.framebuffer_text("console-init")
+        m.resume()
+        lines = m.wait_for(HALTED, m.framebuffer_text, BIOS_TIMEOUT, every=2.0)
+    shown = [l for l in first if l]
+    want = ["console: serial none (no UART at ttyS0); screen framebuffer 1280x1024, 24 bpp, at 0x",
+            "console: no UART answered at ttyS0 (I/O 0x3F8, loopback test failed); "
+            "the output goes to the screen only"]
+    check(len(shown) == 2 and shown[0].startswith(want[0]) and shown[0].endswith(
+          ", 160x64 characters, write-combining") and shown[1] == want[1],
+          "the screen when console_init is done is not its two lines", "\n".join(first))
+    expect_screen_final(lines, "24 bpp framebuffer")
+
+
+# --- console= and after= ---------------------------------------------------------
+
+def test_bootpaths_console_ttyS1_baud():
+    """console=ttyS1,9600: the run on COM2 (0x2F8), nothing on COM1."""
+    log2 = os.path.join(LOGS, "test-console-ttyS1.com2")
+    os.makedirs(LOGS, exist_ok=True)
+    if os.path.exists(log2):
+        os.unlink(log2)
+    with Machine("console-ttyS1", kernel(f"console=ttyS1,9600 {QUICK}"), debug_exit=True,
+                 serial=["-serial", "file:" + os.path.join(LOGS, "test-console-ttyS1.com1"),
+                         "-serial", "file:" + log2]) as m:
+        rc = m.wait_exit(90)
+    with open(log2, "rb") as f:
+        text = f.read().decode("utf-8", errors="replace")
+    with open(os.path.join(LOGS, "test-console-ttyS1.com1"), "rb") as f:
+        com1 = f.read().decode("utf-8", errors="replace")
+    run = expect_complete(rc, text)
+    check(run.has_line("console: serial ttyS1 (I/O 0x2F8) 9600 baud 8N1; screen VGA text 80x25"),
+          "no console line for ttyS1 at 9600", text)
+    check(com1.strip() == "", "console=ttyS1: output on COM1 too", com1)
+
+
+def test_bootpaths_console_bad_values():
+    """Bad console= values: one message each, naming the key and the accepted
+    values; the run goes on on ttyS0 at 115200."""
+    rc, text = qemu("console-bad", kernel(f"console=ttyS7 console=ttyS1,1234 {QUICK}"))
+    run = expect_complete(rc, text)
+    for bad in ("ttyS7", "ttyS1,1234"):
+        check(any(l.startswith(f"config: console={bad} is not an accepted value; accepted: ttyS0, ttyS1, "
+                               "ttyS2 or ttyS3 (I/O 0x3F8, 0x2F8, 0x3E8, 0x2E8)")
+                  and l.endswith("; keeping ttyS0,115200") for l in run.lines),
+              f"no message for console={bad}", text)
+    check(run.has_line("console: serial ttyS0 (I/O 0x3F8) 115200 baud 8N1;"), "not on ttyS0,115200", text)
+
+
+def reboot_run(name, machine):
+    """after=reboot without isa-debug-exit; -no-reboot makes QEMU exit (status
+    0) when the guest resets instead of booting again."""
+    with Machine(name, kernel(f"after=reboot {QUICK}"), machine=machine) as m:
+        rc = m.wait_exit(90)
+        text = m.serial_text()
+    check(rc == 0, f"QEMU exit status {rc}: the machine did not reset", text)
+    run = expect_complete_halted_or_reset(text)
+    return run
+
+
+def expect_complete_halted_or_reset(text):
+    run = Run(None, text)
+    final = run.final_line()
+    check(final is not None and final.startswith("bench: run complete"), "no final line", text)
+    check(run.has_line("bench: after=reboot: resetting through the reset control register"),
+          "no reset message", text)
+    check(not run.has_line(HALTED), "halted instead of resetting", text)
+    return run
+
+
+def test_bootpaths_after_reboot_cf9():
+    """after=reboot on q35 (ICH9): the reset control register at 0xCF9 resets."""
+    run = reboot_run("reboot-q35", "q35")
+    check(not run.has_line("bench: still running"), "0xCF9 did not reset the q35 machine", run.text)
+
+
+def test_bootpaths_after_reboot_8042():
+    """after=reboot on QEMU's isapc (no PCI, so no 0xCF9): the 8042 resets."""
+    run = reboot_run("reboot-isapc", "isapc")
+    check(run.has_line("bench: still running: resetting through the keyboard controller"),
+          "no 8042 attempt on a machine without 0xCF9", run.text)
+    check(not run.has_line("bench: still running: forcing a triple fault"),
+          "the 8042 did not reset the isapc machine", run.text)
+
+
+def test_bootpaths_font_c_matches_drawings():
+    """kernel/font.c is what tests/boot/mkfont.py makes of its drawings (the
+    screen tests read the font from kernel/font.c)."""
+    p = subprocess.run(["python3", os.path.join(ROOT, "tests", "boot", "mkfont.py"), "--check"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+    check(p.returncode == 0, "kernel/font.c is not up to date", p.stdout.decode())
+
+
+def test_bootpaths_screen_summary_matches_records():
+    """QEMU -kernel (VGA text) with serial: after the run the screen holds
+    the one-screen summary, within 80x25, and its figures are those of the
+    serial log's records; the serial log does not get the summary twice."""
+    with Machine("screen-summary", kernel("ensembles=4 samples=300"), serial=True) as m:
+        lines = m.wait_for(HALTED, m.vga_text, BIOS_TIMEOUT, every=1.0)
+        text = m.serial_text()
+    run = expect_complete_halted(text)
+    rows = expect_screen_summary(lines, "VGA text, summary", run)
+    check({"cpuid", "rdtscp", "cr0"} <= set(rows), "VGA text: the summary lacks a method row",
+          "\n".join(lines))
+    check(not any(l.startswith("bench summary:") for l in run.lines),
+          "the screen-only summary reached the serial log", text)
