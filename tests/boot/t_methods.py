@@ -5,7 +5,7 @@ import shutil
 
 from qemu import (EXIT_FAILURE, ICOUNT, ICOUNT_OFFSETS, ISO, LOGS, METHODS, OVMF_CODE,
                   OVMF_VARS, Run, Skip, check, clean_lines, expect_complete,
-                  expect_method_ran, kernel, qemu, tail)
+                  expect_method_ran, kernel, qemu, tail, qemu_kvm)
 
 QUICK = "workloads=measured_function"  # keep the runs short: one workload beside empty
 
@@ -158,13 +158,7 @@ def test_iso_uefi_cdrom():
 
 def test_kvm():
     """KVM, when /dev/kvm works: the real CPU under a hypervisor."""
-    if not os.path.exists("/dev/kvm"):
-        raise Skip("/dev/kvm does not exist (no hardware virtualization here)")
-    if not os.access("/dev/kvm", os.R_OK | os.W_OK):
-        raise Skip("/dev/kvm is not readable and writable by this user")
-    rc, text = qemu("kvm", ["-accel", "kvm"] + kernel(f"ensembles=10 samples=1000 {QUICK}"), cpu="host")
-    if rc not in (33, 35) and "kvm" in text.lower() and "fail" in text.lower():
-        raise Skip("QEMU could not use KVM:\n" + tail(text, 2))
+    rc, text = qemu_kvm("kvm", f"ensembles=10 samples=1000 {QUICK}")
     run = expect_complete(rc, text)
     for m in METHODS:
         if not run.by("skip", method=m):
