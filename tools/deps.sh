@@ -26,6 +26,8 @@ REQUIRED=(
 	# tools/bench.py report draws the paper's figures with Debian's matplotlib
 	# (for /usr/bin/python3; the Makefile's PYTHON prefers it).
 	"/usr/lib/python3/dist-packages/matplotlib/__init__.py|python3-matplotlib"
+	# tools/bench.py capture reads a serial device with pyserial.
+	"/usr/lib/python3/dist-packages/serial/__init__.py|python3-serial"
 )
 
 present() {
