@@ -249,8 +249,12 @@ void report_counters_choice(int on, const char *why, const char *ins_label, cons
 void report_progress(enum method_id m, const struct workload *w, uint64_t done, uint64_t total,
 		     uint64_t elapsed_ticks)
 {
-	kprintf("progress: method %s, workload %s: ensemble %llu of %llu done, %llu TSC ticks elapsed\n",
-		methods[m].name, w->name, ULL(done), ULL(total), ULL(elapsed_ticks));
+	char secs[40] = "";
+	uint64_t ns;
+	if (ticks_to_ns(elapsed_ticks, bench_tsc_hz(), &ns) == 0)
+		fmt_format(secs, sizeof secs, " (%llu.%01llu s)", ULL(ns / 1000000000u), ULL(ns / 100000000u % 10));
+	kprintf("progress: method %s, workload %s: ensemble %llu of %llu done, %llu TSC ticks elapsed%s\n",
+		methods[m].name, w->name, ULL(done), ULL(total), ULL(elapsed_ticks), secs);
 }
 
 void report_verdict(enum method_id m, const struct verdict *v)
