@@ -17,6 +17,7 @@ static int screen;                   /* 1: output goes to it */
 static int serial;                   /* 1: output goes to the UART */
 static int serial_muted;             /* 1: console_set_serial(0) */
 static int problems;                 /* bad console= values seen */
+static int init_done;                /* console_init has finished */
 
 /* The serial console console= chose. */
 struct serial_choice {
@@ -176,6 +177,7 @@ void console_init(const struct boot_info *bi)
 		kprintf("console: the loader's framebuffer is indexed-colour (%ux%u, %u bpp); only RGB "
 			"framebuffers are drawn: no screen output\n", bi->fb_width, bi->fb_height, bi->fb_bpp);
 	}
+	init_done = 1;
 	console_init_done();
 }
 
@@ -211,6 +213,13 @@ void console_write(const char *s, size_t n)
 		fb_write(s, n);
 	else
 		vga_write(s, n);
+}
+
+void console_emergency(void)
+{
+	serial_muted = 0;
+	if (!init_done && !serial)
+		serial = uart_init(uart_port_base(0), DEFAULT_BAUD) == 0;
 }
 
 void console_set_serial(int on)

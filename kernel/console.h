@@ -47,6 +47,12 @@ void console_write(const char *s, size_t n);
  * VGA text screen on clears it. No effect when there is no screen. */
 void console_set_screen(int on);
 
+/* console_emergency - make sure an exception report reaches the serial
+ * port: undo console_set_serial(0), and before console_init has finished
+ * (a fault in multiboot parsing or console set-up) bring up ttyS0 at
+ * 115200 8N1 if a UART answers there. Called by the trap handler. */
+void console_emergency(void);
+
 /* console_set_serial - let output reach the serial port (1, the default)
  * or keep it to the screen only (0): the one-screen summary at the end of
  * a run, which the serial log has in full already. */

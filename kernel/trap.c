@@ -177,6 +177,7 @@ void trap_handler(struct trap_frame *f)
 		f->r11 = TRAP_FAULTED | f->vector;
 		return;
 	}
+	console_emergency();
 	if (in_exception++) {
 		/* A fault while reporting a fault: say the least and leave. */
 		static const char msg[] = "\nbench: run aborted: nested exception while reporting an exception\n";

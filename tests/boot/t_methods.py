@@ -2,10 +2,11 @@
 header, bad input and exception diagnostics, and the ISO through GRUB."""
 import os
 import shutil
+import subprocess
 
-from qemu import (EXIT_FAILURE, ICOUNT, ICOUNT_OFFSETS, ISO, LOGS, METHODS, OVMF_CODE,
+from qemu import (BUILD, EXIT_FAILURE, ICOUNT, ICOUNT_OFFSETS, ISO, LOGS, METHODS, OVMF_CODE,
                   OVMF_VARS, Run, Skip, check, clean_lines, expect_complete,
-                  expect_method_ran, kernel, qemu, tail, qemu_kvm)
+                  expect_method_ran, kernel, qemu, qemu_kvm, ROOT, tail)
 
 QUICK = "workloads=measured_function"  # keep the runs short: one workload beside empty
 
@@ -163,3 +164,21 @@ def test_kvm():
     for m in METHODS:
         if not run.by("skip", method=m):
             expect_method_ran(run, m, 10, 1000)
+
+
+def test_fault_before_console():
+    """A #UD before multiboot parsing and console set-up (a test build whose
+    boot_test_hook executes ud2): the diagnostic still reaches the serial
+    port (console_emergency) and QEMU exits with the failure status."""
+    build = os.path.join(BUILD, "early-fault")
+    p = subprocess.run(["make", "-C", ROOT, f"BUILD={build}", "EXTRA_SRC=tests/boot/early_fault_test.c",
+                        "kernel"], capture_output=True, text=True, timeout=300)
+    check(p.returncode == 0, "build with the early fault failed:\n" + p.stdout[-2000:] + p.stderr[-2000:])
+    rc, text = qemu("early-fault", kernel("ensembles=2 samples=10", image=os.path.join(build, "bench32.elf")))
+    check(rc == EXIT_FAILURE, f"QEMU exit status {rc}, expected {EXIT_FAILURE}", text)
+    lines = clean_lines(text)
+    check(any(l.startswith("bench: EXCEPTION #UD invalid opcode (vector 6)") for l in lines),
+          "no #UD diagnostic on the serial port", text)
+    check(any(l.startswith("bench: run aborted by exception #UD") for l in lines),
+          "no 'run aborted' final line", text)
+    check(not any(l.startswith("console: ") for l in lines), "the console was set up before the fault", text)
