@@ -51,10 +51,9 @@ static struct method_row {
 	struct verdict v;
 	uint64_t smis, nmis, disturbed;
 } rows[METHOD_COUNT];
-static int64_t net[METHOD_COUNT][WORKLOADS_MAX];
-static uint8_t net_ok[METHOD_COUNT][WORKLOADS_MAX];
 /* The net least minimum of each (method, workload) in each unit measured
- * (bit u of net_units set), for the one-screen summary. */
+ * (bit u of net_units set; the method's own unit is rows[m].r.unit), for
+ * the summary tables. */
 static int64_t net_in[METHOD_COUNT][WORKLOADS_MAX][UNIT_COUNT];
 static uint8_t net_units[METHOD_COUNT][WORKLOADS_MAX];
 
@@ -427,8 +426,6 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 			if (w->flags & (WL_OFFSET | WL_RESOLUTION) || !config_workload_selected(i))
 				continue;
 			primary = run_workload(m, w, offsets, capacity, wr, t);
-			net[m][i] = (int64_t)(wr[primary].s.min_of_mins - wr[primary].offset);
-			net_ok[m][i] = 1;
 			for (int u = 0; u < UNIT_COUNT; u++) {
 				int measured = u == primary ||
 					       (u != UNIT_TSC && (counters_beside || method_is_ctr(m)));
@@ -496,7 +493,7 @@ void report_tables(const struct run_totals *t)
 	int any = 0;
 	for (int i = 0; i < workload_count(); i++)
 		for (int m = 0; m < METHOD_COUNT; m++)
-			any |= net_ok[m][i];
+			any |= net_units[m][i] != 0;
 	if (!any)
 		return;
 	char line[512];
@@ -508,44 +505,18 @@ void report_tables(const struct run_totals *t)
 	for (int i = 0; i < workload_count(); i++) {
 		int has = 0;
 		for (int m = 0; m < METHOD_COUNT; m++)
-			has |= net_ok[m][i];
+			has |= net_units[m][i] != 0;
 		if (!has)
 			continue;
 		n = fmt_format(line, sizeof line, "%-18s", workload_at(i)->name);
 		for (int m = 0; m < METHOD_COUNT; m++)
 			if (rows[m].ran)
-				n += net_ok[m][i] ? fmt_format(line + n, sizeof line - (size_t)n, " %13lld",
-							       (long long)net[m][i])
+				n += net_units[m][i] ? fmt_format(line + n, sizeof line - (size_t)n, " %13lld",
+								  (long long)net_in[m][i][rows[m].r.unit])
 						  : fmt_format(line + n, sizeof line - (size_t)n, " %13s", "-");
 		kprintf("%s\n", line);
 	}
 	kprintf("(net figures are TSC ticks, or core cycles for the ctr_ methods)\n");
-}
-
-/* v in at most width characters: exact when it fits, else d.dde+N with
- * the digits floored (the exact figure is in the serial log). */
-static const char *fit_u64(char *buf, size_t size, uint64_t v, int width)
-{
-	if (fmt_format(buf, size, "%llu", (unsigned long long)v) <= width)
-		return buf;
-	uint64_t p = 1;
-	int e = 0;
-	while (v / p >= 10) {
-		p *= 10;
-		e++;
-	}
-	fmt_format(buf, size, "%llu.%02llue%d", (unsigned long long)(v / p),
-		   (unsigned long long)((v % p) / (p / 100)), e);
-	return buf;
-}
-
-static const char *fit_i64(char *buf, size_t size, int64_t v, int width)
-{
-	if (v >= 0)
-		return fit_u64(buf, size, (uint64_t)v, width);
-	buf[0] = '-';
-	fit_u64(buf + 1, size - 1, 0 - (uint64_t)v, width - 1);
-	return buf;
 }
 
 /* ticks as nanoseconds with one decimal (floored), or "-". */
@@ -593,7 +564,7 @@ void bench_screen_summary(const struct cpu_info *cpu, const struct run_totals *t
 	}
 	fmt_format(line, sizeof line, "%llu ensembles x %llu samples; SMIs %s, NMIs %llu%s%s",
 		   (unsigned long long)cfg.ensembles, (unsigned long long)cfg.samples,
-		   smi_ok ? fit_u64(a, sizeof a, smis, 20) : "not readable", (unsigned long long)nmis,
+		   smi_ok ? fmt_fit_u64(a, sizeof a, smis, 20) : "not readable", (unsigned long long)nmis,
 		   cpu->hypervisor ? "; hypervisor " : "", cpu->hypervisor ? cpu->hv_vendor : "");
 	kprintf("%.79s\n", line);
 	rows_used += 3;
@@ -611,17 +582,15 @@ void bench_screen_summary(const struct cpu_info *cpu, const struct run_totals *t
 		const struct summary_result *s = &row->r.s;
 		char nsb[16];
 		kprintf("%-13s %7s %8s %9s %11s %11s %s\n", methods[m].name,
-			fit_u64(a, sizeof a, s->min_of_mins, 7),
+			fmt_fit_u64(a, sizeof a, s->min_of_mins, 7),
 			row->r.unit == UNIT_TSC ? ns_of(nsb, sizeof nsb, (int64_t)s->min_of_mins) : "cycles",
-			s->total_variance_ok ? fit_u64(b, sizeof b, s->total_variance, 9) : "overflow",
-			s->var_of_vars_ok ? fit_u64(c, sizeof c, s->var_of_vars, 11) : "overflow",
-			s->var_of_mins_ok ? fit_u64(d, sizeof d, s->var_of_mins, 11) : "overflow",
+			s->total_variance_ok ? fmt_fit_u64(b, sizeof b, s->total_variance, 9) : "overflow",
+			s->var_of_vars_ok ? fmt_fit_u64(c, sizeof c, s->var_of_vars, 11) : "overflow",
+			s->var_of_mins_ok ? fmt_fit_u64(d, sizeof d, s->var_of_mins, 11) : "overflow",
 			!row->v.valid ? "unknown" : row->v.ergodic ? "yes" : "NO");
 		rows_used++;
 	}
-	fmt_format(line, sizeof line, "TSC ticks (ctr_: core cycles); ergodic: var of vars <= %s, var of mins <= %s",
-		   fit_u64(a, sizeof a, cfg.max_var_of_vars, 20), fit_u64(b, sizeof b, cfg.max_var_of_mins, 20));
-	kprintf("%.79s\n", line);
+	kprintf("units: TSC ticks (ctr_: core cycles); variances in unit^2, var of vars unit^4\n");
 	if (t->methods_skipped) {
 		int k = fmt_format(line, sizeof line, "skipped:");
 		for (int m = 0; m < METHOD_COUNT; m++)
@@ -632,11 +601,9 @@ void bench_screen_summary(const struct cpu_info *cpu, const struct run_totals *t
 		kprintf("%.79s\n", line);
 		rows_used++;
 	}
-	if (t->recommended >= 0)
-		fmt_format(line, sizeof line, "recommended: %s (ergodic here; paper 4)", methods[t->recommended].name);
-	else
-		fmt_format(line, sizeof line, "recommended: none (%s)",
-			   t->methods_run ? "no method of the paper's is ergodic here; paper 4 step 2" : "no method ran");
+	fmt_format(line, sizeof line, "recommended: %s (ergodic: var of vars <= %s, var of mins <= %s; paper 4)",
+		   t->recommended >= 0 ? methods[t->recommended].name : t->methods_run ? "none ergodic" : "none ran",
+		   fmt_fit_u64(a, sizeof a, cfg.max_var_of_vars, 6), fmt_fit_u64(b, sizeof b, cfg.max_var_of_mins, 6));
 	kprintf("%.79s\n", line);
 	rows_used += 2;
 
@@ -675,7 +642,7 @@ void bench_screen_summary(const struct cpu_info *cpu, const struct run_totals *t
 		for (int i = 0; i < workload_count(); i++) {
 			if (!net_units[by][i])
 				continue;
-			if (rows_used == SCREEN_SUMMARY_ROWS - 1 && shown + 1 < wl_total) {
+			if (rows_used >= SCREEN_SUMMARY_ROWS - 1 && shown + 1 < wl_total) {
 				kprintf("... and %d more workloads: see the serial log\n", wl_total - shown);
 				break;
 			}
@@ -683,13 +650,13 @@ void bench_screen_summary(const struct cpu_info *cpu, const struct run_totals *t
 			int has_tsc = (net_units[by][i] >> UNIT_TSC) & 1;
 			int64_t ticks = net_in[by][i][UNIT_TSC];
 			int n = fmt_format(line, sizeof line, "%-24.24s %10s %9s", workload_at(i)->name,
-				       has_tsc ? fit_i64(a, sizeof a, ticks, 10) : "-",
+				       has_tsc ? fmt_fit_i64(a, sizeof a, ticks, 10) : "-",
 				       has_tsc ? ns_of(nsb, sizeof nsb, ticks) : "-");
 			if (cnt >= 0) {
 				int hc = (net_units[cnt][i] >> UNIT_CYC) & 1, hi = (net_units[cnt][i] >> UNIT_INS) & 1;
 				fmt_format(line + n, sizeof line - (size_t)n, " %12s %12s",
-					   hc ? fit_i64(b, sizeof b, net_in[cnt][i][UNIT_CYC], 12) : "-",
-					   hi ? fit_i64(e, sizeof e, net_in[cnt][i][UNIT_INS], 12) : "-");
+					   hc ? fmt_fit_i64(b, sizeof b, net_in[cnt][i][UNIT_CYC], 12) : "-",
+					   hi ? fmt_fit_i64(e, sizeof e, net_in[cnt][i][UNIT_INS], 12) : "-");
 			}
 			kprintf("%s\n", line);
 			rows_used++;

@@ -414,7 +414,8 @@ void quiet_timers(const struct cpu_info *c)
 		q.isr, q.deadline);
 }
 
-int quiet_microcode(const struct cpu_info *c, uint64_t *rev)
+/* The revision as SDM Vol. 3A 10.11.7.1 reads it (see quiet_microcode). */
+static int microcode_read(const struct cpu_info *c, uint64_t *rev)
 {
 	uint64_t v;
 	*rev = 0;
@@ -434,6 +435,20 @@ int quiet_microcode(const struct cpu_info *c, uint64_t *rev)
 		return 0;
 	}
 	return -1;
+}
+
+int quiet_microcode(const struct cpu_info *c, uint64_t *rev)
+{
+	/* Read once: the revision cannot change during a run (nothing loads
+	 * microcode), and on Intel the read writes the MSR. */
+	static int read_done, result;
+	static uint64_t revision;
+	if (!read_done) {
+		result = microcode_read(c, &revision);
+		read_done = 1;
+	}
+	*rev = revision;
+	return result;
 }
 
 int quiet_smi_count(const struct cpu_info *c, uint64_t *count)

@@ -49,7 +49,8 @@ void quiet_timers(const struct cpu_info *c);
  * IA32_BIOS_SIGN_ID (MSR 8BH), CPUID leaf 1 is executed, and the revision
  * is the MSR's bits 63:32; on AMD and Hygon, MSR 8BH (PATCH_LEVEL) bits
  * 31:0. Returns 0 with *rev set, or -1 (another vendor, or the MSR
- * faulted: some hypervisors). */
+ * faulted: some hypervisors). Read once; later calls return the same
+ * result. */
 int quiet_microcode(const struct cpu_info *c, uint64_t *rev);
 
 /* quiet_smi_count - MSR_SMI_COUNT (MSR 34H) bits 31:0: the SMIs taken

@@ -233,3 +233,28 @@ char *fmt_milli(char *buf, size_t size, uint64_t value)
 		   (unsigned long long)(value % 1000));
 	return buf;
 }
+
+char *fmt_fit_u64(char *buf, size_t size, uint64_t value, int width)
+{
+	if (fmt_format(buf, size, "%llu", (unsigned long long)value) <= width)
+		return buf;
+	/* value >= 10^width >= 10 here (width >= 1): p >= 10. */
+	uint64_t p = 1;
+	int e = 0;
+	while (value / p >= 10) {
+		p *= 10;
+		e++;
+	}
+	uint64_t frac = p >= 100 ? (value % p) / (p / 100) : (value % p) * 10;
+	fmt_format(buf, size, "%llu.%02llue%d", (unsigned long long)(value / p), (unsigned long long)frac, e);
+	return buf;
+}
+
+char *fmt_fit_i64(char *buf, size_t size, int64_t value, int width)
+{
+	if (value >= 0)
+		return fmt_fit_u64(buf, size, (uint64_t)value, width);
+	buf[0] = '-';
+	fmt_fit_u64(buf + 1, size - 1, 0 - (uint64_t)value, width - 1);
+	return buf;
+}

@@ -27,4 +27,15 @@ int fmt_format(char *buf, size_t size, const char *fmt, ...)
  * unit. size must be >= 24. */
 char *fmt_milli(char *buf, size_t size, uint64_t value);
 
+/* fmt_fit_u64 - value in at most width characters, for fixed-width
+ * columns (the one-screen summary): the exact decimal when it fits, else
+ * "d.dde+N" (e.g. 112285480386 in 9 -> "1.12e11"), its digits floored,
+ * not rounded. Widths below 7 may be exceeded by that form (at most
+ * "1.84e19", 7 characters). size must be >= 24. Returns buf. */
+char *fmt_fit_u64(char *buf, size_t size, uint64_t value, int width);
+
+/* fmt_fit_i64 - fmt_fit_u64 for a signed value: a '-' and the magnitude in
+ * width - 1 characters. size must be >= 24. Returns buf. */
+char *fmt_fit_i64(char *buf, size_t size, int64_t value, int width);
+
 #endif

@@ -100,7 +100,7 @@ def expect_screen_final(lines, what):
 # --- USB sticks ----------------------------------------------------------------
 
 def fit(v, width):
-    """bench/run.c fit_u64/fit_i64: v exactly when it fits width characters,
+    """lib/fmt.c fmt_fit_u64/fmt_fit_i64: v exactly when it fits width characters,
     else d.dde+N with the digits floored."""
     if v < 0:
         return "-" + fit(-v, width - 1)

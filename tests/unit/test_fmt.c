@@ -4,7 +4,7 @@
  * length modifiers hh h l ll z and their extreme values; a randomized
  * comparison; truncation (full length returned, always NUL-terminated, no
  * write past size, size 0 and 1); unknown conversions copied verbatim;
- * fmt_milli. */
+ * fmt_milli; fmt_fit_u64 and fmt_fit_i64. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -396,6 +396,26 @@ static void test_milli(void)
 	CHECK_STR(fmt_milli(small, sizeof small, UINT64_MAX), "18446744073709551.615");
 }
 
+static void test_fit(void)
+{
+	char buf[32];
+	CHECK_STR(fmt_fit_u64(buf, sizeof buf, 0, 7), "0");
+	CHECK_STR(fmt_fit_u64(buf, sizeof buf, 9999999, 7), "9999999");
+	CHECK_STR(fmt_fit_u64(buf, sizeof buf, 10000000, 7), "1.00e7");
+	CHECK_STR(fmt_fit_u64(buf, sizeof buf, 112285480386ull, 11), "1.12e11");
+	CHECK_STR(fmt_fit_u64(buf, sizeof buf, 112285480386ull, 12), "112285480386");
+	CHECK_STR(fmt_fit_u64(buf, sizeof buf, 19999999999ull, 9), "1.99e10"); /* floored */
+	CHECK_STR(fmt_fit_u64(buf, sizeof buf, UINT64_MAX, 7), "1.84e19");
+	CHECK_STR(fmt_fit_u64(buf, sizeof buf, 12, 1), "1.20e1");
+	CHECK(fmt_fit_u64(buf, sizeof buf, 5, 7) == buf);
+	CHECK_STR(fmt_fit_i64(buf, sizeof buf, -42, 10), "-42");
+	CHECK_STR(fmt_fit_i64(buf, sizeof buf, -123456789, 8), "-1.23e8");
+	CHECK_STR(fmt_fit_i64(buf, sizeof buf, INT64_MIN, 12), "-9.22e18");
+	CHECK_STR(fmt_fit_i64(buf, sizeof buf, 77, 2), "77");
+	char small[24];
+	CHECK_STR(fmt_fit_u64(small, sizeof small, UINT64_MAX, 20), "18446744073709551615");
+}
+
 int main(void)
 {
 	test_conversions();
@@ -405,5 +425,6 @@ int main(void)
 	test_truncation();
 	test_unknown();
 	test_milli();
+	test_fit();
 	return check_summary("test_fmt");
 }
