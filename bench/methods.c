@@ -40,3 +40,9 @@ const char *method_unavailable(enum method_id m, const struct cpu_info *cpu)
 	}
 	return 0;
 }
+
+/* What the start sequences read and the stops subtract (methods.h); the
+ * counters' MSRs beside a TSC method (set by bench/run.c from the boot
+ * check, read by SEQ_BESIDE_*). */
+struct bench_window bench_w0 __attribute__((aligned(64)));
+uint32_t bench_msr_ins, bench_msr_cyc;

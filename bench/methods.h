@@ -1,15 +1,10 @@
 /* bench/methods.h - the serialization sequences, defined once, side by side.
  *
- * Each start_* / stop_* function is one inline-assembly block with exact
- * clobbers, returning the TSC in ticks. A method is a (start, stop) pair;
- * FOR_EACH_METHOD lists them and everything else refers to them by name
- * (bench/workload.h instantiates one sampling loop per method and workload,
- * so the measured code is inlined between the two reads, as the paper asks).
- *
- * One deliberate difference from the paper's listings: before each CPUID we
- * set EAX = 0 (xor %eax,%eax, as Goossens' slide "Organisation générale d'une
- * mesure" does). The paper leaves EAX to whatever the compiler had there,
- * so CPUID's leaf, and with it its latency, varied from sample to sample.
+ * Each sequence is assembler text (SEQ_START_* and SEQ_STOP_*); a method is
+ * a (start, stop) pair. FOR_EACH_METHOD lists them and everything else
+ * refers to them by name: bench/workload.h instantiates one sampling loop
+ * per method and workload with the measured code inlined between the two
+ * reads, as the paper asks, and nothing else there (BENCH_TSC_WINDOW).
  */
 #ifndef BENCH_METHODS_H
 #define BENCH_METHODS_H
@@ -18,66 +13,66 @@
 
 #define BENCH_INLINE static inline __attribute__((always_inline))
 
-/* CPUID;RDTSC - the start of every method (paper 3.1, appendix lines 41-46;
- * 3.2.1 first block; 3.2.3 loop body). CPUID waits for all earlier
+/* Where the start sequences put what they read, and the MSRs the counters
+ * read beside a TSC method come from (bench/methods.c). The start stores its
+ * reads here, with absolute addresses (the kernel lies below 2 GiB), so no
+ * register is live across the window: nothing of the compiler's (a combine
+ * of EDX:EAX, a spill, a copy) has a reason to be there. The stop loads them
+ * after its own read and leaves the difference in a register. The two
+ * stores take the place of the paper's two movs to registers (appendix
+ * lines 41-46): the same number of instructions in the window. */
+struct bench_window {
+	uint64_t tsc; /* +0:  TSC at the start's read */
+	uint64_t ins; /* +8:  instructions-retired counter at the start */
+	uint64_t cyc; /* +16: core-cycle counter at the start */
+};
+extern struct bench_window bench_w0;
+extern uint32_t bench_msr_ins, bench_msr_cyc;
+
+/* The sequences as assembler text, each written once. A method is a start
+ * and a stop; every sampling loop (bench/workload.h) is
+ *
+ *     asm(start)  body  asm(stop)
+ *
+ * with nothing else between the start's read and the stop's read. A start
+ * ends with its read stored in bench_w0; a stop ends with the difference
+ * in %rdx (TSC methods) or the counter differences in %rdx (instructions)
+ * and %rdi (core cycles). Registers a sequence may change: SEQ_CLOBBERS.
+ *
+ * One deliberate difference from the paper's listings: before each CPUID we
+ * set EAX = 0 (xor %eax,%eax, as Goossens' slide "Organisation générale d'une
+ * mesure" does). The paper leaves EAX to whatever the compiler had there,
+ * so CPUID's leaf, and with it its latency, varied from sample to sample. */
+#define SEQ__SAVE_TSC "mov %%edx, bench_w0+4\n\tmov %%eax, bench_w0\n\t"
+/* %rdx = (hi:lo) - bench_w0.tsc, hi and lo zero-extended 32-bit registers. */
+#define SEQ__TSC_DELTA(hi, lo) \
+	"shl $32, %%" hi "\n\tor %%" lo ", %%" hi "\n\tsub bench_w0, %%" hi "\n\t"
+
+/* CPUID;RDTSC - the start of the paper's methods (paper 3.1, appendix lines
+ * 41-46; 3.2.1 first block; 3.2.3 loop body). CPUID waits for all earlier
  * instructions to complete (SDM Vol. 3A 10.3 "Serializing Instructions"),
  * then RDTSC reads the counter (SDM Vol. 2B "RDTSC"). */
-BENCH_INLINE uint64_t start_cpuid_rdtsc(void)
-{
-	uint32_t hi, lo;
-	__asm__ volatile("xor %%eax, %%eax\n\t"
-			 "cpuid\n\t"
-			 "rdtsc\n\t"
-			 "mov %%edx, %0\n\t"
-			 "mov %%eax, %1\n\t"
-			 : "=r"(hi), "=r"(lo)
-			 :
-			 : "rax", "rbx", "rcx", "rdx", "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
+#define SEQ_START_CPUID_RDTSC "xor %%eax, %%eax\n\tcpuid\n\trdtsc\n\t" SEQ__SAVE_TSC
 
 /* Method 1 stop, CPUID;RDTSC (paper 3.1, appendix lines 48-51): the same
  * sequence as the start. The CPUID inside the window is what makes this
  * method's minimum vary (paper 3.1.2). */
-BENCH_INLINE uint64_t stop_cpuid_rdtsc(void)
-{
-	return start_cpuid_rdtsc();
-}
+#define SEQ_STOP_CPUID_RDTSC "xor %%eax, %%eax\n\tcpuid\n\trdtsc\n\t" SEQ__TSC_DELTA("rdx", "rax")
 
 /* Method 2 stop, RDTSCP;mov;mov;CPUID (paper 3.2.1). RDTSCP waits until all
  * previous instructions have executed before reading the counter (SDM
  * Vol. 2B "RDTSCP"); the CPUID after the two movs keeps later instructions
  * from starting before it. Needs CPUID.80000001H:EDX[27]. */
-BENCH_INLINE uint64_t stop_rdtscp_cpuid(void)
-{
-	uint32_t hi, lo;
-	__asm__ volatile("rdtscp\n\t"
-			 "mov %%edx, %0\n\t"
-			 "mov %%eax, %1\n\t"
-			 "xor %%eax, %%eax\n\t"
-			 "cpuid\n\t"
-			 : "=r"(hi), "=r"(lo)
-			 :
-			 : "rax", "rbx", "rcx", "rdx", "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
+#define SEQ_STOP_RDTSCP_CPUID                                          \
+	"rdtscp\n\tmov %%edx, %%edi\n\tmov %%eax, %%esi\n\t"           \
+	"xor %%eax, %%eax\n\tcpuid\n\t" SEQ__TSC_DELTA("rdi", "rsi") \
+	"mov %%rdi, %%rdx\n\t"
 
 /* Method 3 stop, mov %cr0,%rax; mov %rax,%cr0; RDTSC (paper 3.2.3): a move to
  * a control register is serializing (SDM Vol. 3A 10.3), for CPUs without
  * RDTSCP. Ring 0 only, which we are. */
-BENCH_INLINE uint64_t stop_cr0_rdtsc(void)
-{
-	uint32_t hi, lo;
-	__asm__ volatile("mov %%cr0, %%rax\n\t"
-			 "mov %%rax, %%cr0\n\t"
-			 "rdtsc\n\t"
-			 "mov %%edx, %0\n\t"
-			 "mov %%eax, %1\n\t"
-			 : "=r"(hi), "=r"(lo)
-			 :
-			 : "rax", "rdx", "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
+#define SEQ_STOP_CR0_RDTSC \
+	"mov %%cr0, %%rax\n\tmov %%rax, %%cr0\n\trdtsc\n\t" SEQ__TSC_DELTA("rdx", "rax")
 
 /* The sequences the SDM recommends today (Vol. 2B "RDTSC" and "RDTSCP"):
  * "If software requires RDTSC to be executed only after all previous
@@ -87,61 +82,22 @@ BENCH_INLINE uint64_t stop_cr0_rdtsc(void)
  * it can execute LFENCE immediately after". LFENCE orders execution
  * (dispatch-serializing) on Intel; on AMD only where CPUID 80000021H:EAX[2]
  * says so or DE_CFG (MSR C001_1029h) bit 1 is set (kernel/quiet.c). */
-BENCH_INLINE uint64_t start_lfence_rdtsc(void)
-{
-	uint32_t hi, lo;
-	__asm__ volatile("lfence\n\t"
-			 "rdtsc\n\t"
-			 "mov %%edx, %0\n\t"
-			 "mov %%eax, %1\n\t"
-			 : "=r"(hi), "=r"(lo)
-			 :
-			 : "rax", "rdx", "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
+#define SEQ_START_LFENCE_RDTSC "lfence\n\trdtsc\n\t" SEQ__SAVE_TSC
 
 /* Stop: RDTSCP waits for the measured code; the LFENCE after it keeps later
  * instructions from starting before the read. */
-BENCH_INLINE uint64_t stop_rdtscp_lfence(void)
-{
-	uint32_t hi, lo;
-	__asm__ volatile("rdtscp\n\t"
-			 "lfence\n\t"
-			 "mov %%edx, %0\n\t"
-			 "mov %%eax, %1\n\t"
-			 : "=r"(hi), "=r"(lo)
-			 :
-			 : "rax", "rcx", "rdx", "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
+#define SEQ_STOP_RDTSCP_LFENCE "rdtscp\n\tlfence\n\t" SEQ__TSC_DELTA("rdx", "rax")
 
 /* Stop without RDTSCP: LFENCE waits for the measured code, then RDTSC. */
-BENCH_INLINE uint64_t stop_lfence_rdtsc(void)
-{
-	return start_lfence_rdtsc();
-}
+#define SEQ_STOP_LFENCE_RDTSC "lfence\n\trdtsc\n\t" SEQ__TSC_DELTA("rdx", "rax")
 
 /* SERIALIZE (SDM Vol. 2B "SERIALIZE"; CPUID.(EAX=07H,ECX=0):EDX[14]): the
  * architectural serializing instruction without CPUID's side effects,
  * around both reads as CPUID is in method 1. Encoded as bytes (0F 01 E8)
  * for assemblers that do not know it. */
-BENCH_INLINE uint64_t start_serialize_rdtsc(void)
-{
-	uint32_t hi, lo;
-	__asm__ volatile(".byte 0x0f, 0x01, 0xe8\n\t" /* serialize */
-			 "rdtsc\n\t"
-			 "mov %%edx, %0\n\t"
-			 "mov %%eax, %1\n\t"
-			 : "=r"(hi), "=r"(lo)
-			 :
-			 : "rax", "rdx", "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-BENCH_INLINE uint64_t stop_serialize_rdtsc(void)
-{
-	return start_serialize_rdtsc();
-}
+#define SEQ__SERIALIZE ".byte 0x0f, 0x01, 0xe8\n\t" /* serialize */
+#define SEQ_START_SERIALIZE_RDTSC SEQ__SERIALIZE "rdtsc\n\t" SEQ__SAVE_TSC
+#define SEQ_STOP_SERIALIZE_RDTSC SEQ__SERIALIZE "rdtsc\n\t" SEQ__TSC_DELTA("rdx", "rax")
 
 /* Goossens' fixed-counter method (slides "Organisation générale d'une
  * mesure", "Le compteur CTR1"): read the counters, then xor eax,eax; CPUID
@@ -150,65 +106,98 @@ BENCH_INLINE uint64_t stop_serialize_rdtsc(void)
  * core cycles (SDM Vol. 3B "Fixed-Function Performance Counters"). Read
  * with RDMSR as on the slides, or with RDPMC (ECX = 4000000xH), which is
  * cheaper. The stop reads in the reverse order of the start, so each
- * counter's window nests the other's. Values are raw: deltas are taken
- * modulo the counter width after the window (kernel/pmu.h). */
-struct ctr_pair {
-	uint64_t ins, cyc;
+ * counter's window nests the other's. Differences are raw: they are taken
+ * modulo the counter width after the window (kernel/pmu.h).
+ *
+ * SEQ__CTR_START(op, ins, cyc): op (rdmsr or rdpmc) of ECX = ins, then cyc,
+ * each stored in bench_w0. SEQ__CTR_STOP: cyc, kept in EDI:ESI, then ins;
+ * then %rdx = instructions and %rdi = core cycles since the start. The ECX
+ * operand is "$0x309" or, beside a TSC method, the MSR the boot check
+ * chose ("bench_msr_ins", an absolute memory operand). */
+#define SEQ__CTR_START(op, ins, cyc)                                              \
+	"mov " ins ", %%ecx\n\t" op "\n\tmov %%eax, bench_w0+8\n\tmov %%edx, bench_w0+12\n\t" \
+	"mov " cyc ", %%ecx\n\t" op "\n\tmov %%eax, bench_w0+16\n\tmov %%edx, bench_w0+20\n\t"
+#define SEQ__CTR_STOP(op, ins, cyc)                                               \
+	"mov " cyc ", %%ecx\n\t" op "\n\tmov %%eax, %%esi\n\tmov %%edx, %%edi\n\t"  \
+	"mov " ins ", %%ecx\n\t" op "\n\t"                                         \
+	"shl $32, %%rdx\n\tor %%rax, %%rdx\n\tsub bench_w0+8, %%rdx\n\t"           \
+	"shl $32, %%rdi\n\tor %%rsi, %%rdi\n\tsub bench_w0+16, %%rdi\n\t"
+#define SEQ__CPUID "xor %%eax, %%eax\n\tcpuid\n\t"
+
+#define SEQ_START_RDMSR_CPUID SEQ__CTR_START("rdmsr", "$0x309", "$0x30a") SEQ__CPUID
+#define SEQ_STOP_CPUID_RDMSR SEQ__CPUID SEQ__CTR_STOP("rdmsr", "$0x309", "$0x30a")
+#define SEQ_START_RDPMC_CPUID SEQ__CTR_START("rdpmc", "$0x40000000", "$0x40000001") SEQ__CPUID
+#define SEQ_STOP_CPUID_RDPMC SEQ__CPUID SEQ__CTR_STOP("rdpmc", "$0x40000000", "$0x40000001")
+
+/* The counters read beside a TSC method, outside its TSC window: before
+ * the start sequence and after the stop sequence (whose difference is then
+ * moved to %rbx), with RDMSR of the MSRs the boot check chose (fixed
+ * CTR0/CTR1, or IRPERF/APERF). */
+#define SEQ_BESIDE_START SEQ__CTR_START("rdmsr", "bench_msr_ins", "bench_msr_cyc")
+#define SEQ_BESIDE_STOP "mov %%rdx, %%rbx\n\t" SEQ__CTR_STOP("rdmsr", "bench_msr_ins", "bench_msr_cyc")
+
+/* Window markers: a zero-length label recorded in the section bench_marks
+ * as (address, kind), so that a test can check in the built kernel that
+ * each window holds nothing but its body (tests/boot/check_windows.py),
+ * and the single-step walk (bench/walk.c) can tell the body's instructions
+ * from the rest. */
+#define MARK_START_END 1  /* after a start sequence */
+#define MARK_BODY_BEGIN 2 /* before the body */
+#define MARK_BODY_END 3   /* after the body */
+#define MARK_STOP_BEGIN 4 /* before a stop sequence */
+#define MARK__STR2(k) #k
+#define MARK__STR(k) MARK__STR2(k)
+#define SEQ_MARK(kind)                                                         \
+	"881:\n\t.pushsection bench_marks, \"a\"\n\t.balign 8\n\t.quad 881b, " \
+	MARK__STR(kind) "\n\t.popsection\n\t"
+struct bench_mark {
+	uint64_t addr, kind;
 };
+extern const struct bench_mark __start_bench_marks[], __stop_bench_marks[];
 
-/* CTR__READ2 reads counter a then b (op: rdmsr with ECX = MSR, or rdpmc
- * with ECX = 4000000xH) into %0:%1 and %2:%3; CTR__SERIALIZE is Goossens'
- * "xorl %eax,%eax; cpuid". */
-#define CTR__READ2(op, a, b)                                                   \
-	"mov $" a ", %%ecx\n\t" op "\n\tmov %%eax, %0\n\tmov %%edx, %1\n\t"       \
-	"mov $" b ", %%ecx\n\t" op "\n\tmov %%eax, %2\n\tmov %%edx, %3\n\t"
-#define CTR__SERIALIZE "xor %%eax, %%eax\n\tcpuid\n\t"
-#define CTR__SEQ(name, text, ins_first)                                        \
-	BENCH_INLINE struct ctr_pair name(void)                                \
-	{                                                                      \
-		uint32_t a_lo, a_hi, b_lo, b_hi;                               \
-		__asm__ volatile(text                                          \
-				 : "=r"(a_lo), "=r"(a_hi), "=r"(b_lo), "=r"(b_hi) \
-				 :                                             \
-				 : "rax", "rbx", "rcx", "rdx", "memory");      \
-		uint64_t a = ((uint64_t)a_hi << 32) | a_lo;                    \
-		uint64_t b = ((uint64_t)b_hi << 32) | b_lo;                    \
-		struct ctr_pair p = { ins_first ? a : b, ins_first ? b : a };  \
-		return p;                                                      \
-	}
+/* What every sequence may change. */
+#define SEQ_CLOBBERS "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "cc", "memory"
 
-CTR__SEQ(start_rdmsr_cpuid, CTR__READ2("rdmsr", "0x309", "0x30a") CTR__SERIALIZE, 1)
-CTR__SEQ(stop_cpuid_rdmsr, CTR__SERIALIZE CTR__READ2("rdmsr", "0x30a", "0x309"), 0)
-CTR__SEQ(start_rdpmc_cpuid, CTR__READ2("rdpmc", "0x40000000", "0x40000001") CTR__SERIALIZE, 1)
-CTR__SEQ(stop_cpuid_rdpmc, CTR__SERIALIZE CTR__READ2("rdpmc", "0x40000001", "0x40000000"), 0)
-
-/* Counters read beside a TSC method, outside its TSC window (before the
- * start sequence and after the stop sequence), with RDMSR of the MSRs the
- * boot check chose (fixed CTR0/CTR1, or IRPERF/APERF). */
-BENCH_INLINE uint64_t rdmsr_in_window(uint32_t msr)
-{
-	uint32_t lo, hi;
-	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr) : "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
+/* The window: start, body, stop. The body is bracketed by markers that are
+ * compiler barriers for memory (so its loads and stores stay inside); the
+ * stop's results come out in registers only after its read. The variadic
+ * part is the stop's operands and clobbers. */
+#define BENCH__WINDOW(start, body, stop, ...)                                         \
+	do {                                                                          \
+		__asm__ volatile(start SEQ_MARK(MARK_START_END) ::: SEQ_CLOBBERS);     \
+		__asm__ volatile(SEQ_MARK(MARK_BODY_BEGIN) ::: "memory");             \
+		body;                                                                 \
+		__asm__ volatile(SEQ_MARK(MARK_BODY_END) ::: "memory");               \
+		__asm__ volatile(SEQ_MARK(MARK_STOP_BEGIN) stop __VA_ARGS__);          \
+	} while (0)
+/* A TSC method: the difference in TSC ticks in delta. */
+#define BENCH_TSC_WINDOW(start, body, stop, delta)                                    \
+	BENCH__WINDOW(start, body, stop, : "=d"(delta) : : "rax", "rbx", "rcx", "rsi", "rdi", "cc", "memory")
+/* A counter method: the raw counter differences in ins and cyc. */
+#define BENCH_CTR_WINDOW(start, body, stop, ins, cyc)                                 \
+	BENCH__WINDOW(start, body, stop, : "=d"(ins), "=D"(cyc) : : "rax", "rbx", "rcx", "rsi", "cc", "memory")
+/* A TSC method with the counters beside it. */
+#define BENCH_BESIDE_WINDOW(start, body, stop, delta, ins, cyc)                       \
+	BENCH__WINDOW(SEQ_BESIDE_START start, body, stop SEQ_BESIDE_STOP,                \
+		      : "=b"(delta), "=d"(ins), "=D"(cyc) : : "rax", "rcx", "rsi", "cc", "memory")
 
 /* The TSC methods: X(arg, name, start, stop). The paper's three first, in
  * its order, then the modern ones. The counter methods: the same shape,
- * their start and stop return a struct ctr_pair. Together, in this order,
- * they give enum method_id. */
-#define FOR_EACH_CTR_METHOD(X, arg)                                   \
-	X(arg, ctr_rdmsr, start_rdmsr_cpuid, stop_cpuid_rdmsr)        \
-	X(arg, ctr_rdpmc, start_rdpmc_cpuid, stop_cpuid_rdpmc)
+ * their stop leaves two differences. Together, in this order, they give
+ * enum method_id. */
+#define FOR_EACH_CTR_METHOD(X, arg)                                           \
+	X(arg, ctr_rdmsr, SEQ_START_RDMSR_CPUID, SEQ_STOP_CPUID_RDMSR)        \
+	X(arg, ctr_rdpmc, SEQ_START_RDPMC_CPUID, SEQ_STOP_CPUID_RDPMC)
 
 #define FOR_EACH_METHOD(X, arg) FOR_EACH_TSC_METHOD(X, arg) FOR_EACH_CTR_METHOD(X, arg)
 
-#define FOR_EACH_TSC_METHOD(X, arg)                                   \
-	X(arg, cpuid, start_cpuid_rdtsc, stop_cpuid_rdtsc)            \
-	X(arg, rdtscp, start_cpuid_rdtsc, stop_rdtscp_cpuid)          \
-	X(arg, cr0, start_cpuid_rdtsc, stop_cr0_rdtsc)                \
-	X(arg, lfence_rdtscp, start_lfence_rdtsc, stop_rdtscp_lfence) \
-	X(arg, lfence, start_lfence_rdtsc, stop_lfence_rdtsc)         \
-	X(arg, serialize, start_serialize_rdtsc, stop_serialize_rdtsc)
+#define FOR_EACH_TSC_METHOD(X, arg)                                                   \
+	X(arg, cpuid, SEQ_START_CPUID_RDTSC, SEQ_STOP_CPUID_RDTSC)                    \
+	X(arg, rdtscp, SEQ_START_CPUID_RDTSC, SEQ_STOP_RDTSCP_CPUID)                  \
+	X(arg, cr0, SEQ_START_CPUID_RDTSC, SEQ_STOP_CR0_RDTSC)                        \
+	X(arg, lfence_rdtscp, SEQ_START_LFENCE_RDTSC, SEQ_STOP_RDTSCP_LFENCE)         \
+	X(arg, lfence, SEQ_START_LFENCE_RDTSC, SEQ_STOP_LFENCE_RDTSC)                 \
+	X(arg, serialize, SEQ_START_SERIALIZE_RDTSC, SEQ_STOP_SERIALIZE_RDTSC)
 
 /* How many of the methods are the paper's; the first counter method. */
 #define PAPER_METHODS 3

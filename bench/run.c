@@ -1,6 +1,7 @@
 /* bench/run.c - see run.h. */
 #include "run.h"
 #include "report.h"
+#include "walk.h"
 #include "workload.h"
 #include "../kernel/config.h"
 #include "../kernel/console.h"
@@ -141,6 +142,43 @@ static void warm_up(const struct workload *w, enum method_id m, uint64_t capacit
 	}
 }
 
+/* walk=on: single-step one sample of the window before measuring it
+ * (bench/walk.h) and print what it executed: for the resolution test's
+ * loop, one sample of each loop size the ensembles will run. */
+static void walk_report(enum method_id m, const struct workload *w, struct wl_ctx *c, int resolution)
+{
+	uint64_t n = resolution ? cfg.ensembles : 1, param = c->param;
+	for (uint64_t j = 0; j < n; j++) {
+		struct walk_result r;
+		char size[32] = "";
+		if (resolution) {
+			c->param = j;
+			fmt_format(size, sizeof size, " loop_size:%llu", (unsigned long long)j);
+		}
+		int bad = walk_window(pick_fill(w, m), &bufs, c, &r);
+		if (config_human() && bad)
+			kprintf("walk %s/%s%s: incomplete: %s\n", methods[m].name, w->name, size,
+				r.steps ? "more than 2000000 single steps" : "too many window markers");
+		else if (config_human())
+			kprintf("walk %s/%s%s: body %llu instructions; %llu instructions between the start "
+				"sequence and the body, %llu between the body and the stop sequence (one sample "
+				"single-stepped with RFLAGS.TF: %llu steps, %llu window%s)\n",
+				methods[m].name, w->name, size, (unsigned long long)r.body,
+				(unsigned long long)r.gap_before, (unsigned long long)r.gap_after,
+				(unsigned long long)r.steps, (unsigned long long)r.windows,
+				r.windows == 1 ? "" : "s");
+		if (config_json())
+			kprintf("{\"rec\":\"walk\",\"method\":\"%s\",\"workload\":\"%s\",\"param\":%llu,"
+				"\"complete\":%s,\"body\":%llu,\"gap_before\":%llu,\"gap_after\":%llu,"
+				"\"windows\":%llu,\"steps\":%llu}\n",
+				methods[m].name, w->name, (unsigned long long)c->param, bad ? "false" : "true",
+				(unsigned long long)r.body, (unsigned long long)r.gap_before,
+				(unsigned long long)r.gap_after, (unsigned long long)r.windows,
+				(unsigned long long)r.steps);
+	}
+	c->param = param;
+}
+
 /* The series a method's samples come in: its own unit first. */
 static int series_of(enum method_id m, struct series *s)
 {
@@ -177,6 +215,8 @@ static int run_workload(enum method_id m, const struct workload *w, const uint64
 	fill_fn fill = pick_fill(w, m);
 
 	report_run_start(m, w, cfg.ensembles, cfg.samples, cfg.warmup, resolution, unit_key[ser[0].unit]);
+	if (cfg.walk)
+		walk_report(m, w, &c, resolution);
 	uint64_t t0 = rdtsc();
 	warm_up(w, m, capacity, &c);
 	for (int k = 0; k < ns; k++) {
@@ -339,8 +379,8 @@ static void choose_counters(uint64_t capacity)
 		report_counters_choice(0, "no memory for the counters' sample buffers", 0, 0);
 		return;
 	}
-	bufs.msr_ins = pmu.ctr[ins].msr;
-	bufs.msr_cyc = pmu.ctr[cyc].msr;
+	bench_msr_ins = pmu.ctr[ins].msr;
+	bench_msr_cyc = pmu.ctr[cyc].msr;
 	unsigned wi = pmu.ctr[ins].width, wc = pmu.ctr[cyc].width;
 	mask_ins = wi && wi < 64 ? (1ull << wi) - 1 : ~0ull;
 	mask_cyc = wc && wc < 64 ? (1ull << wc) - 1 : ~0ull;

@@ -30,7 +30,6 @@ struct wl_ctx {
  * arrays its kind fills. */
 struct samples {
 	uint64_t *tsc, *ins, *cyc;
-	uint32_t msr_ins, msr_cyc; /* what a TSC method's counters-beside loop reads */
 };
 
 typedef void (*fill_fn)(struct samples *s, uint64_t n, struct wl_ctx *c);
@@ -49,50 +48,41 @@ struct workload {
 };
 
 /* The sampling loops: no I/O, allocation or division between the reads;
- * the only stores after a stop are the samples themselves. */
+ * the only stores after a stop are the samples themselves. The window
+ * (BENCH_*_WINDOW, bench/methods.h) holds the start sequence after its
+ * read, the body and the stop sequence up to its read, nothing else:
+ * tests/boot/check_windows.py checks every loop of the built kernel.
+ * The loop's own state (the sample index, the count, the buffers) is
+ * volatile, so it lives in memory, not in a register the body could make
+ * the compiler spill and reload inside the window; only c, which the
+ * body may use, is live across it. */
+#define WORKLOAD__LOOP(w, decl, window, store)                                   \
+	{                                                                        \
+		uint64_t d = 0, di = 0, dc = 0;                                  \
+		decl;                                                            \
+		(void)d, (void)di, (void)dc;                                     \
+		for (volatile uint64_t i = 0; i < nv; i++) {                     \
+			w##_setup(c);                                            \
+			window;                                                  \
+			store;                                                   \
+		}                                                                \
+	}
 #define WORKLOAD__FILL_TSC(w, m, start, stop)                                    \
 	static void bench_fill_##w##_##m(struct samples *s, uint64_t n, struct wl_ctx *c) \
-	{                                                                        \
-		uint64_t *tsc = s->tsc;                                          \
-		for (uint64_t i = 0; i < n; i++) {                               \
-			w##_setup(c);                                            \
-			uint64_t t0 = start();                                   \
-			w##_body(c);                                             \
-			uint64_t t1 = stop();                                    \
-			tsc[i] = t1 - t0;                                        \
-		}                                                                \
-	}                                                                        \
+	WORKLOAD__LOOP(w, uint64_t *volatile tsc = s->tsc; volatile uint64_t nv = n,   \
+		       BENCH_TSC_WINDOW(start, w##_body(c), stop, d),             \
+		       tsc[i] = d)                                                \
 	static void bench_fillc_##w##_##m(struct samples *s, uint64_t n, struct wl_ctx *c) \
-	{                                                                        \
-		uint64_t *tsc = s->tsc, *ins = s->ins, *cyc = s->cyc;            \
-		const uint32_t mi = s->msr_ins, mc = s->msr_cyc;                 \
-		for (uint64_t i = 0; i < n; i++) {                               \
-			w##_setup(c);                                            \
-			uint64_t i0 = rdmsr_in_window(mi);                       \
-			uint64_t c0 = rdmsr_in_window(mc);                       \
-			uint64_t t0 = start();                                   \
-			w##_body(c);                                             \
-			uint64_t t1 = stop();                                    \
-			uint64_t c1 = rdmsr_in_window(mc);                       \
-			uint64_t i1 = rdmsr_in_window(mi);                       \
-			tsc[i] = t1 - t0;                                        \
-			ins[i] = i1 - i0;                                        \
-			cyc[i] = c1 - c0;                                        \
-		}                                                                \
-	}
+	WORKLOAD__LOOP(w, uint64_t *volatile tsc = s->tsc; uint64_t *volatile ins = s->ins; \
+		       uint64_t *volatile cyc = s->cyc; volatile uint64_t nv = n, \
+		       BENCH_BESIDE_WINDOW(start, w##_body(c), stop, d, di, dc),  \
+		       tsc[i] = d; ins[i] = di; cyc[i] = dc)
 #define WORKLOAD__FILL_CTR(w, m, start, stop)                                    \
 	static void bench_fill_##w##_##m(struct samples *s, uint64_t n, struct wl_ctx *c) \
-	{                                                                        \
-		uint64_t *ins = s->ins, *cyc = s->cyc;                           \
-		for (uint64_t i = 0; i < n; i++) {                               \
-			w##_setup(c);                                            \
-			struct ctr_pair a = start();                             \
-			w##_body(c);                                             \
-			struct ctr_pair b = stop();                              \
-			ins[i] = b.ins - a.ins;                                  \
-			cyc[i] = b.cyc - a.cyc;                                  \
-		}                                                                \
-	}
+	WORKLOAD__LOOP(w, uint64_t *volatile ins = s->ins; uint64_t *volatile cyc = s->cyc; \
+		       volatile uint64_t nv = n,                                  \
+		       BENCH_CTR_WINDOW(start, w##_body(c), stop, di, dc),        \
+		       ins[i] = di; cyc[i] = dc)
 #define WORKLOAD__PTR(w, m, start, stop) [METHOD_##m] = bench_fill_##w##_##m,
 #define WORKLOAD__PTRC_TSC(w, m, start, stop) [METHOD_##m] = bench_fillc_##w##_##m,
 #define WORKLOAD__PTRC_CTR(w, m, start, stop) [METHOD_##m] = bench_fill_##w##_##m,

@@ -32,6 +32,7 @@ static const struct cfg_key keys[] = {
 	{ .name = "console", .type = CFG_TEXT, .max = sizeof cfg.console - 1,
 	  .value = (uint64_t *)cfg.console },
 	{ .name = "pmu", .type = CFG_CHOICE, .choices = pmu_mode_words, .value = &cfg.pmu },
+	{ .name = "walk", .type = CFG_CHOICE, .choices = onoff_words, .value = &cfg.walk },
 	{ .name = "after", .type = CFG_CHOICE, .choices = after_words, .value = &cfg.after },
 	{ .name = "dump", .type = CFG_U64, .min = 0, .max = 999999, .value = &cfg.dump,
 	  .allow_off = 1 },
@@ -62,6 +63,7 @@ void config_parse(const char *cmdline)
 	workload_words[nw] = 0;
 	cfg.workloads = wmask;
 	cfg.resolution = 0;
+	cfg.walk = 0;
 	cfg.after = AFTER_HALT;
 	cfg.pmu = PMU_MODE_AUTO;
 	cfg.console[0] = '\0';

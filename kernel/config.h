@@ -24,6 +24,7 @@ struct config {
 	uint64_t after;      /* enum after_run */
 	char console[40];    /* console= as given (kernel/console.c reads it) */
 	uint64_t pmu;        /* enum pmu_mode (lib/pmu.h): auto, off, force */
+	uint64_t walk;       /* 1: single-step one sample of each window first (bench/walk.c) */
 	int problems;        /* messages config_parse printed */
 };
 

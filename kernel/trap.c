@@ -42,6 +42,7 @@ static struct idt_gate idt[256];
 static uint8_t ist1_stack[16384] __attribute__((aligned(16)));
 static volatile uint64_t nmi_count;
 static int in_exception;
+int (*trap_hook)(struct trap_frame *f);
 
 extern const uint64_t trap_vector_table[256];
 extern const struct ex_entry __ex_table_start[], __ex_table_end[];
@@ -171,6 +172,8 @@ void trap_handler(struct trap_frame *f)
 		nmi_count++;
 		return;
 	}
+	if (trap_hook && f->vector < 32 && trap_hook(f))
+		return;
 	const struct ex_entry *e = find_fixup(f->rip);
 	if (e && f->vector < 32) {
 		f->rip = e->resume;

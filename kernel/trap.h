@@ -23,6 +23,7 @@ struct trap_frame {
 
 /* Exception vectors used by name (SDM Vol. 3A table 7-1). */
 #define VEC_DE 0
+#define VEC_DB 1
 #define VEC_NMI 2
 #define VEC_UD 6
 #define VEC_DF 8
@@ -35,6 +36,13 @@ void trap_init(void);
 
 /* trap_vector_name - "#GP general protection" etc.; "interrupt" above 31. */
 const char *trap_vector_name(uint64_t vector);
+
+/* trap_hook - when set, called first for every exception (vectors 0-31
+ * but NMI) with the trap frame, which it may change (RIP, RFLAGS, general
+ * registers); it returns 1 when it handled the exception (the handler then
+ * returns to the frame), 0 to let the usual handling go on. Used by the
+ * single-step walk of a sampling window (bench/walk.c). */
+extern int (*trap_hook)(struct trap_frame *f);
 
 /* trap_nmi_count - NMIs received since boot. */
 uint64_t trap_nmi_count(void);

@@ -33,7 +33,7 @@ BEGIN, END = "BEGIN bench-records v1", "END bench-records"
 
 # Under -icount shift=0 the TSC advances one tick per instruction, so a
 # method's offset is the exact number of instructions from its first RDTSC
-# (counted) to its second TSC read (not counted): RDTSC + the two movs of
+# (counted) to its second TSC read (not counted): RDTSC + the two stores of
 # the start, then the stop sequence up to its read (bench/methods.h).
 #   cpuid:  rdtsc, mov, mov | xor, cpuid          -> 5
 #   rdtscp: rdtsc, mov, mov |                     -> 3

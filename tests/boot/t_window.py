@@ -1,0 +1,107 @@
+"""tests/boot/t_window.py - nothing but the measured code in the window.
+
+Three proofs that each sampling loop's window holds exactly the start
+sequence after its read, the body, and the stop sequence up to its read:
+
+- statically, in the built kernel: every sampling function's markers stand
+  where nothing of the compiler's lies between the start sequence and the
+  body, or between the body and the stop sequence (check_windows.py), for
+  every method, the counter methods and the counters-beside loops included;
+  and the checker does find such code in a loop written the old way;
+- dynamically, under -icount (a TSC tick is an instruction): the kernel
+  single-steps one sample of each window (walk=on, RFLAGS.TF) and counts the
+  instructions the body executed; the net result the run prints must equal
+  that count exactly, for every workload and TSC method, measured_loop at
+  each loop size, and a C workload written to tempt the compiler (added
+  through EXTRA_SRC); and each method's offset stays at its instruction
+  count (5/3/5/3/4).
+"""
+import os
+import subprocess
+import tempfile
+
+import check_windows
+from qemu import (BUILD, COUNTER_METHODS, ICOUNT, ICOUNT_OFFSETS, INTEL_MAX, METHODS, MODERN, ROOT,
+                  check, expect_complete, kernel, qemu)
+
+TSC_METHODS = METHODS + MODERN
+EXTRA = "tests/boot/wl_user_test.c tests/boot/wl_tempt_test.c"
+
+
+def workloads_in(elf):
+    p = subprocess.run(["nm", elf], capture_output=True, text=True, timeout=60, check=True)
+    return sorted(l.split()[2][len("bench_workload_"):] for l in p.stdout.splitlines()
+                  if len(l.split()) == 3 and l.split()[2].startswith("bench_workload_"))
+
+
+def expect_clean_windows(elf):
+    n, problems = check_windows.check(elf)
+    wls = workloads_in(elf)
+    want = len(wls) * (2 * len(TSC_METHODS) + len(COUNTER_METHODS))
+    check(not problems, f"{elf}: windows with code that is not the body:\n" + "\n".join(problems))
+    check(n == want, f"{elf}: {n} sampling functions checked, expected {want} "
+          f"({len(wls)} workloads x (2 x {len(TSC_METHODS)} TSC loops + {len(COUNTER_METHODS)} counter loops))")
+    return wls
+
+
+def test_window_static_every_sampling_loop():
+    """The built kernel: no sampling loop has code between its markers."""
+    wls = expect_clean_windows(os.path.join(BUILD, "bench.elf"))
+    check({"empty", "saddb", "vaddb", "measured_loop"} <= set(wls), f"workloads {wls}")
+
+
+def test_window_static_check_finds_a_gap():
+    """Negative control: a loop that combines the start's EDX:EAX in C is reported."""
+    with tempfile.TemporaryDirectory() as d:
+        obj, elf = os.path.join(d, "gap.o"), os.path.join(d, "gap.elf")
+        for cmd in (["gcc", "-std=gnu11", "-O2", "-ffreestanding", "-fno-pic", "-fno-pie", "-mno-red-zone",
+                     "-mgeneral-regs-only", "-c", "-o", obj, os.path.join(ROOT, "tests/boot/window_gap_test.c")],
+                    ["ld", "-nostdlib", "-e", "bench_fill_gap_cpuid", "-Ttext=0x100000", "-o", elf, obj]):
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+            check(p.returncode == 0, f"{' '.join(cmd)} failed:\n{p.stderr[-2000:]}")
+        n, problems = check_windows.check(elf)
+    check(n == 1 and len(problems) == 1, f"the checker found {problems} in {n} functions, expected one problem")
+    check("between the start sequence and the body" in problems[0] and "shl" in problems[0],
+          f"the problem does not name the combine: {problems[0]}")
+
+
+def test_window_icount_walk_equals_net():
+    """Under -icount every net result equals the body's single-stepped instruction count."""
+    build = os.path.join(BUILD, "window")
+    p = subprocess.run(["make", "-C", ROOT, f"BUILD={build}", f"EXTRA_SRC={EXTRA}", "kernel"],
+                       capture_output=True, text=True, timeout=300)
+    check(p.returncode == 0, "build with the test workloads failed:\n" + p.stdout[-2000:] + p.stderr[-2000:])
+    wls = expect_clean_windows(os.path.join(build, "bench.elf"))
+    check("tempt" in wls and "user_ten_nops" in wls, f"test workloads not registered: {wls}")
+    measured = [w for w in wls if w not in ("empty", "measured_loop")]
+    rc, text = qemu("icount-window", ICOUNT + kernel(
+        f"ensembles=6 samples=40 warmup=5 walk=on resolution=on workloads={','.join(measured)}",
+        image=os.path.join(build, "bench32.elf")), cpu=INTEL_MAX, timeout=240)
+    run = expect_complete(rc, text)
+    compared = 0
+    for m in TSC_METHODS:
+        if run.by("skip", method=m):
+            check(m == "serialize", f"{m} skipped under {INTEL_MAX}", text)
+            continue
+        walks = {(r["workload"], r["param"]): r for r in run.by("walk", method=m)}
+        for (w, param), r in walks.items():
+            check(r["complete"] and r["windows"] == 1 and r["gap_before"] == 0 and r["gap_after"] == 0,
+                  f"{m}/{w}({param}): the walk found code outside the body: {r}", text)
+        offset = run.one("verdict", method=m)["offset"]
+        check(offset == ICOUNT_OFFSETS[m], f"{m}: offset {offset} TSC ticks, expected {ICOUNT_OFFSETS[m]}", text)
+        check(walks[("empty", 0)]["body"] == 0, f"{m}: empty body {walks[('empty', 0)]}", text)
+        for w in measured:
+            s = run.one("summary", method=m, workload=w, unit="tsc_ticks")
+            r = [v for (ww, _), v in walks.items() if ww == w]
+            check(len(r) == 1, f"{m}/{w}: {len(r)} walk records", text)
+            check(s["net_min"] == r[0]["body"], f"{m}/{w}: net {s['net_min']} TSC ticks, but the body "
+                  f"executed {r[0]['body']} instructions", text)
+            compared += 1
+        ens = run.by("ensemble", method=m, workload="measured_loop")
+        check([e["param"] for e in ens] == list(range(6)), f"{m}: measured_loop sizes {ens}", text)
+        for e in ens:
+            body = walks[("measured_loop", e["param"])]["body"]
+            check(e["min"] - offset == body, f"{m}/measured_loop({e['param']}): net {e['min'] - offset} TSC "
+                  f"ticks, but the body executed {body} instructions", text)
+            compared += 1
+    check(compared >= 5 * (len(measured) + 6), f"only {compared} (method, workload) nets compared", text)
