@@ -1,0 +1,162 @@
+/* tests/unit/test_codegen.c - lib/codegen.c: the generated sampling loop is
+ * run here, on the host, in memory below 2 GiB (MAP_32BIT), with stand-in
+ * start and stop sequences that are legal in user mode: the samples it
+ * stores prove that the copies, the loop, init, the private stack, the
+ * scratch area and the three result layouts work, and that it returns with
+ * the caller's registers intact; the layout offsets are checked against the
+ * bytes. */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <sys/mman.h>
+#include "check.h"
+#include "../../lib/codegen.h"
+
+struct samples_abi {
+	uint64_t *tsc, *ins, *cyc;
+};
+typedef void (*loop_fn)(struct samples_abi *s, uint64_t n, void *c);
+
+static uint8_t *low;      /* 4 MiB below 2 GiB, read/write/execute */
+static uint64_t *scratch; /* low + 1 MiB, 1 MiB */
+
+static struct codegen_spec base(void)
+{
+	struct codegen_spec s = { 0 };
+	s.state = (uint32_t)(uintptr_t)low;
+	s.fxsave = (uint32_t)(uintptr_t)(low + 512);
+	s.stack_top = (uint64_t)(uintptr_t)(low + 1024 * 1024);
+	s.scratch = (uint64_t)(uintptr_t)scratch;
+	s.scratch_qwords = 1024 * 1024 / 8;
+	return s;
+}
+
+static uint8_t *code_at(void)
+{
+	return low + 2 * 1024 * 1024;
+}
+
+static int run(const struct codegen_spec *s, struct codegen_layout *l, uint64_t *tsc, uint64_t *ins,
+	       uint64_t *cyc, uint64_t n)
+{
+	if (codegen_emit(code_at(), 2 * 1024 * 1024, s, l))
+		return -1;
+	struct samples_abi sm = { tsc, ins, cyc };
+	((loop_fn)(void *)code_at())(&sm, n, 0);
+	return 0;
+}
+
+/* TSC layout: start xor edx,edx; the copies add to RDX; the stop nothing. */
+static void test_copies_and_loop(void)
+{
+	static const uint8_t start[] = { 0x31, 0xD2 }, inc_rdx[] = { 0x48, 0xFF, 0xC2 };
+	struct codegen_spec s = base();
+	struct codegen_layout l;
+	uint64_t tsc[5] = { 0 };
+	s.start = start, s.start_len = sizeof start;
+	s.code = inc_rdx, s.code_len = sizeof inc_rdx;
+	s.copies = 37, s.loops = 3, s.results = CG_TSC;
+	CHECK(run(&s, &l, tsc, 0, 0, 5) == 0);
+	for (int i = 0; i < 5; i++)
+		CHECK_EQ_U64(tsc[i], 111);
+	CHECK_EQ_U64(l.code_end - l.code, 37 * 3);
+	CHECK_EQ_U64(l.window_end - l.code_end, 3 + 6); /* dec r15; jnz rel32 */
+	CHECK(memcmp(code_at() + l.window - sizeof start, start, sizeof start) == 0);
+	CHECK(memcmp(code_at() + l.code + 36 * 3, inc_rdx, 3) == 0);
+	CHECK_EQ_U64(l.len, codegen_size(&s));
+	s.loops = 0, s.copies = 100;
+	CHECK(run(&s, &l, tsc, 0, 0, 2) == 0);
+	CHECK_EQ_U64(tsc[0], 100);
+	CHECK_EQ_U64(tsc[1], 100);
+	CHECK_EQ_U64(l.window_end, l.code_end);
+	s.copies = 0; /* the empty window */
+	CHECK(run(&s, &l, tsc, 0, 0, 1) == 0);
+	CHECK_EQ_U64(tsc[0], 0);
+	tsc[0] = 99; /* n = 0: nothing stored */
+	CHECK(run(&s, &l, tsc, 0, 0, 0) == 0);
+	CHECK_EQ_U64(tsc[0], 99);
+}
+
+/* init runs before the start each sample; R14 is the scratch area, zeroed
+ * once per call; RSP a private stack the code may push on. */
+static void test_init_scratch_stack(void)
+{
+	/* init: mov rax, [r14]; inc rax; mov [r14], rax (counts samples) */
+	static const uint8_t init[] = { 0x49, 0x8B, 0x06, 0x48, 0xFF, 0xC0, 0x49, 0x89, 0x06 };
+	/* start: mov rdx, [r14] */
+	static const uint8_t start[] = { 0x49, 0x8B, 0x16 };
+	/* code: push rdx; pop rdx; mov rbx, rsp; clobber r8..r13, rbp */
+	static const uint8_t code[] = { 0x52, 0x5A, 0x48, 0x89, 0xE3, 0x4D, 0x31, 0xC0, 0x4D, 0x31, 0xED,
+					0x48, 0x31, 0xED, 0x4D, 0x31, 0xE4 };
+	struct codegen_spec s = base();
+	struct codegen_layout l;
+	uint64_t tsc[4] = { 0 };
+	scratch[0] = 1000; /* zeroed by the loop first */
+	s.init = init, s.init_len = sizeof init;
+	s.start = start, s.start_len = sizeof start;
+	s.code = code, s.code_len = sizeof code, s.copies = 2;
+	CHECK(run(&s, &l, tsc, 0, 0, 4) == 0);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ_U64(tsc[i], (uint64_t)i + 1);
+	CHECK_EQ_U64(l.init_end - l.init, sizeof init);
+	CHECK(memcmp(code_at() + l.init, init, sizeof init) == 0);
+	/* A second call zeroes the scratch again. */
+	CHECK(run(&s, &l, tsc, 0, 0, 1) == 0);
+	CHECK_EQ_U64(tsc[0], 1);
+}
+
+/* The counter and beside layouts store RDX, RDI (and RBX) where the
+ * compiled loops store them. */
+static void test_result_layouts(void)
+{
+	/* start: mov edx, 11; mov edi, 22; mov ebx, 33 */
+	static const uint8_t start[] = { 0xBA, 11, 0, 0, 0, 0xBF, 22, 0, 0, 0, 0xBB, 33, 0, 0, 0 };
+	static const uint8_t nop[] = { 0x90 };
+	struct codegen_spec s = base();
+	struct codegen_layout l;
+	uint64_t tsc[2] = { 0 }, ins[2] = { 0 }, cyc[2] = { 0 };
+	s.start = start, s.start_len = sizeof start;
+	s.code = nop, s.code_len = 1, s.copies = 1;
+	s.results = CG_CTR;
+	CHECK(run(&s, &l, tsc, ins, cyc, 2) == 0);
+	CHECK_EQ_U64(tsc[1], 0);
+	CHECK_EQ_U64(ins[1], 11);
+	CHECK_EQ_U64(cyc[1], 22);
+	s.results = CG_BESIDE;
+	CHECK(run(&s, &l, tsc, ins, cyc, 2) == 0);
+	CHECK_EQ_U64(tsc[1], 33);
+	CHECK_EQ_U64(ins[1], 11);
+	CHECK_EQ_U64(cyc[1], 22);
+}
+
+/* Out of range: no bytes, -1. */
+static void test_limits(void)
+{
+	static const uint8_t nop[] = { 0x90 };
+	struct codegen_spec s = base();
+	struct codegen_layout l;
+	uint8_t small[16];
+	s.code = nop, s.code_len = 1, s.copies = 10;
+	CHECK(codegen_emit(small, sizeof small, &s, &l) == -1);
+	s.loops = 0x80000000ull;
+	CHECK_EQ_U64(codegen_size(&s), 0);
+	s.loops = 0, s.code_len = 0;
+	CHECK_EQ_U64(codegen_size(&s), 0);
+	s.code_len = 4096, s.copies = 1000000;
+	CHECK_EQ_U64(codegen_size(&s), 0); /* 4 GB of copies */
+}
+
+int main(void)
+{
+	low = mmap(0, 4 * 1024 * 1024, PROT_READ | PROT_WRITE | PROT_EXEC,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	if (low == MAP_FAILED) {
+		printf("codegen: SKIP: no executable memory below 2 GiB (mmap MAP_32BIT)\n");
+		return check_summary("codegen");
+	}
+	scratch = (uint64_t *)(low + 1024 * 1024);
+	test_copies_and_loop();
+	test_init_scratch_stack();
+	test_result_layouts();
+	test_limits();
+	return check_summary("codegen");
+}
