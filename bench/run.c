@@ -1,6 +1,7 @@
 /* bench/run.c - see run.h. */
 #include "run.h"
 #include "report.h"
+#include "code.h"
 #include "walk.h"
 #include "workload.h"
 #include "../kernel/config.h"
@@ -55,8 +56,11 @@ static struct method_row {
 /* The net least minimum of each (method, workload) in each unit measured
  * (bit u of net_units set; the method's own unit is rows[m].r.unit), for
  * the summary tables. */
-static int64_t net_in[METHOD_COUNT][WORKLOADS_MAX][UNIT_COUNT];
-static uint8_t net_units[METHOD_COUNT][WORKLOADS_MAX];
+static int64_t net_in[METHOD_COUNT][WORKLOADS_MAX + 1][UNIT_COUNT];
+static uint8_t net_units[METHOD_COUNT][WORKLOADS_MAX + 1];
+/* The row of the code= workload (bench/code.h) in those tables. */
+#define CODE_ROW WORKLOADS_MAX
+static const char *code_row_name;
 
 void bench_set_tsc_hz(uint64_t hz)
 {
@@ -202,7 +206,9 @@ static int series_of(enum method_id m, struct series *s)
 
 /* One (method, workload): warm-up, then ensembles of samples; each
  * ensemble's statistics are printed as soon as it is measured. out[u] is
- * filled for each unit u measured; offsets[u] are the method's offsets. */
+ * filled for each unit u measured; offsets[u] are the method's offsets.
+ * Returns the method's own unit, or -1 when the user's code faulted (a
+ * code= workload; the fault is reported). */
 static int run_workload(enum method_id m, const struct workload *w, const uint64_t *offsets,
 			uint64_t capacity, struct workload_result *out, struct run_totals *t)
 {
@@ -219,6 +225,8 @@ static int run_workload(enum method_id m, const struct workload *w, const uint64
 		walk_report(m, w, &c, resolution);
 	uint64_t t0 = rdtsc();
 	warm_up(w, m, capacity, &c);
+	if ((w->flags & WL_CODE) && code_fault_take(m, w))
+		return -1;
 	for (int k = 0; k < ns; k++) {
 		summary_init(&ser[k].sum);
 		out[ser[k].unit].outliers_1_5 = out[ser[k].unit].outliers_3 = 0;
@@ -230,6 +238,8 @@ static int run_workload(enum method_id m, const struct workload *w, const uint64
 		struct disturbance d = { .smi_ok = smi_ok };
 		uint64_t nmi0 = trap_nmi_count(), smi0 = smi_count();
 		fill(&bufs, cfg.samples, &c);
+		if ((w->flags & WL_CODE) && code_fault_take(m, w))
+			return -1;
 		d.smis = smi_count() - smi0;
 		d.nmis = trap_nmi_count() - nmi0;
 		d.smi_ok = d.smi_ok && smi_ok;
@@ -388,6 +398,62 @@ static void choose_counters(uint64_t capacity)
 	report_counters_choice(1, "", pmu.ctr[ins].label, pmu.ctr[cyc].label);
 }
 
+/* Whether unit u was measured by method m whose own unit is primary. */
+static int unit_measured(enum method_id m, int primary, int u)
+{
+	return u == primary || (u != UNIT_TSC && (counters_beside || method_is_ctr(m)));
+}
+
+/* The net least minimums of row i for the summary tables. */
+static void keep_nets(enum method_id m, int i, int primary, const struct workload_result *wr)
+{
+	for (int u = 0; u < UNIT_COUNT; u++) {
+		if (!unit_measured(m, primary, u))
+			continue;
+		net_in[m][i][u] = (int64_t)(wr[u].s.min_of_mins - wr[u].offset);
+		net_units[m][i] |= (uint8_t)(1u << u);
+	}
+}
+
+/* The code= workload (bench/code.h): the generated empty window beside the
+ * compiled offset, then N copies (net of the offset, as every workload),
+ * then 2N copies, and (least min(2N) - least min(N)) / N per copy. */
+static void run_code(enum method_id m, const uint64_t *offsets, uint64_t capacity, struct run_totals *t)
+{
+	struct workload_result wn[UNIT_COUNT], w2[UNIT_COUNT];
+	int beside = counters_beside && !method_is_ctr(m);
+	const struct workload *w = code_workload(m, beside, 0);
+	struct wl_ctx c = { 0 };
+	if (!w)
+		return;
+	uint64_t n = cfg.samples < capacity ? cfg.samples : capacity;
+	pick_fill(w, m)(&bufs, n, &c);
+	if (code_fault_take(m, w))
+		return;
+	enum unit own = method_is_ctr(m) ? UNIT_CYC : UNIT_TSC;
+	const uint64_t *buf = own == UNIT_CYC ? bufs.cyc : bufs.tsc;
+	uint64_t least = ~0ull;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t v = own == UNIT_CYC ? buf[i] & mask_cyc : buf[i];
+		least = v < least ? v : least;
+	}
+	code_report_offset(m, w, unit_key[own], unit_name[own], least, offsets[own], n);
+
+	w = code_workload(m, beside, 1);
+	int primary = w ? run_workload(m, w, offsets, capacity, wn, t) : -1;
+	if (primary < 0)
+		return;
+	code_row_name = w->name;
+	keep_nets(m, CODE_ROW, primary, wn);
+	const struct workload *w2n = code_workload(m, beside, 2);
+	if (!w2n || run_workload(m, w2n, offsets, capacity, w2, t) < 0)
+		return;
+	for (int u = 0; u < UNIT_COUNT; u++)
+		if (unit_measured(m, primary, u))
+			code_report_per_copy(m, w, unit_key[u], unit_name[u], code_copies_executed(), wn[u].s.min_of_mins,
+					     w2[u].s.min_of_mins);
+}
+
 void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 	       struct run_totals *t)
 {
@@ -466,15 +532,10 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 			if (w->flags & (WL_OFFSET | WL_RESOLUTION) || !config_workload_selected(i))
 				continue;
 			primary = run_workload(m, w, offsets, capacity, wr, t);
-			for (int u = 0; u < UNIT_COUNT; u++) {
-				int measured = u == primary ||
-					       (u != UNIT_TSC && (counters_beside || method_is_ctr(m)));
-				if (!measured)
-					continue;
-				net_in[m][i][u] = (int64_t)(wr[u].s.min_of_mins - wr[u].offset);
-				net_units[m][i] |= (uint8_t)(1u << u);
-			}
+			keep_nets(m, i, primary, wr);
 		}
+		if (code_configured())
+			run_code(m, offsets, capacity, t);
 	}
 
 	/* Paper section 4: RDTSCP where it is supported and ergodic, else the
@@ -531,7 +592,7 @@ void report_tables(const struct run_totals *t)
 	}
 	/* Net results: one line per workload, one column per method run. */
 	int any = 0;
-	for (int i = 0; i < workload_count(); i++)
+	for (int i = 0; i <= CODE_ROW; i++)
 		for (int m = 0; m < METHOD_COUNT; m++)
 			any |= net_units[m][i] != 0;
 	if (!any)
@@ -542,13 +603,13 @@ void report_tables(const struct run_totals *t)
 		if (rows[m].ran)
 			n += fmt_format(line + n, sizeof line - (size_t)n, " %13s", methods[m].name);
 	kprintf("%s\n", line);
-	for (int i = 0; i < workload_count(); i++) {
+	for (int i = 0; i <= CODE_ROW; i++) {
 		int has = 0;
 		for (int m = 0; m < METHOD_COUNT; m++)
 			has |= net_units[m][i] != 0;
 		if (!has)
 			continue;
-		n = fmt_format(line, sizeof line, "%-18s", workload_at(i)->name);
+		n = fmt_format(line, sizeof line, "%-18s", i == CODE_ROW ? code_row_name : workload_at(i)->name);
 		for (int m = 0; m < METHOD_COUNT; m++)
 			if (rows[m].ran)
 				n += net_units[m][i] ? fmt_format(line + n, sizeof line - (size_t)n, " %13lld",

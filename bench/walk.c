@@ -6,10 +6,19 @@
 #define WALK_MAX_MARKS 4096
 static struct bench_mark marks[WALK_MAX_MARKS];
 static int nmarks = -1;
+static struct bench_mark extra[4];
+static int nextra;
 
 enum walk_state { W_OUTSIDE, W_GAP_BEFORE, W_BODY, W_GAP_AFTER };
 static struct walk_result *cur;
 static enum walk_state state;
+
+void walk_extra_marks(const struct bench_mark *m, int n)
+{
+	nextra = n < 4 ? n : 4;
+	for (int i = 0; i < nextra; i++)
+		extra[i] = m[i];
+}
 
 static int mark_less(const struct bench_mark *a, const struct bench_mark *b)
 {
@@ -34,12 +43,14 @@ static int load_marks(void)
 	return 1;
 }
 
+static int (*prev_hook)(struct trap_frame *f);
+
 /* The #DB handler while walking: the instruction just executed belongs to
  * the current part; the markers at the next RIP say which part comes next. */
 static int walk_trap(struct trap_frame *f)
 {
 	if (f->vector != VEC_DB || !cur)
-		return 0;
+		return prev_hook ? prev_hook(f) : 0;
 	uint64_t *part[] = { 0, &cur->gap_before, &cur->body, &cur->gap_after };
 	if (part[state])
 		(*part[state])++;
@@ -56,8 +67,15 @@ static int walk_trap(struct trap_frame *f)
 		else
 			hi = mid;
 	}
-	for (; lo < nmarks && marks[lo].addr == f->rip; lo++) {
-		switch (marks[lo].kind) {
+	const struct bench_mark *at[8];
+	int nat = 0;
+	for (; lo < nmarks && marks[lo].addr == f->rip && nat < 4; lo++)
+		at[nat++] = &marks[lo];
+	for (int i = 0; i < nextra; i++)
+		if (extra[i].addr == f->rip)
+			at[nat++] = &extra[i];
+	for (int i = 0; i < nat; i++) {
+		switch (at[i]->kind) {
 		case MARK_START_END:
 			state = W_GAP_BEFORE;
 			cur->windows++;
@@ -85,11 +103,12 @@ int walk_window(fill_fn fill, struct samples *s, struct wl_ctx *c, struct walk_r
 	}
 	state = W_OUTSIDE;
 	cur = r;
+	prev_hook = trap_hook;
 	trap_hook = walk_trap;
 	__asm__ volatile("pushfq\n\torq $0x100, (%%rsp)\n\tpopfq" ::: "cc", "memory");
 	fill(s, 1, c);
 	__asm__ volatile("pushfq\n\tandq $~0x100, (%%rsp)\n\tpopfq" ::: "cc", "memory");
-	trap_hook = 0;
+	trap_hook = prev_hook;
 	cur = 0;
 	return r->complete ? 0 : -1;
 }

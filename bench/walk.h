@@ -30,6 +30,10 @@ struct walk_result {
 /* walk_window - call fill(s, 1, c) with RFLAGS.TF set and count its
  * window's parts into *r. Interrupts must be off (they are for the whole
  * run). Returns 0, or -1 when the walk is incomplete (r->complete = 0). */
+/* walk_extra_marks - markers of a loop generated at run time (bench/code.c),
+ * beside those of the compiled loops; n <= 4, replacing the previous ones. */
+void walk_extra_marks(const struct bench_mark *m, int n);
+
 int walk_window(fill_fn fill, struct samples *s, struct wl_ctx *c, struct walk_result *r);
 
 #endif

@@ -32,6 +32,12 @@ static const struct cfg_key keys[] = {
 	{ .name = "console", .type = CFG_TEXT, .max = sizeof cfg.console - 1,
 	  .value = (uint64_t *)cfg.console },
 	{ .name = "pmu", .type = CFG_CHOICE, .choices = pmu_mode_words, .value = &cfg.pmu },
+	{ .name = "code", .type = CFG_TEXT, .max = sizeof cfg.code - 1, .value = (uint64_t *)cfg.code },
+	{ .name = "init", .type = CFG_TEXT, .max = sizeof cfg.init - 1, .value = (uint64_t *)cfg.init },
+	{ .name = "unroll", .type = CFG_U64, .min = 1, .max = 100000, .value = &cfg.unroll },
+	{ .name = "loops", .type = CFG_U64, .min = 0, .max = 0x7FFFFFFF, .value = &cfg.loops },
+	{ .name = "code.name", .type = CFG_TEXT, .max = sizeof cfg.code_name - 1,
+	  .value = (uint64_t *)cfg.code_name },
 	{ .name = "walk", .type = CFG_CHOICE, .choices = onoff_words, .value = &cfg.walk },
 	{ .name = "after", .type = CFG_CHOICE, .choices = after_words, .value = &cfg.after },
 	{ .name = "dump", .type = CFG_U64, .min = 0, .max = 999999, .value = &cfg.dump,
@@ -64,6 +70,10 @@ void config_parse(const char *cmdline)
 	cfg.workloads = wmask;
 	cfg.resolution = 0;
 	cfg.walk = 0;
+	cfg.code[0] = cfg.init[0] = '\0';
+	cfg.unroll = 1;
+	cfg.loops = 0;
+	fmt_format(cfg.code_name, sizeof cfg.code_name, "code");
 	cfg.after = AFTER_HALT;
 	cfg.pmu = PMU_MODE_AUTO;
 	cfg.console[0] = '\0';

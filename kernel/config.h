@@ -24,6 +24,11 @@ struct config {
 	uint64_t after;      /* enum after_run */
 	char console[40];    /* console= as given (kernel/console.c reads it) */
 	uint64_t pmu;        /* enum pmu_mode (lib/pmu.h): auto, off, force */
+	uint64_t unroll;     /* copies of code= in the window (README "Measuring your own code") */
+	uint64_t loops;      /* 0, or iterations of a loop around them (R15) */
+	char code[2 * 4096 + 1];  /* code= as given: hex bytes, checked by bench/code.c */
+	char init[2 * 4096 + 1];  /* init= as given */
+	char code_name[32];  /* code.name= */
 	uint64_t walk;       /* 1: single-step one sample of each window first (bench/walk.c) */
 	int problems;        /* messages config_parse printed */
 };

@@ -15,6 +15,7 @@
 #include "probe.h"
 #include "trap.h"
 #include "../bench/report.h"
+#include "../bench/code.h"
 #include "../bench/run.h"
 #include "../lib/fmt.h"
 
@@ -98,6 +99,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	bench_set_tsc_hz(rate.hz);
 	pmu_setup(cfg.pmu);
 	pmu_print(config_json());
+	cfg.problems += code_prepare(); /* its loops' memory before the sample buffers */
 	uint64_t *ticks = mem_alloc(cfg.samples * sizeof(uint64_t));
 	if (!ticks) {
 		uint64_t fit = mem_free_bytes() / sizeof(uint64_t);
@@ -119,6 +121,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	}
 
 	config_print();
+	code_print_config();
 
 	if (!cpu.has_tsc) {
 		kprintf("bench: no time-stamp counter (CPUID.1:EDX[4]=0): no method can run\n");

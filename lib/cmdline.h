@@ -12,8 +12,9 @@
 
 #include <stdint.h>
 
-/* Longest command line read; anything beyond is reported and ignored. */
-#define CFG_MAX_LINE 1024
+/* Longest command line read; anything beyond is reported and ignored.
+ * Room for code= and init= at their largest (2 x 4096 bytes as hex). */
+#define CFG_MAX_LINE 24576
 
 enum cfg_type {
 	CFG_U64,    /* decimal or 0x-hex number in [min, max] */

@@ -1,0 +1,370 @@
+/* bench/code.c - see code.h. */
+#include "code.h"
+#include "walk.h"
+#include "../kernel/config.h"
+#include "../kernel/console.h"
+#include "../kernel/cpu.h"
+#include "../kernel/mem.h"
+#include "../kernel/trap.h"
+#include "../lib/codegen.h"
+#include "../lib/fmt.h"
+#include "../lib/hex.h"
+
+size_t strlen(const char *s); /* lib/string.c */
+
+/* Each method's sequences, assembled once from bench/methods.h's text into
+ * .rodata between labels: seq_NAME_start, seq_NAME_stop, and for the TSC
+ * methods the same with the counters beside (seq_NAME_bstart, _bstop). The
+ * compiled loops inline the same text, so a method has one definition. */
+#define CODE__TPL(label, text) \
+	".globl " label "\n" label ":\n\t" text "\n.globl " label "_end\n" label "_end:\n\t"
+#define CODE__TPL_TSC(arg, name, start, stop)                                  \
+	CODE__TPL("seq_" #name "_start", start) CODE__TPL("seq_" #name "_stop", stop) \
+	CODE__TPL("seq_" #name "_bstart", SEQ_BESIDE_START start)               \
+	CODE__TPL("seq_" #name "_bstop", stop SEQ_BESIDE_STOP)
+#define CODE__TPL_CTR(arg, name, start, stop) \
+	CODE__TPL("seq_" #name "_start", start) CODE__TPL("seq_" #name "_stop", stop)
+
+__attribute__((used)) static void code_templates(void)
+{
+	__asm__ volatile(".pushsection .rodata.seq_templates, \"a\"\n\t"
+			 FOR_EACH_TSC_METHOD(CODE__TPL_TSC, _) FOR_EACH_CTR_METHOD(CODE__TPL_CTR, _)
+			 ".popsection" ::: "memory");
+}
+
+#define CODE__DECL(arg, name, start, stop)                                             \
+	extern const uint8_t seq_##name##_start[], seq_##name##_start_end[],           \
+		seq_##name##_stop[], seq_##name##_stop_end[], seq_##name##_bstart[],   \
+		seq_##name##_bstart_end[], seq_##name##_bstop[], seq_##name##_bstop_end[];
+FOR_EACH_TSC_METHOD(CODE__DECL, _)
+FOR_EACH_CTR_METHOD(CODE__DECL, _)
+
+struct tpl {
+	const uint8_t *start, *start_end, *stop, *stop_end, *bstart, *bstart_end, *bstop, *bstop_end;
+};
+#define CODE__ROW_TSC(arg, name, start, stop)                                                   \
+	[METHOD_##name] = { seq_##name##_start, seq_##name##_start_end, seq_##name##_stop,      \
+			    seq_##name##_stop_end, seq_##name##_bstart, seq_##name##_bstart_end, \
+			    seq_##name##_bstop, seq_##name##_bstop_end },
+#define CODE__ROW_CTR(arg, name, start, stop)                                              \
+	[METHOD_##name] = { seq_##name##_start, seq_##name##_start_end, seq_##name##_stop, \
+			    seq_##name##_stop_end, 0, 0, 0, 0 },
+static const struct tpl tpls[METHOD_COUNT] = { FOR_EACH_TSC_METHOD(CODE__ROW_TSC, _)
+						       FOR_EACH_CTR_METHOD(CODE__ROW_CTR, _) };
+
+/* The user's bytes and what the loops need, all below 2 GiB (the kernel's
+ * .bss and the identity-mapped memory mem_alloc hands out). */
+static uint8_t code_bytes[CODE_MAX_BYTES], init_bytes[CODE_MAX_BYTES];
+static size_t code_len, init_len;
+static int configured;
+#define SCRATCH_BYTES (1024 * 1024)
+#define STACK_BYTES (16 * 1024)
+static uint8_t scratch[SCRATCH_BYTES] __attribute__((aligned(4096)));
+static uint8_t stack[STACK_BYTES] __attribute__((aligned(4096)));
+static uint64_t state[CG_STATE_BYTES / 8] __attribute__((aligned(64)));
+static uint8_t fxsave_area[512] __attribute__((aligned(64)));
+
+/* One generated loop per copies (0, N, 2N). */
+static struct gen {
+	uint8_t *buf;
+	size_t cap;
+	struct codegen_layout lay;
+	struct workload wl;
+	char name[48];
+	struct bench_mark marks[4];
+	uint64_t copies;
+} gens[3];
+
+/* The last fault in the user's code. */
+static struct {
+	int pending;
+	uint64_t vector, error_code, cr2, rip;
+	const struct gen *g;
+} fault;
+
+static void spec_for(struct codegen_spec *s, enum method_id m, int beside, uint64_t copies)
+{
+	const struct tpl *t = &tpls[m];
+	*s = (struct codegen_spec){ 0 };
+	beside = beside && t->bstart;
+	s->start = beside ? t->bstart : t->start;
+	s->start_len = (uint32_t)((beside ? t->bstart_end : t->start_end) - s->start);
+	s->stop = beside ? t->bstop : t->stop;
+	s->stop_len = (uint32_t)((beside ? t->bstop_end : t->stop_end) - s->stop);
+	s->results = method_is_ctr(m) ? CG_CTR : beside ? CG_BESIDE : CG_TSC;
+	s->init = init_bytes, s->init_len = (uint32_t)init_len;
+	s->code = code_bytes, s->code_len = (uint32_t)code_len;
+	s->copies = copies;
+	s->loops = cfg.loops;
+	s->stack_top = (uint64_t)(stack + STACK_BYTES);
+	s->scratch = (uint64_t)scratch;
+	s->scratch_qwords = SCRATCH_BYTES / 8;
+	s->state = (uint32_t)(uint64_t)state;
+	s->fxsave = (uint32_t)(uint64_t)fxsave_area;
+}
+
+/* The most bytes any method's loop with `copies` copies takes. */
+static size_t most_bytes(uint64_t copies)
+{
+	size_t most = 0;
+	for (int m = 0; m < METHOD_COUNT; m++)
+		for (int beside = 0; beside < 2; beside++) {
+			struct codegen_spec s;
+			spec_for(&s, (enum method_id)m, beside, copies);
+			size_t n = codegen_size(&s);
+			if (!n)
+				return 0;
+			if (n > most)
+				most = n;
+		}
+	return most;
+}
+
+static int bad_hex(const char *key, const char *text, uint8_t *out, size_t *len)
+{
+	size_t n;
+	enum hex_error e = hex_decode(text, strlen(text), out, CODE_MAX_BYTES, &n);
+	if (e == HEX_OK) {
+		*len = n;
+		return 0;
+	}
+	if (e == HEX_DIGIT)
+		kprintf("config: %s= has %s at position %llu (0x%02x): machine code as hex bytes, e.g. %s=4801d8 "
+			"(add rax,rbx); the code workload is left out\n", key, hex_error_text(e),
+			(unsigned long long)n + 1, (unsigned)(unsigned char)text[n], key);
+	else if (e == HEX_TOO_LONG)
+		kprintf("config: %s= has %llu bytes, more than %u; the code workload is left out\n", key,
+			(unsigned long long)n, CODE_MAX_BYTES);
+	else
+		kprintf("config: %s= has %s (%llu digits); the code workload is left out\n", key,
+			hex_error_text(e), (unsigned long long)strlen(text));
+	return 1;
+}
+
+static int name_ok(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_' || *s == '-' || *s == '.'))
+			return 0;
+	return 1;
+}
+
+int code_prepare(void)
+{
+	int problems = 0;
+	configured = 0;
+	if (!cfg.code[0]) {
+		if (cfg.init[0] || cfg.unroll != 1 || cfg.loops)
+			kprintf("config: init=, unroll= and loops= apply to code=, which is not given; ignored\n");
+		return 0;
+	}
+	problems += bad_hex("code", cfg.code, code_bytes, &code_len);
+	if (cfg.init[0])
+		problems += bad_hex("init", cfg.init, init_bytes, &init_len);
+	if (!name_ok(cfg.code_name)) {
+		kprintf("config: code.name=%s: letters, digits, '_', '-' and '.' only; the code workload is left out\n",
+			cfg.code_name);
+		problems++;
+	} else if (workload_find(cfg.code_name)) {
+		kprintf("config: code.name=%s is the name of a built-in workload; the code workload is left out\n",
+			cfg.code_name);
+		problems++;
+	}
+	if (problems)
+		return problems;
+	size_t sizes[3] = { most_bytes(0), most_bytes(cfg.unroll), most_bytes(2 * cfg.unroll) };
+	if (!sizes[0] || !sizes[1] || !sizes[2]) {
+		kprintf("config: code= (%llu bytes) x unroll=%llu x 2 is more than the 2 GiB a generated loop may "
+			"span; the code workload is left out\n", (unsigned long long)code_len,
+			(unsigned long long)cfg.unroll);
+		return 1;
+	}
+	for (int k = 0; k < 3; k++) {
+		gens[k].cap = sizes[k];
+		gens[k].buf = mem_alloc(sizes[k]);
+		if (!gens[k].buf) {
+			kprintf("config: the generated loops of code= x unroll=%llu need %llu bytes, more than the "
+				"%llu bytes of free memory; the code workload is left out\n",
+				(unsigned long long)cfg.unroll,
+				(unsigned long long)(sizes[0] + sizes[1] + sizes[2]),
+				(unsigned long long)(mem_free_bytes() + (k ? sizes[0] : 0) + (k > 1 ? sizes[1] : 0)));
+			return 1;
+		}
+	}
+	configured = 1;
+	return 0;
+}
+
+int code_configured(void)
+{
+	return configured;
+}
+
+uint64_t code_copies_executed(void)
+{
+	return cfg.unroll * (cfg.loops ? cfg.loops : 1);
+}
+
+/* Faults in the user's code: resume at the loop's epilogue, which restores
+ * the caller's registers and returns; the run then reports it. */
+static int (*prev_hook)(struct trap_frame *f);
+static int code_trap(struct trap_frame *f)
+{
+	if (f->vector != VEC_NMI && f->vector != VEC_DF && f->vector != VEC_MC && !fault.pending)
+		for (int k = 0; k < 3; k++) {
+			const struct gen *g = &gens[k];
+			if (g->buf && f->rip >= (uint64_t)g->buf && f->rip < (uint64_t)g->buf + g->lay.len) {
+				fault.pending = 1;
+				fault.vector = f->vector;
+				fault.error_code = f->error_code;
+				fault.cr2 = f->vector == VEC_PF ? read_cr2() : 0;
+				fault.rip = f->rip;
+				fault.g = g;
+				f->rip = (uint64_t)g->buf + g->lay.exit;
+				return 1;
+			}
+		}
+	return prev_hook ? prev_hook(f) : 0;
+}
+
+const struct workload *code_workload(enum method_id m, int beside, int copies)
+{
+	struct gen *g = &gens[copies];
+	struct codegen_spec s;
+	if (!configured)
+		return 0;
+	spec_for(&s, m, beside, (uint64_t)copies * cfg.unroll);
+	if (codegen_emit(g->buf, g->cap, &s, &g->lay)) {
+		kprintf("code %s: the generated loop does not fit in its %llu bytes (a bug)\n", methods[m].name,
+			(unsigned long long)g->cap);
+		return 0;
+	}
+	g->copies = s.copies;
+	if (copies == 2)
+		fmt_format(g->name, sizeof g->name, "%s.2n", cfg.code_name);
+	else if (copies == 0)
+		fmt_format(g->name, sizeof g->name, "%s.empty", cfg.code_name);
+	else
+		fmt_format(g->name, sizeof g->name, "%s", cfg.code_name);
+	g->wl = (struct workload){ .name = g->name, .flags = WL_CODE,
+				   .desc = copies ? "the code= bytes, unrolled (boot parameters)" : "the generated empty window" };
+	g->wl.fill[m] = g->wl.fill_ctr[m] = (fill_fn)(void *)g->buf;
+	uint64_t base = (uint64_t)g->buf;
+	g->marks[0] = (struct bench_mark){ base + g->lay.window, MARK_START_END };
+	g->marks[1] = (struct bench_mark){ base + g->lay.window, MARK_BODY_BEGIN };
+	g->marks[2] = (struct bench_mark){ base + g->lay.window_end, MARK_BODY_END };
+	g->marks[3] = (struct bench_mark){ base + g->lay.window_end, MARK_STOP_BEGIN };
+	walk_extra_marks(g->marks, 4);
+	if (trap_hook != code_trap) {
+		prev_hook = trap_hook;
+		trap_hook = code_trap;
+	}
+	return &g->wl;
+}
+
+int code_fault_take(enum method_id m, const struct workload *w)
+{
+	if (!fault.pending)
+		return 0;
+	const struct gen *g = fault.g;
+	const struct codegen_layout *l = &g->lay;
+	uint64_t at = fault.rip - (uint64_t)g->buf, off = at, copy = 0;
+	const char *part = "loop";
+	char where[96], cr2[40] = "";
+	if (at >= l->init && at < l->init_end) {
+		part = "init", off = at - l->init;
+		fmt_format(where, sizeof where, "byte %llu of init=", (unsigned long long)off);
+	} else if (at >= l->code && at < l->code_end) {
+		part = "code", off = (at - l->code) % code_len, copy = (at - l->code) / code_len;
+		fmt_format(where, sizeof where, "byte %llu of code= (copy %llu of %llu)", (unsigned long long)off,
+			   (unsigned long long)copy + 1, (unsigned long long)g->copies);
+	} else {
+		fmt_format(where, sizeof where, "byte %llu of the generated loop, outside init= and code=",
+			   (unsigned long long)at);
+	}
+	if (fault.vector == VEC_PF)
+		fmt_format(cr2, sizeof cr2, ", CR2=0x%llx", (unsigned long long)fault.cr2);
+	if (config_human())
+		kprintf("code %s/%s: FAULT %s (vector %llu, error code 0x%llx%s) at %s; this workload is skipped "
+			"for method %s, the run goes on\n", methods[m].name, w->name, trap_vector_name(fault.vector),
+			(unsigned long long)fault.vector, (unsigned long long)fault.error_code, cr2, where,
+			methods[m].name);
+	if (config_json())
+		kprintf("{\"rec\":\"code_fault\",\"method\":\"%s\",\"workload\":\"%s\",\"vector\":%llu,\"name\":\"%s\","
+			"\"error_code\":%llu,\"cr2\":%llu,\"part\":\"%s\",\"offset\":%llu,\"copy\":%llu}\n",
+			methods[m].name, w->name, (unsigned long long)fault.vector, trap_fault_string((int)fault.vector),
+			(unsigned long long)fault.error_code, (unsigned long long)fault.cr2, part,
+			(unsigned long long)off, (unsigned long long)(part[0] == 'c' ? copy + 1 : 0));
+	fault.pending = 0;
+	return 1;
+}
+
+void code_print_config(void)
+{
+	if (!configured)
+		return;
+	kprintf("code: workload %s: %llu bytes of code= x unroll=%llu%s%s, init= %llu bytes; generated loops of "
+		"%llu, %llu and %llu bytes (empty, N, 2N)\n", cfg.code_name, (unsigned long long)code_len,
+		(unsigned long long)cfg.unroll, cfg.loops ? " in a loop of " : "",
+		cfg.loops ? (fmt_format(gens[0].name, sizeof gens[0].name, "%llu iterations (R15)",
+					(unsigned long long)cfg.loops), gens[0].name) : "",
+		(unsigned long long)init_len, (unsigned long long)gens[0].cap, (unsigned long long)gens[1].cap,
+		(unsigned long long)gens[2].cap);
+}
+
+void code_report_offset(enum method_id m, const struct workload *w, const char *unit_key,
+			const char *unit_name, uint64_t least, uint64_t offset, uint64_t n)
+{
+	if (config_human())
+		kprintf("code %s: generated empty window: least minimum %llu %s over %llu samples; compiled "
+			"offset %llu %s: %s\n", methods[m].name, (unsigned long long)least, unit_name,
+			(unsigned long long)n, (unsigned long long)offset, unit_name,
+			least == offset ? "equal" : "they differ: the nets below subtract the compiled offset");
+	if (config_json())
+		kprintf("{\"rec\":\"code_offset\",\"method\":\"%s\",\"workload\":\"%s\",\"unit\":\"%s\","
+			"\"generated_min\":%llu,\"offset\":%llu,\"samples\":%llu}\n", methods[m].name, w->name,
+			unit_key, (unsigned long long)least, (unsigned long long)offset, (unsigned long long)n);
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t r = a % b;
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+void code_report_per_copy(enum method_id m, const struct workload *w, const char *unit_key,
+			  const char *unit_name, uint64_t copies, uint64_t least_n, uint64_t least_2n)
+{
+	int neg = least_2n < least_n;
+	uint64_t num = neg ? least_n - least_2n : least_2n - least_n, den = copies ? copies : 1;
+	uint64_t g = gcd(num, den);
+	uint64_t rn = g ? num / g : 0, rd = g ? den / g : 1;
+	/* num / den to three places, rounded half away from zero; num < 2^63. */
+	uint64_t milli = num / den * 1000 + ((num % den) * 1000 + den / 2) / den;
+	char frac[48];
+	if (rd == 1)
+		fmt_format(frac, sizeof frac, "%s%llu", neg ? "-" : "", (unsigned long long)rn);
+	else
+		fmt_format(frac, sizeof frac, "%s%llu/%llu", neg ? "-" : "", (unsigned long long)rn,
+			   (unsigned long long)rd);
+	if (config_human())
+		kprintf("per_copy %s/%s: %s%llu.%03llu %s per copy, exactly %s (least minimum with %llu copies executed %llu - "
+			"with %llu copies %llu, over %llu copies executed)\n", methods[m].name, w->name, neg ? "-" : "",
+			(unsigned long long)(milli / 1000), (unsigned long long)(milli % 1000), unit_name, frac,
+			(unsigned long long)(2 * copies), (unsigned long long)least_2n, (unsigned long long)copies,
+			(unsigned long long)least_n, (unsigned long long)copies);
+	if (config_json())
+		kprintf("{\"rec\":\"per_copy\",\"method\":\"%s\",\"workload\":\"%s\",\"unit\":\"%s\","
+			"\"copies\":%llu,\"least_min_n\":%llu,\"least_min_2n\":%llu,\"num\":%s%llu,\"den\":%llu,"
+			"\"per_copy\":\"%s%llu.%03llu\"}\n", methods[m].name, w->name, unit_key,
+			(unsigned long long)copies, (unsigned long long)least_n, (unsigned long long)least_2n,
+			neg ? "-" : "", (unsigned long long)rn, (unsigned long long)rd, neg ? "-" : "",
+			(unsigned long long)(milli / 1000), (unsigned long long)(milli % 1000));
+}

@@ -1,0 +1,68 @@
+/* bench/code.h - the user's own code, measured without rebuilding (boot
+ * parameters code=, init=, unroll=, loops=, code.name=; README "Measuring
+ * your own code"). The sampling loops are generated at run time
+ * (lib/codegen.c) from the same assembler text of each method's sequences
+ * that the compiled loops use (bench/methods.h), assembled once into
+ * templates here. A fault in the user's init or code (#DE, #NM, #UD, #SS,
+ * #GP, #PF, #AC and every other exception but NMI, #DF, #MC) ends that
+ * workload for that method, not the run.
+ */
+#ifndef BENCH_CODE_H
+#define BENCH_CODE_H
+
+#include <stdint.h>
+#include "methods.h"
+#include "workload.h"
+
+/* Flag of the generated workloads (struct workload.flags). */
+#define WL_CODE 4
+
+/* Most bytes code= and init= take. */
+#define CODE_MAX_BYTES 4096
+
+/* code_prepare - check code=, init=, unroll=, loops=, code.name= (one
+ * config: line per problem, each naming the key; the code workload is then
+ * left out), and set aside memory for the generated loops before the
+ * sample buffers take the rest. Returns the number of problems. Call after
+ * config_parse. */
+int code_prepare(void);
+
+/* code_configured - 1 when a valid code= was given and its memory found. */
+int code_configured(void);
+
+/* code_copies_executed - the copies the N window executes: unroll= times
+ * loops= (1 without a loop); the 2N window executes twice as many. */
+uint64_t code_copies_executed(void);
+
+/* code_workload - generate method m's loop (with the counters beside it
+ * when beside) holding copies x unroll copies of code (copies 0: the
+ * empty window, 1: N, 2: 2N) and return it as a workload, or NULL after
+ * printing why not (it does not fit). The workload is valid until the
+ * next call with the same copies. */
+const struct workload *code_workload(enum method_id m, int beside, int copies);
+
+/* code_fault_take - after a fill of a generated workload: 1 when the
+ * user's code faulted (and then prints the fault line and record naming
+ * the vector, the part (init= or code=), the byte offset and the method);
+ * clears the fault. */
+int code_fault_take(enum method_id m, const struct workload *w);
+
+/* code_report_offset - the line and record comparing the generated empty
+ * window's least minimum (least, in the method's own unit, over n samples)
+ * with the compiled loops' offset: equal where the sequences are the same
+ * bytes, as they are (exactly so under QEMU -icount). */
+void code_report_offset(enum method_id m, const struct workload *w, const char *unit_key,
+			const char *unit_name, uint64_t least, uint64_t offset, uint64_t n);
+
+/* code_report_per_copy - the 2N-N figure (nanoBench's): (least_2n -
+ * least_n) / copies in unit, as an exact reduced fraction and a decimal
+ * with three places (rounded half away from zero); a line and a record
+ * {"rec":"per_copy"}. copies: those the N window executes. Negative when noise made the 2N minimum the smaller. */
+void code_report_per_copy(enum method_id m, const struct workload *w, const char *unit_key,
+			  const char *unit_name, uint64_t copies, uint64_t least_n, uint64_t least_2n);
+
+/* code_print_config - the "code:" lines of the configuration: the bytes,
+ * their size, unroll, loops and the generated loop's size. */
+void code_print_config(void);
+
+#endif
