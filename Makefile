@@ -32,8 +32,12 @@ C_SRC   := $(wildcard kernel/*.c) $(wildcard lib/*.c) $(wildcard bench/*.c) $(EX
 OBJ     := $(ASM_SRC:%.asm=$(BUILD)/%.o) $(C_SRC:%.c=$(BUILD)/%.o)
 HEADERS := $(wildcard kernel/*.h) $(wildcard lib/*.h) $(wildcard bench/*.h)
 
-# Boot parameters for `make run` (README "Boot parameters").
+# Boot parameters for `make run` (README "Boot parameters"), and your own
+# code (README "Measuring your own code"): CODE and INIT as assembly text
+# (nasm, Intel syntax, ';' between instructions), UNROLL, LOOPS, CODE_NAME.
 ARGS ?=
+CODE ?=
+export CODE INIT UNROLL LOOPS CODE_NAME
 QEMU_CPU ?= max
 QEMU_RUN := $(QEMU) -machine q35 -cpu $(QEMU_CPU) -m 256M -display none \
 	-serial stdio -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
@@ -78,9 +82,13 @@ iso: $(BUILD)/bench.iso
 # Boot the multiboot1 image directly: the quickest smoke test. QEMU's exit
 # status 33 is the kernel's success code (kernel/exit.h).
 run: deps kernel
-	@echo "make run: booting $(BUILD)/bench32.elf under QEMU (TCG, -cpu $(QEMU_CPU)); boot parameters: '$(ARGS)'"
-	@mkdir -p $(BUILD)/logs
-	@set -o pipefail; timeout 300 $(QEMU_RUN) -kernel $(BUILD)/bench32.elf -append "$(ARGS)" \
+	@args="$(ARGS)"; if [ -n "$$CODE" ]; then \
+		code=$$($(PYTHON) tools/bench.py asm "$$CODE" --init "$$INIT" --unroll "$$UNROLL" \
+			--loops "$$LOOPS" --name "$$CODE_NAME") || { echo "make run: CODE could not be assembled"; exit 1; }; \
+		args="$$args $$code"; fi; \
+	echo "make run: booting $(BUILD)/bench32.elf under QEMU (TCG, -cpu $(QEMU_CPU)); boot parameters: '$$args'"; \
+	mkdir -p $(BUILD)/logs; \
+	set -o pipefail; timeout 300 $(QEMU_RUN) -kernel $(BUILD)/bench32.elf -append "$$args" \
 		| tee $(BUILD)/logs/run.log; rc=$$?; \
 	if [ $$rc -eq 33 ]; then echo "make run: run complete (log: $(BUILD)/logs/run.log)"; exit 0; \
 	elif [ $$rc -eq 124 ]; then echo "make run: QEMU timed out after 300 s"; exit 1; \

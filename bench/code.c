@@ -313,6 +313,11 @@ void code_print_config(void)
 					(unsigned long long)cfg.loops), gens[0].name) : "",
 		(unsigned long long)init_len, (unsigned long long)gens[0].cap, (unsigned long long)gens[1].cap,
 		(unsigned long long)gens[2].cap);
+	if (config_json())
+		kprintf("{\"rec\":\"code\",\"workload\":\"%s\",\"code\":\"%s\",\"init\":\"%s\",\"code_bytes\":%llu,"
+			"\"init_bytes\":%llu,\"unroll\":%llu,\"loops\":%llu}\n", cfg.code_name, cfg.code, cfg.init,
+			(unsigned long long)code_len, (unsigned long long)init_len, (unsigned long long)cfg.unroll,
+			(unsigned long long)cfg.loops);
 }
 
 void code_report_offset(enum method_id m, const struct workload *w, const char *unit_key,

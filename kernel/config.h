@@ -26,7 +26,8 @@ struct config {
 	uint64_t pmu;        /* enum pmu_mode (lib/pmu.h): auto, off, force */
 	uint64_t unroll;     /* copies of code= in the window (README "Measuring your own code") */
 	uint64_t loops;      /* 0, or iterations of a loop around them (R15) */
-	char code[2 * 4096 + 1];  /* code= as given: hex bytes, checked by bench/code.c */
+	char code[4 * 4096 + 1];  /* code= as given: hex bytes, checked by bench/code.c (room
+				   * to say how many bytes too many) */
 	char init[2 * 4096 + 1];  /* init= as given */
 	char code_name[32];  /* code.name= */
 	uint64_t walk;       /* 1: single-step one sample of each window first (bench/walk.c) */

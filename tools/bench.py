@@ -12,6 +12,11 @@
     bench.py compare LOG_A LOG_B
         The figures of two runs side by side, with the ratio B/A, and how
         their environments differ. Exit 0 when both logs are valid.
+    bench.py asm CODE [--init TEXT] [--unroll N] [--loops N] [--name WORD]
+        Assemble CODE (nasm, Intel syntax, 64-bit; ';' between instructions)
+        and print the boot parameters that measure it (code=HEX ...), to
+        paste into GRUB's editor (key e on a menu entry). Exit 1 when nasm
+        cannot assemble it. README "Measuring your own code".
 
 Figures need matplotlib (Debian: python3-matplotlib, for /usr/bin/python3);
 capture from a device needs pyserial (python3-serial). The log format is in
@@ -22,6 +27,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchasm  # noqa: E402
 import benchlog  # noqa: E402
 from benchlog import TSC, unit_name, with_unit  # noqa: E402
 
@@ -130,6 +136,20 @@ def report_text(log, figures=None, figure_error=None):
             w(f"  {label + ':':15s} {value}")
     if log.final_line:
         w(f"  {'final line:':15s} {log.final_line} (line {log.final_line_no})")
+    for _, rec in log.by_kind.get("code", []):
+        w("")
+        w(f"Measured code (workload {rec.get('workload')}): {rec.get('code_bytes')} bytes x unroll "
+          f"{rec.get('unroll')}" + (f" in a loop of {rec['loops']} iterations" if rec.get("loops") else ""))
+        for part in ("init", "code"):
+            try:
+                insns = benchasm.disassemble(bytes.fromhex(rec.get(part) or ""))
+            except ValueError:
+                insns = []
+            for off, hx, text in insns:
+                w(f"  {part + ':':6s} {off:4d}  {hx:24s} {text}")
+    for _, rec in log.by_kind.get("per_copy", []):
+        w(f"  per copy, {rec.get('method')}: {rec.get('per_copy')} {unit_name(rec.get('unit') or TSC)} "
+          f"(2N-N over {rec.get('copies')} copies)")
     if log.problems:
         w("")
         w(f"PROBLEMS: the log is not valid ({len(log.problems)}):")
@@ -361,6 +381,15 @@ def cmd_compare(args):
     return 0 if a.valid and b.valid else 1
 
 
+def cmd_asm(args):
+    try:
+        print(benchasm.boot_parameters(args.code, args.init, args.unroll, args.loops, args.name))
+    except benchasm.AsmError as e:
+        print(f"bench.py asm: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def cmd_capture(args):
     import benchcapture
     return benchcapture.main(args)
@@ -369,7 +398,7 @@ def cmd_capture(args):
 def main(argv=None):
     p = argparse.ArgumentParser(prog="bench.py", description=__doc__.split("\n", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = p.add_subparsers(dest="command", metavar="{capture,report,compare}")
+    sub = p.add_subparsers(dest="command", metavar="{capture,report,compare,asm}")
     sub.required = True
     c = sub.add_parser("capture", help="save a run's serial output until its final line")
     c.add_argument("source", nargs="?", choices=["-"], help="'-': standard input (the default)")
@@ -390,6 +419,13 @@ def main(argv=None):
     m.add_argument("log_a")
     m.add_argument("log_b")
     m.set_defaults(func=cmd_compare)
+    a = sub.add_parser("asm", help="assemble code into the boot parameters that measure it")
+    a.add_argument("code", help="instructions, Intel syntax (nasm), ';' between them")
+    a.add_argument("--init", help="instructions run before each sample, outside the window")
+    a.add_argument("--unroll", help="copies of the code in the window (unroll=)")
+    a.add_argument("--loops", help="iterations of a loop around the copies (loops=)")
+    a.add_argument("--name", help="the workload's name in the records (code.name=)")
+    a.set_defaults(func=cmd_asm)
     args = p.parse_args(argv)
     if args.command == "capture" and args.device and args.source:
         p.error("capture: give either --device or '-', not both")

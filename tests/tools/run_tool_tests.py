@@ -52,6 +52,8 @@ RUNS = {
     "qemu64": (["-cpu", "qemu64"], "ensembles=10 samples=500 dump=1 workloads=add_chain_64"),
     "resolution": (["-cpu", "max"] + ICOUNT,
                    "ensembles=24 samples=200 resolution=on workloads=measured_function"),
+    "code": (["-cpu", "max"] + ICOUNT,
+             "ensembles=4 samples=100 workloads=add_chain_64 code=480fafc04801d8 unroll=10 code.name=mix"),
 }
 
 
@@ -702,6 +704,26 @@ def test_benchlog_formulas():
                                 {"min": 4, "max": 4, "max_dev": 0, "variance": 0, "samples": 3}])
     check(s["spurious"] == 1 and s["total_variance"] == 1 and s["var_of_mins"] == 0 and
           s["var_of_vars"] == 1 and s["max_dev_all"] == 4, f"summary_stats: {s}")
+
+
+def test_asm_boot_parameters():
+    rc, out = bench("asm", "imul rax, rbx")
+    check(rc == 0 and out.strip() == "code=480fafc3", f"asm printed {out!r}", out)
+    rc, out = bench("asm", "add rax, rbx; add rcx, rdx", "--init", "mov r8, r14", "--unroll", "100",
+                    "--loops", "3", "--name", "adds")
+    check(rc == 0 and out.strip() == "code=4801d84801d1 init=4d89f0 unroll=100 loops=3 code.name=adds",
+          f"asm printed {out!r}", out)
+    rc, out = bench("asm", "imul rax, rbx, rcx, rdx")
+    check(rc == 1 and "invalid combination of opcode and operands" in out, f"a bad line: {rc} {out!r}", out)
+
+
+def test_report_shows_the_measured_code():
+    log = boot("code")
+    rc, out = bench("report", log, "--no-figures")
+    check(rc == 0, f"exit status {rc}, expected 0 (valid log)", out)
+    for want in ("Measured code (workload mix): 7 bytes x unroll 10", "imul   rax,rax", "add    rax,rbx",
+                 "per copy, cpuid: 2.000 TSC ticks (2N-N over 10 copies)"):
+        check(want in out, f"the report lacks {want!r}", out)
 
 
 TESTS = [v for k, v in list(globals().items()) if k.startswith("test_") and callable(v)]
