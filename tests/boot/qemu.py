@@ -55,8 +55,9 @@ class Skip(Exception):
     pass
 
 
-def qemu(name, args, timeout=90, cpu="max", extra=None):
-    """Run QEMU with the serial port on stdout; returns (exit status, text)."""
+def qemu(name, args, timeout=90, cpu="max", extra=None, cwd=None):
+    """Run QEMU with the serial port on stdout (in directory cwd, if given);
+    returns (exit status, text)."""
     cmd = ["qemu-system-x86_64", "-machine", "q35", "-m", "256M", "-display", "none",
            "-serial", "stdio", "-no-reboot", "-monitor", "none",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
@@ -67,7 +68,7 @@ def qemu(name, args, timeout=90, cpu="max", extra=None):
     log_path = os.path.join(LOGS, f"test-{name}.log")
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           stdin=subprocess.DEVNULL, timeout=timeout)
+                           stdin=subprocess.DEVNULL, timeout=timeout, cwd=cwd)
         out, rc = p.stdout, p.returncode
     except subprocess.TimeoutExpired as e:
         out, rc = e.stdout or b"", None
