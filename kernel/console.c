@@ -121,13 +121,16 @@ void console_init(const struct boot_info *bi)
 	 * every multiboot1 boot we know (QEMU -kernel, GRUB on BIOS) and a
 	 * multiboot2 boot that reports an EGA text framebuffer. */
 	enum fb_status fbs = FB_NOT_RGB;
+	int text_mode = 0; /* the loader left (or says it left) VGA text mode */
 	screen_kind = SCREEN_NONE;
 	if (bi->fb_present && bi->fb_type == 1) {
 		fbs = fb_init(bi);
 		if (fbs == FB_OK)
 			screen_kind = SCREEN_FB;
 	} else if ((bi->protocol == 1 && !bi->fb_present) || (bi->fb_present && bi->fb_type == 2)) {
-		screen_kind = SCREEN_VGA;
+		text_mode = 1;
+		if (vga_present())
+			screen_kind = SCREEN_VGA;
 	}
 	console_set_screen(screen_kind != SCREEN_NONE);
 
@@ -145,6 +148,9 @@ void console_init(const struct boot_info *bi)
 			   fb_cols(), fb_rows(), fb_write_combining() ? ", write-combining" : "");
 	else if (screen_kind == SCREEN_VGA)
 		fmt_format(scr, sizeof scr, "VGA text 80x25");
+	else if (text_mode)
+		fmt_format(scr, sizeof scr, "none (no VGA text adapter answered: the CRTC index register "
+			   "0x3D4 and the text memory at 0xB8000 do not read back)");
 	else
 		fmt_format(scr, sizeof scr, "none");
 	kprintf("console: serial %s; screen %s\n", ser, scr);

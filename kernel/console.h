@@ -22,7 +22,8 @@
  * loopback test is reported and skipped: the run goes on on the screen.
  * The screen is the loader's RGB framebuffer when it set one up (GRUB
  * under UEFI), else VGA text when the loader left text mode (multiboot1,
- * GRUB under BIOS); a framebuffer the kernel cannot draw on (above 4 GiB,
+ * GRUB under BIOS) and a VGA adapter answers (vga_present; else the
+ * console line says none answered); a framebuffer the kernel cannot draw on (above 4 GiB,
  * not 24/32 bpp) is reported and left alone. Prints one "console:" line
  * saying where the output goes, then one line per problem. Call once,
  * first. */
