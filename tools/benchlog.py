@@ -67,7 +67,7 @@ HUMAN_SIZE = re.compile(
 HUMAN_SKIP = re.compile(r"^method (\S+): SKIPPED: (.*)$")
 _FIG = r"(\d+|ERROR)"
 HUMAN_SUMMARY = re.compile(
-    r"^summary (\S+)/(\S+): least minimum (\d+) (.+?) \(.*?\), minimums (\d+)\.\.(\d+) .*?; "
+    r"^summary (\S+)/(\S+): least minimum (\d+) .*?minimums (\d+)\.\.(\d+) (.+?); "
     rf"total variance {_FIG} .*?; variance of variances {_FIG} .*?; variance of minimum values "
     rf"{_FIG} .*?; absolute max deviation (\d+) .*?; (\d+) spurious min values; "
     r"(\d+) ensemble errors")
@@ -534,7 +534,7 @@ def _human_line(log, no, line, current):
         return
     m = HUMAN_SUMMARY.match(line)
     if m:
-        log.human.setdefault(("summary", m.group(1), m.group(2), _unit_key(m.group(4))), (no, m))
+        log.human.setdefault(("summary", m.group(1), m.group(2), _unit_key(m.group(6))), (no, m))
         return
     m = HUMAN_RESULT.match(line)
     if m:
@@ -589,13 +589,13 @@ def _from_human_lines(log):
             no, g = summ
             s.summary, s.summary_line = {
                 "rec": "summary", "method": m, "workload": w, "unit": unit,
-                "min_of_mins": int(g.group(3)), "max_of_mins": int(g.group(6)),
+                "min_of_mins": int(g.group(3)), "max_of_mins": int(g.group(5)),
                 "total_variance": _int_or_none(g.group(7)), "var_of_vars": _int_or_none(g.group(8)),
                 "var_of_mins": _int_or_none(g.group(9)), "max_dev_all": int(g.group(10)),
                 "spurious": int(g.group(11)), "errors": int(g.group(12))}, no
-            if int(g.group(5)) != int(g.group(3)):
+            if int(g.group(4)) != int(g.group(3)):
                 log.problem(no, f"{s.name}: the summary line's least minimum {g.group(3)} and "
-                                f"minimums {g.group(5)}..{g.group(6)} disagree")
+                                f"minimums {g.group(4)}..{g.group(5)} disagree")
             res = log.human.get(("result", m, w, unit))
             if res:
                 s.summary["net_min"], s.summary["offset"] = int(res[1].group(3)), int(res[1].group(6))

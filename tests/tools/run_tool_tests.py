@@ -331,6 +331,22 @@ def test_output_human_damaged():
           f"the altered paper-format line (line {i + 1}) is not reported at the summary line", out)
 
 
+def test_output_human_own_unit():
+    """output=human, a method whose own unit is core cycles (the ctr_
+    methods; QEMU's TCG has none, so cpuid's human lines are relabelled):
+    its series are read in that unit, from its header and summary lines."""
+    lines = [l.replace("TSC ticks", "core cycles") if l.startswith(("method cpuid:", "summary cpuid/",
+                                                                    "result cpuid/")) else
+             l.replace('"unit":"tsc_ticks"', '"unit":"core_cycles"') if '"method":"cpuid"' in l else l
+             for l in lines_of(boot("output-human"))]
+    d = workdir("output_human_own_unit")
+    rc, out = bench("report", write(d, "own.log", "\n".join(lines)), "--no-figures")
+    check(rc == 0, f"exit status {rc}, expected 0", out)
+    cyc, tsc = table_rows(out, "core cycles"), table_rows(out)
+    check(("cpuid", "empty") in cyc and ("cpuid", "empty") not in tsc and ("rdtscp", "empty") in tsc,
+          "cpuid is not reported in core cycles from its human lines", out)
+
+
 def test_report_default_outdir():
     d = workdir("report_default_outdir")
     log = write(d, "run.log", read(boot("qemu64")))
