@@ -29,8 +29,8 @@ static const struct cfg_key keys[] = {
 	  .value = &cfg.max_var_of_vars },
 	{ .name = "verdict.var_of_mins", .type = CFG_U64, .min = 0, .max = UINT64_MAX - 1,
 	  .value = &cfg.max_var_of_mins },
-	{ .name = "console", .type = CFG_TEXT, .max = sizeof cfg.console - 1,
-	  .value = (uint64_t *)cfg.console },
+	/* read and checked by console_init, first (kernel/console.c) */
+	{ .name = "console", .type = CFG_ELSEWHERE },
 	{ .name = "pmu", .type = CFG_CHOICE, .choices = pmu_mode_words, .value = &cfg.pmu },
 	{ .name = "code", .type = CFG_TEXT, .max = sizeof cfg.code - 1, .value = (uint64_t *)cfg.code },
 	{ .name = "init", .type = CFG_TEXT, .max = sizeof cfg.init - 1, .value = (uint64_t *)cfg.init },
@@ -52,7 +52,7 @@ static void report(void *ctx, const char *msg)
 	kprintf("%s\n", msg);
 }
 
-void config_parse(const char *cmdline)
+void config_parse(const struct cfg_line *line)
 {
 	for (int m = 0; m < METHOD_COUNT; m++)
 		method_words[m] = methods[m].name;
@@ -76,7 +76,6 @@ void config_parse(const char *cmdline)
 	fmt_format(cfg.code_name, sizeof cfg.code_name, "code");
 	cfg.after = AFTER_HALT;
 	cfg.pmu = PMU_MODE_AUTO;
-	cfg.console[0] = '\0';
 	cfg.max_var_of_vars = DEFAULT_MAX_VAR_OF_VARS;
 	cfg.max_var_of_mins = DEFAULT_MAX_VAR_OF_MINS;
 	cfg.ensembles = DEFAULT_ENSEMBLES;
@@ -86,9 +85,17 @@ void config_parse(const char *cmdline)
 	cfg.output = OUTPUT_BOTH;
 	cfg.test_fault = FAULT_NONE;
 	cfg.dump = CFG_OFF;
-	cfg.problems = cfg_parse(cmdline, keys, (int)(sizeof keys / sizeof keys[0]), report, 0);
+	cfg.problems = cfg_parse_line(line, keys, (int)(sizeof keys / sizeof keys[0]), 0, report, 0);
 	/* console= was read (and any bad value reported) by console_init. */
 	cfg.problems += console_problems();
+	/* Ensembles are numbered 0..ensembles-1 (loop sizes, with resolution=on). */
+	if (cfg.dump != CFG_OFF && cfg.dump >= cfg.ensembles) {
+		kprintf("config: dump=%llu is beyond the last ensemble (ensembles=%llu: 0..%llu); "
+			"no samples are dumped\n", (unsigned long long)cfg.dump,
+			(unsigned long long)cfg.ensembles, (unsigned long long)(cfg.ensembles - 1));
+		cfg.dump = CFG_OFF;
+		cfg.problems++;
+	}
 }
 
 int config_workload_selected(int i)
@@ -128,17 +135,18 @@ void config_print(void)
 		fmt_format(jdump, sizeof jdump, "%llu", (unsigned long long)cfg.dump);
 	}
 	kprintf("config: ensembles=%llu samples=%llu warmup=%llu methods=%s workloads=%s resolution=%s "
-		"output=%s dump=%s pmu=%s verdict.var_of_vars=%llu verdict.var_of_mins=%llu (%d command-line problem%s)\n",
+		"output=%s dump=%s pmu=%s walk=%s verdict.var_of_vars=%llu verdict.var_of_mins=%llu (%d command-line problem%s)\n",
 		(unsigned long long)cfg.ensembles, (unsigned long long)cfg.samples,
 		(unsigned long long)cfg.warmup, list, wl, onoff_words[cfg.resolution],
-		output_words[cfg.output], dump, pmu_mode_words[cfg.pmu], (unsigned long long)cfg.max_var_of_vars,
+		output_words[cfg.output], dump, pmu_mode_words[cfg.pmu], onoff_words[cfg.walk],
+		(unsigned long long)cfg.max_var_of_vars,
 		(unsigned long long)cfg.max_var_of_mins, cfg.problems, cfg.problems == 1 ? "" : "s");
 	if (config_json())
 		kprintf("{\"rec\":\"config\",\"ensembles\":%llu,\"samples\":%llu,\"warmup\":%llu,"
 			"\"methods\":\"%s\",\"workloads\":\"%s\",\"resolution\":%s,\"output\":\"%s\","
-			"\"dump\":%s,\"max_var_of_vars\":%llu,\"max_var_of_mins\":%llu,\"problems\":%d}\n",
+			"\"dump\":%s,\"walk\":%s,\"max_var_of_vars\":%llu,\"max_var_of_mins\":%llu,\"problems\":%d}\n",
 			(unsigned long long)cfg.ensembles, (unsigned long long)cfg.samples,
 			(unsigned long long)cfg.warmup, list, wl, cfg.resolution ? "true" : "false",
-			output_words[cfg.output], jdump, (unsigned long long)cfg.max_var_of_vars,
+			output_words[cfg.output], jdump, cfg.walk ? "true" : "false", (unsigned long long)cfg.max_var_of_vars,
 			(unsigned long long)cfg.max_var_of_mins, cfg.problems);
 }

@@ -22,7 +22,6 @@ struct config {
 	uint64_t max_var_of_vars; /* verdict threshold, TSC ticks^4 (paper 4 step 2) */
 	uint64_t max_var_of_mins; /* verdict threshold, TSC ticks^2 */
 	uint64_t after;      /* enum after_run */
-	char console[40];    /* console= as given (kernel/console.c reads it) */
 	uint64_t pmu;        /* enum pmu_mode (lib/pmu.h): auto, off, force */
 	uint64_t unroll;     /* copies of code= in the window (README "Measuring your own code") */
 	uint64_t loops;      /* 0, or iterations of a loop around them (R15) */
@@ -45,9 +44,14 @@ struct config {
 
 extern struct config cfg;
 
-/* config_parse - set cfg from defaults and the command line, printing one
- * "config:" line per problem. */
-void config_parse(const char *cmdline);
+/* config_parse - set cfg from defaults and the command line (console= is
+ * kernel/console.c's, which has reported its problems already), printing
+ * one "config:" line per problem and one listing the keys given more than
+ * once, and checking the keys against each other: a dump= beyond the last
+ * ensemble is a problem (nothing would be dumped), reported, and turned
+ * off. */
+struct cfg_line;
+void config_parse(const struct cfg_line *line);
 
 /* config_workload_selected - whether registered workload i runs. */
 int config_workload_selected(int i);

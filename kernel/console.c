@@ -3,12 +3,16 @@
 #include "fb.h"
 #include "uart.h"
 #include "vga.h"
+#include "../lib/cmdline.h"
 #include "../lib/fmt.h"
 
 #define DEFAULT_BAUD 115200
-#define CONSOLE_VALUES "ttyS0, ttyS1, ttyS2 or ttyS3 (I/O 0x3F8, 0x2F8, 0x3E8, 0x2E8), " \
-	"each optionally followed by ,BAUD with BAUD a divisor of 115200 (e.g. ttyS1,9600; " \
-	"an n8 after it is accepted: 8N1 is the only framing), or none"
+/* The 16550's divisor latch is 16 bits (DLL, DLM; PC16550D data sheet,
+ * "Programmable Baud Generator"): baud = 115200 / divisor, divisor 1..65535. */
+#define MAX_DIVISOR 65535
+#define CONSOLE_VALUES "ttyS0..ttyS3 (I/O 0x3F8, 0x2F8, 0x3E8, 0x2E8), optionally ,BAUD[n8] with " \
+	"115200/BAUD a whole number 1..65535 (the UART's 16-bit divisor: BAUD 2..115200, e.g. " \
+	"ttyS1,9600; 8N1 only), or none"
 
 enum screen_kind { SCREEN_NONE, SCREEN_VGA, SCREEN_FB };
 
@@ -25,14 +29,11 @@ struct serial_choice {
 	uint32_t baud;
 };
 
-static int is_space(char c)
+/* Parse one console= value v[0..len-1] into *object (a struct
+ * serial_choice); 0 if accepted, -1 (and *object unchanged) if not. */
+static int parse_console(const char *v, int len, void *object)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* Parse one console= value v[0..len-1] into *out; 0 if accepted. */
-static int parse_console(const char *v, int len, struct serial_choice *out)
-{
+	struct serial_choice *out = object;
 	if (len == 4 && v[0] == 'n' && v[1] == 'o' && v[2] == 'n' && v[3] == 'e') {
 		out->port = -1;
 		out->baud = 0;
@@ -51,7 +52,8 @@ static int parse_console(const char *v, int len, struct serial_choice *out)
 		int digits = 0;
 		for (; i < len && v[i] >= '0' && v[i] <= '9' && digits < 7; i++, digits++)
 			b = b * 10 + (uint64_t)(v[i] - '0');
-		if (!digits || b == 0 || b > DEFAULT_BAUD || DEFAULT_BAUD % b)
+		if (!digits || b == 0 || b > DEFAULT_BAUD || DEFAULT_BAUD % b ||
+		    DEFAULT_BAUD / b > MAX_DIVISOR)
 			return -1;
 		/* Linux's ttyS0,115200n8: parity none, 8 bits, what we do anyway. */
 		if (i + 2 == len && v[i] == 'n' && v[i + 1] == '8')
@@ -65,44 +67,37 @@ static int parse_console(const char *v, int len, struct serial_choice *out)
 	return 0;
 }
 
-/* The console= words of the command line: the last accepted value wins, as
- * with every key (lib/cmdline.h); each bad one is reported. A word is a
- * console= at the start of the line or after white space. */
-static struct serial_choice choose_serial(const char *line, char bad[][48], int *nbad)
+/* The value kept, as console= spells it. */
+static void show_console(char *buf, int size, const void *object)
 {
-	struct serial_choice c = { .port = 0, .baud = DEFAULT_BAUD };
-	*nbad = 0;
-	static const char key[] = "console=";
-	for (int i = 0; line[i]; i++) {
-		if (i > 0 && !is_space(line[i - 1]))
-			continue;
-		int k = 0;
-		while (key[k] && line[i + k] == key[k])
-			k++;
-		if (key[k])
-			continue;
-		const char *v = line + i + k;
-		int len = 0;
-		while (v[len] && !is_space(v[len]))
-			len++;
-		struct serial_choice got;
-		if (parse_console(v, len, &got) == 0) {
-			c = got;
-		} else if (*nbad < 4) {
-			int n = len < 40 ? len : 40;
-			for (int j = 0; j < n; j++)
-				bad[*nbad][j] = v[j];
-			bad[*nbad][n] = '\0';
-			if (n < len) {
-				bad[*nbad][n] = '.';
-				bad[*nbad][n + 1] = '.';
-				bad[*nbad][n + 2] = '.';
-				bad[*nbad][n + 3] = '\0';
-			}
-			(*nbad)++;
-		}
-	}
-	return c;
+	const struct serial_choice *c = object;
+	if (c->port < 0)
+		fmt_format(buf, (size_t)size, "none");
+	else
+		fmt_format(buf, (size_t)size, "ttyS%d,%u", c->port, c->baud);
+}
+
+static void print_problem(void *ctx, const char *msg)
+{
+	(void)ctx;
+	kprintf("%s\n", msg);
+}
+
+/* The console= words of the command line, through the one parser
+ * (lib/cmdline.h): the last valid value wins, as with every key, and each
+ * bad one is reported in one line naming the value kept at that point.
+ * With report NULL nothing is printed (the console is not up yet); returns
+ * the number of bad values. */
+static int choose_serial(const struct boot_info *bi, struct serial_choice *c, cfg_report_fn report)
+{
+	const struct cfg_key key = {
+		.name = "console", .type = CFG_CUSTOM, .parse = parse_console,
+		.show = show_console, .accepted = CONSOLE_VALUES, .object = c,
+	};
+	const struct cfg_line line = multiboot_cmdline(bi);
+	c->port = 0;
+	c->baud = DEFAULT_BAUD;
+	return cfg_parse_line(&line, &key, 1, CFG_ONLY_KEYS, report, 0);
 }
 
 /* Called when console_init has printed all it prints: a fixed place where a
@@ -116,12 +111,8 @@ __attribute__((noinline, used)) void console_init_done(void)
 
 void console_init(const struct boot_info *bi)
 {
-	char bad[4][48];
-	int nbad;
-	struct serial_choice sc = choose_serial(bi->cmdline, bad, &nbad);
-	problems = nbad;
-	if (nbad) /* a bad word keeps the default, whatever came before it */
-		sc = (struct serial_choice){ .port = 0, .baud = DEFAULT_BAUD };
+	struct serial_choice sc;
+	problems = choose_serial(bi, &sc, 0);
 	uint16_t base = sc.port >= 0 ? uart_port_base(sc.port) : 0;
 	serial = base && uart_init(base, sc.baud) == 0;
 
@@ -130,13 +121,16 @@ void console_init(const struct boot_info *bi)
 	 * every multiboot1 boot we know (QEMU -kernel, GRUB on BIOS) and a
 	 * multiboot2 boot that reports an EGA text framebuffer. */
 	enum fb_status fbs = FB_NOT_RGB;
+	int text_mode = 0; /* the loader left (or says it left) VGA text mode */
 	screen_kind = SCREEN_NONE;
 	if (bi->fb_present && bi->fb_type == 1) {
 		fbs = fb_init(bi);
 		if (fbs == FB_OK)
 			screen_kind = SCREEN_FB;
 	} else if ((bi->protocol == 1 && !bi->fb_present) || (bi->fb_present && bi->fb_type == 2)) {
-		screen_kind = SCREEN_VGA;
+		text_mode = 1;
+		if (vga_present())
+			screen_kind = SCREEN_VGA;
 	}
 	console_set_screen(screen_kind != SCREEN_NONE);
 
@@ -154,13 +148,17 @@ void console_init(const struct boot_info *bi)
 			   fb_cols(), fb_rows(), fb_write_combining() ? ", write-combining" : "");
 	else if (screen_kind == SCREEN_VGA)
 		fmt_format(scr, sizeof scr, "VGA text 80x25");
+	else if (text_mode)
+		fmt_format(scr, sizeof scr, "none (no VGA text adapter answered: the CRTC index register "
+			   "0x3D4 and the text memory at 0xB8000 do not read back)");
 	else
 		fmt_format(scr, sizeof scr, "none");
 	kprintf("console: serial %s; screen %s\n", ser, scr);
 
-	for (int i = 0; i < nbad; i++)
-		kprintf("config: console=%s is not an accepted value; accepted: %s; keeping ttyS0,115200\n",
-			bad[i], CONSOLE_VALUES);
+	if (problems) { /* the same pass again, printing its messages */
+		struct serial_choice again;
+		choose_serial(bi, &again, print_problem);
+	}
 	if (sc.port >= 0 && !serial)
 		kprintf("console: no UART answered at ttyS%d (I/O 0x%X, loopback test failed); "
 			"the output goes to the screen only\n", sc.port, base);

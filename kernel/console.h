@@ -10,15 +10,20 @@
  * console= words of bi->cmdline, which it reads itself (config_parse runs
  * later and only records the value; README "Boot parameters"):
  *   console=ttyS0..ttyS3[,BAUD]  the serial port, COM1..COM4 (I/O 0x3F8,
- *                                0x2F8, 0x3E8, 0x2E8); BAUD a divisor of
- *                                115200, default 115200; 8N1
+ *                                0x2F8, 0x3E8, 0x2E8); BAUD such that
+ *                                115200/BAUD is a whole 16-bit divisor
+ *                                (1..65535: BAUD 2..115200), default
+ *                                115200; 8N1
  *   console=none                 no serial output
- * Default ttyS0,115200. A bad value is reported ("config: console=...",
- * naming what is accepted) and the default kept. A UART that fails the
+ * Default ttyS0,115200. The words are read by lib/cmdline.c, as every key:
+ * the last valid value wins; a bad value is reported in one line
+ * ("config: console=...", naming what is accepted and the value kept). A
+ * UART that fails the
  * loopback test is reported and skipped: the run goes on on the screen.
  * The screen is the loader's RGB framebuffer when it set one up (GRUB
  * under UEFI), else VGA text when the loader left text mode (multiboot1,
- * GRUB under BIOS); a framebuffer the kernel cannot draw on (above 4 GiB,
+ * GRUB under BIOS) and a VGA adapter answers (vga_present; else the
+ * console line says none answered); a framebuffer the kernel cannot draw on (above 4 GiB,
  * not 24/32 bpp) is reported and left alone. Prints one "console:" line
  * saying where the output goes, then one line per problem. Call once,
  * first. */

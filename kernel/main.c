@@ -26,6 +26,30 @@ static struct cpu_info cpu;
 
 void kernel_main(uint32_t magic, uint32_t info);
 
+/* Bytes mem_alloc takes for n 8-byte values (it rounds up to 64). */
+static uint64_t buffer_bytes(uint64_t n)
+{
+	return (n * sizeof(uint64_t) + 63) & ~63ull;
+}
+
+/* Bytes bench_run takes for the ensembles' minimums and medians (two
+ * arrays of cfg.ensembles values per unit, bench/run.c), plus 63 for the
+ * alignment of the first allocation. */
+static uint64_t ensemble_array_bytes(void)
+{
+	return 2 * UNIT_COUNT * buffer_bytes(cfg.ensembles) + 63;
+}
+
+/* samples_that_fit - the most samples per ensemble whose bufs buffers of
+ * 8 bytes each fit in free memory beside the ensembles' arrays; 0 if none. */
+static uint64_t samples_that_fit(int bufs)
+{
+	uint64_t free = mem_free_bytes(), reserve = ensemble_array_bytes();
+	if (free <= reserve)
+		return 0;
+	return ((free - reserve) / (uint64_t)bufs & ~63ull) / sizeof(uint64_t);
+}
+
 /* Provoke the exception test.fault= asks for (tests of the diagnostics). */
 static void provoke_fault(void)
 {
@@ -83,7 +107,8 @@ void kernel_main(uint32_t magic, uint32_t info)
 			BOOT_MMAP_MAX);
 
 	mem_init(&bi);
-	config_parse(bi.cmdline);
+	const struct cfg_line line = multiboot_cmdline(&bi);
+	config_parse(&line);
 	probe_cpu(&cpu);
 
 	kprintf("%s\n", RECORDS_BEGIN);
@@ -100,24 +125,29 @@ void kernel_main(uint32_t magic, uint32_t info)
 	pmu_setup(cfg.pmu);
 	pmu_print(config_json());
 	cfg.problems += code_prepare(); /* its loops' memory before the sample buffers */
-	uint64_t *ticks = mem_alloc(cfg.samples * sizeof(uint64_t));
-	if (!ticks) {
-		uint64_t fit = mem_free_bytes() / sizeof(uint64_t);
-		uint64_t want = cfg.samples;
-		cfg.samples = fit < DEFAULT_SAMPLES ? fit : DEFAULT_SAMPLES;
-		kprintf("config: samples=%llu needs %llu bytes for one ensemble's buffer but %llu bytes are free; "
-			"using samples=%llu\n", (unsigned long long)want,
+	uint64_t want = cfg.samples;
+	if (want > samples_that_fit(1)) {
+		/* With counters read beside the TSC (bench/run.c choose_counters),
+		 * their two buffers of the same size must fit as well. */
+		int counters = (pmu_usable(&pmu, PMU_FIXED0) || pmu_usable(&pmu, PMU_IRPERF)) &&
+			       (pmu_usable(&pmu, PMU_FIXED1) || pmu_usable(&pmu, PMU_APERF));
+		cfg.samples = samples_that_fit(counters ? 3 : 1);
+		kprintf("config: samples=%llu needs %llu bytes for one ensemble's buffer but %llu bytes are free, "
+			"%llu of them needed for the ensembles' minimums and medians; using samples=%llu, "
+			"the most that fit%s\n", (unsigned long long)want,
 			(unsigned long long)(want * sizeof(uint64_t)),
-			(unsigned long long)mem_free_bytes(), (unsigned long long)cfg.samples);
-		ticks = cfg.samples ? mem_alloc(cfg.samples * sizeof(uint64_t)) : 0;
+			(unsigned long long)mem_free_bytes(), (unsigned long long)ensemble_array_bytes(),
+			(unsigned long long)cfg.samples,
+			counters ? " (with the two counter buffers of the same size read beside the TSC)" : "");
 		cfg.problems++;
-		if (!ticks) {
-			config_print();
-			kprintf("{\"rec\":\"end\",\"status\":\"no_memory\"}\n%s\n", RECORDS_END);
-			kprintf("bench: run aborted: no memory for a sample buffer (exit code 0x%x)\n",
-				EXIT_FAILURE_CODE);
-			bench_exit(EXIT_FAILURE_CODE);
-		}
+	}
+	uint64_t *ticks = cfg.samples ? mem_alloc(cfg.samples * sizeof(uint64_t)) : 0;
+	if (!ticks) {
+		config_print();
+		kprintf("{\"rec\":\"end\",\"status\":\"no_memory\"}\n%s\n", RECORDS_END);
+		kprintf("bench: run aborted: no memory for a sample buffer (exit code 0x%x)\n",
+			EXIT_FAILURE_CODE);
+		bench_exit(EXIT_FAILURE_CODE);
 	}
 
 	config_print();

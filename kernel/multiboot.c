@@ -9,6 +9,15 @@ static void copy_str(char *dst, uint64_t size, const char *src)
 	dst[i] = '\0';
 }
 
+/* The length of the string at src, counted up to max characters. */
+static uint64_t str_len(const char *src, uint64_t max)
+{
+	uint64_t n = 0;
+	while (src && n < max && src[n])
+		n++;
+	return n;
+}
+
 static void add_mmap(struct boot_info *bi, uint64_t base, uint64_t len, uint32_t type)
 {
 	if (bi->nmmap == BOOT_MMAP_MAX) {
@@ -29,9 +38,11 @@ static void parse_mb1(const uint8_t *info, struct boot_info *bi)
 		bi->mem_upper_kib = *(const uint32_t *)(info + 8);
 		bi->has_meminfo = 1;
 	}
-	if (flags & (1u << 2))
-		copy_str(bi->cmdline, sizeof bi->cmdline,
-			 (const char *)(uint64_t)*(const uint32_t *)(info + 16));
+	if (flags & (1u << 2)) {
+		const char *line = (const char *)(uint64_t)*(const uint32_t *)(info + 16);
+		copy_str(bi->cmdline, sizeof bi->cmdline, line);
+		bi->cmdline_len = str_len(line, CFG_LINE_COUNT_MAX);
+	}
 	if (flags & (1u << 6)) {
 		uint32_t len = *(const uint32_t *)(info + 44);
 		uint64_t addr = *(const uint32_t *)(info + 48);
@@ -67,8 +78,10 @@ static void parse_mb2(const uint8_t *info, struct boot_info *bi)
 		if (type == 0 || size < 8)
 			break;
 		switch (type) {
-		case 1: /* boot command line */
+		case 1: /* boot command line: a string within the tag */
 			copy_str(bi->cmdline, sizeof bi->cmdline, (const char *)(p + 8));
+			bi->cmdline_len = str_len((const char *)(p + 8), size - 8 < CFG_LINE_COUNT_MAX ?
+						  size - 8 : CFG_LINE_COUNT_MAX);
 			break;
 		case 2: /* boot loader name */
 			copy_str(bi->loader, sizeof bi->loader, (const char *)(p + 8));
@@ -112,4 +125,16 @@ void multiboot_parse(uint32_t magic, uint64_t info_phys, struct boot_info *bi)
 		bi->protocol = 2;
 		parse_mb2((const uint8_t *)info_phys, bi);
 	}
+	const char *q = "qemu";
+	int i = 0;
+	while (q[i] && bi->loader[i] == q[i])
+		i++;
+	bi->cmdline_path_first = bi->protocol == 1 && !q[i] && !bi->loader[i];
+}
+
+struct cfg_line multiboot_cmdline(const struct boot_info *bi)
+{
+	struct cfg_line line = { .text = bi->cmdline, .length = bi->cmdline_len,
+				 .path_first = bi->cmdline_path_first };
+	return line;
 }

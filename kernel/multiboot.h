@@ -22,6 +22,8 @@ struct boot_info {
 	int protocol; /* 1 or 2; 0: unknown magic */
 	uint32_t magic;
 	char cmdline[CFG_MAX_LINE + 2]; /* one more than is read, to see "too long" */
+	uint64_t cmdline_len;  /* the loader's line's length, counted up to CFG_LINE_COUNT_MAX */
+	int cmdline_path_first; /* the loader put the image's path first (QEMU) */
 	char loader[64];
 	struct mmap_entry mmap[BOOT_MMAP_MAX];
 	int nmmap;
@@ -37,5 +39,13 @@ struct boot_info {
 /* multiboot_parse - fill *bi from (magic, info_phys) as kernel_main got
  * them. An unknown magic leaves bi->protocol = 0 and everything empty. */
 void multiboot_parse(uint32_t magic, uint64_t info_phys, struct boot_info *bi);
+
+/* multiboot_cmdline - bi's command line for lib/cmdline.h: the copy, the
+ * loader's length, and whether its first word is the image's path. QEMU's
+ * multiboot1 loader (boot loader name "qemu") writes "PATH APPEND" (QEMU
+ * hw/i386/multiboot.c, load_multiboot), so its first word is the path
+ * whatever it looks like; GRUB 2 writes the words after the image's path
+ * only, for multiboot and multiboot2 alike (GRUB 2.06, checked under QEMU). */
+struct cfg_line multiboot_cmdline(const struct boot_info *bi);
 
 #endif

@@ -3,6 +3,7 @@
 #include "console.h"
 #include "cpu.h"
 #include "mem.h"
+#include "../lib/fmt.h"
 #include "../lib/json.h"
 
 static void regs_str(char *dst, uint32_t a, uint32_t b, uint32_t c)
@@ -95,9 +96,12 @@ void probe_print(const struct cpu_info *c, const struct boot_info *bi)
 		(unsigned long long)usable_mib,
 		bi->nmmap ? "loader memory map" : bi->has_meminfo ? "basic meminfo" : "no information",
 		(unsigned long long)(mem_free_bytes() >> 20));
+	/* The loader's strings, escaped (lib/fmt.h): a newline in the command
+	 * line must not start a line of its own (a fake final line or record). */
+	static char esc[4000];
 	kprintf("env: boot: multiboot%d, loader \"%s\"\n", bi->protocol,
-		bi->loader[0] ? bi->loader : "(not given)");
-	kprintf("env: command line: \"%s\"\n", bi->cmdline);
+		bi->loader[0] ? fmt_escape(esc, sizeof esc, bi->loader, sizeof bi->loader) : "(not given)");
+	kprintf("env: command line: \"%s\"\n", fmt_escape(esc, sizeof esc, bi->cmdline, sizeof bi->cmdline));
 
 	kprintf("{\"rec\":\"env\",\"vendor\":\"%s\",\"brand\":\"%s\",\"family\":%u,\"model\":%u,"
 		"\"stepping\":%u,\"signature\":%u,\"tsc\":%d,\"rdtscp\":%d,\"invariant_tsc\":%d,\"serialize\":%d,"

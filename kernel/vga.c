@@ -17,6 +17,28 @@ static volatile uint16_t *const vga = (volatile uint16_t *)0xB8000;
 static uint16_t shadow[VGA_COLS * VGA_ROWS];
 static int row, col, enabled;
 
+/* One read-back of the CRTC index register (VGA: read/write; absent: the
+ * bus floats to 0xFF). Compared on bits 0-4, which every VGA index holds. */
+static int crtc_index_holds(uint8_t v)
+{
+	outb(CRTC_INDEX, v);
+	return (inb(CRTC_INDEX) & 0x1F) == v;
+}
+
+int vga_present(void)
+{
+	uint8_t index = inb(CRTC_INDEX);
+	int crtc = crtc_index_holds(0x0A) && crtc_index_holds(0x15);
+	outb(CRTC_INDEX, index);
+	uint16_t cell = vga[0];
+	vga[0] = 0x55AA;
+	int mem = vga[0] == 0x55AA;
+	vga[0] = 0xAA55;
+	mem = mem && vga[0] == 0xAA55;
+	vga[0] = cell;
+	return crtc && mem;
+}
+
 void vga_init(void)
 {
 	for (int i = 0; i < VGA_COLS * VGA_ROWS; i++)

@@ -8,6 +8,14 @@
  * when the loader left the display in VGA text mode. */
 void vga_init(void);
 
+/* vga_present - whether a colour VGA text adapter answers: its CRTC index
+ * register (I/O 0x3D4) and its text memory (0xB8000) read back what was
+ * written (both restored after). Without one (QEMU -nodefaults, a UEFI
+ * machine without CSM) the port reads 0xFF and the memory does not hold
+ * the value. (IBM VGA Technical Reference, "CRT Controller Registers":
+ * the address register is read/write.) */
+int vga_present(void);
+
 /* vga_write - write n bytes; '\n' ends a line, the screen scrolls. */
 void vga_write(const char *s, size_t n);
 

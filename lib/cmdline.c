@@ -48,12 +48,18 @@ int cfg_parse_u64(const char *s, int len, uint64_t *out)
 	return 0;
 }
 
+static int length(const char *s)
+{
+	int n = 0;
+	while (s[n])
+		n++;
+	return n;
+}
+
 /* Append choices[] to msg as "a b c". */
 static void list_choices(char *msg, int size, const char *const *choices)
 {
-	int len = 0;
-	while (msg[len])
-		len++;
+	int len = length(msg);
 	for (int i = 0; choices[i] && len < size - 1; i++)
 		len += fmt_format(msg + len, (size_t)(size - len), "%s%s",
 				  i ? " " : "", choices[i]);
@@ -73,15 +79,23 @@ static int find_choice(const char *const *choices, const char *s, int len)
 	return -1;
 }
 
+/* The first 40 bytes of s[0..len-1], escaped, with "..." when cut. */
+#define SHOWN 44
+static const char *shown(char *buf, const char *s, int len)
+{
+	return fmt_escape(buf, SHOWN, s, (size_t)len);
+}
+
 /* Parse one value for key k; 0 on success, -1 after reporting. */
 static int parse_value(const struct cfg_key *k, const char *v, int vlen,
 		       cfg_report_fn report, void *ctx)
 {
-	char msg[MSG_MAX];
-	const int shown = vlen > 40 ? 40 : vlen;
-	const char *more = vlen > 40 ? "..." : "";
+	char msg[MSG_MAX], sv[SHOWN];
 	uint64_t x;
 
+	if (k->type == CFG_ELSEWHERE)
+		return 0;
+	shown(sv, v, vlen);
 	if (vlen == 0) {
 		fmt_format(msg, sizeof msg, "config: %s= has an empty value; ", k->name);
 	} else if (k->type == CFG_TEXT) {
@@ -92,8 +106,12 @@ static int parse_value(const struct cfg_key *k, const char *v, int vlen,
 			dst[vlen] = '\0';
 			return 0;
 		}
-		fmt_format(msg, sizeof msg, "config: %s=%.*s%s is longer than %llu characters; ",
-			   k->name, shown, v, more, (unsigned long long)k->max);
+		fmt_format(msg, sizeof msg, "config: %s=%s is longer than %llu characters; ",
+			   k->name, sv, (unsigned long long)k->max);
+	} else if (k->type == CFG_CUSTOM) {
+		if (k->parse(v, vlen, k->object) == 0)
+			return 0;
+		fmt_format(msg, sizeof msg, "config: %s=%s is not an accepted value; ", k->name, sv);
 	} else if (k->type == CFG_U64) {
 		if (k->allow_off && word_eq(v, vlen, "off")) {
 			*k->value = CFG_OFF;
@@ -103,16 +121,15 @@ static int parse_value(const struct cfg_key *k, const char *v, int vlen,
 			*k->value = x;
 			return 0;
 		}
-		fmt_format(msg, sizeof msg, "config: %s=%.*s%s is %s; ", k->name, shown, v,
-			   more, cfg_parse_u64(v, vlen, &x) == -1 ? "not a number" : "out of range");
+		fmt_format(msg, sizeof msg, "config: %s=%s is %s; ", k->name, sv,
+			   cfg_parse_u64(v, vlen, &x) == -1 ? "not a number" : "out of range");
 	} else if (k->type == CFG_CHOICE) {
 		int c = find_choice(k->choices, v, vlen);
 		if (c >= 0) {
 			*k->value = (uint64_t)c;
 			return 0;
 		}
-		fmt_format(msg, sizeof msg, "config: %s=%.*s%s is not an accepted value; ",
-			   k->name, shown, v, more);
+		fmt_format(msg, sizeof msg, "config: %s=%s is not an accepted value; ", k->name, sv);
 	} else {
 		uint64_t mask = 0;
 		int bad = 0, i = 0;
@@ -136,16 +153,21 @@ static int parse_value(const struct cfg_key *k, const char *v, int vlen,
 			*k->value = mask;
 			return 0;
 		}
-		fmt_format(msg, sizeof msg, "config: %s=%.*s%s names an unknown item; ",
-			   k->name, shown, v, more);
+		fmt_format(msg, sizeof msg, "config: %s=%s names an unknown item; ", k->name, sv);
 	}
 
 	/* What is accepted, and what is kept. */
-	int len = 0;
-	while (msg[len])
-		len++;
+	int len = length(msg);
 	if (k->type == CFG_TEXT) {
-		fmt_format(msg + len, sizeof msg - (size_t)len, "keeping \"%s\"", (const char *)k->value);
+		const char *kept = (const char *)k->value;
+		char ek[SHOWN];
+		fmt_format(msg + len, sizeof msg - (size_t)len, "keeping \"%s\"",
+			   fmt_escape(ek, sizeof ek, kept, (size_t)length(kept)));
+	} else if (k->type == CFG_CUSTOM) {
+		char kept[48];
+		k->show(kept, sizeof kept, k->object);
+		fmt_format(msg + len, sizeof msg - (size_t)len, "accepted: %s; keeping %s",
+			   k->accepted, kept);
 	} else if (k->type == CFG_U64 && *k->value == CFG_OFF && k->allow_off) {
 		fmt_format(msg + len, sizeof msg - (size_t)len, "accepted: %llu..%llu or off; keeping off",
 			   (unsigned long long)k->min, (unsigned long long)k->max);
@@ -157,53 +179,68 @@ static int parse_value(const struct cfg_key *k, const char *v, int vlen,
 	} else if (k->type == CFG_CHOICE) {
 		fmt_format(msg + len, sizeof msg - (size_t)len, "accepted: ");
 		list_choices(msg, sizeof msg, k->choices);
-		len = 0;
-		while (msg[len])
-			len++;
+		len = length(msg);
 		fmt_format(msg + len, sizeof msg - (size_t)len, "; keeping %s",
 			   k->choices[*k->value]);
 	} else {
 		fmt_format(msg + len, sizeof msg - (size_t)len,
 			   "accepted: all, or a comma-separated list of: ");
 		list_choices(msg, sizeof msg, k->choices);
-		len = 0;
-		while (msg[len])
-			len++;
+		len = length(msg);
 		fmt_format(msg + len, sizeof msg - (size_t)len, "; keeping the previous set");
 	}
 	say(report, ctx, msg);
 	return -1;
 }
 
-int cfg_parse(const char *line, const struct cfg_key *keys, int nkeys,
-	      cfg_report_fn report, void *ctx)
+/* How much of line is read: the first CFG_MAX_LINE characters, less a word
+ * the limit cuts. Reports an over-long line (its true length: the larger
+ * of what line holds and the loader's length) unless quiet. */
+static int extent(const struct cfg_line *ln, int quiet, cfg_report_fn report, void *ctx,
+		  int *problems)
 {
-	char msg[MSG_MAX];
-	int problems = 0, len = 0, first = 1;
-	uint64_t seen = 0; /* bit i: keys[i] already given (first 64 keys) */
-
-	if (!line)
-		return 0;
+	const char *line = ln->text;
+	char msg[MSG_MAX], sv[SHOWN];
+	int len = 0;
 	while (line[len] && len < CFG_MAX_LINE)
 		len++;
-	if (line[len]) {
-		int total = len;
-		while (line[total])
-			total++;
-		/* A word the limit cuts in two is dropped, not read short. */
-		int cut = len;
-		if (!is_space(line[len]))
-			while (cut > 0 && !is_space(line[cut - 1]))
-				cut--;
+	if (!line[len])
+		return len;
+	uint64_t total = (uint64_t)len;
+	while (line[total])
+		total++;
+	if (ln->length > total)
+		total = ln->length;
+	/* A word the limit cuts in two is dropped, not read short. */
+	int cut = len;
+	if (!is_space(line[len]))
+		while (cut > 0 && !is_space(line[cut - 1]))
+			cut--;
+	if (!quiet) {
 		fmt_format(msg, sizeof msg,
-			   "config: the command line has %d characters; only the first %d are read%s%.*s%s",
-			   total, CFG_MAX_LINE, cut < len ? ", and the word cut there ('" : "",
-			   cut < len ? (len - cut > 40 ? 40 : len - cut) : 0, line + cut,
-			   cut < len ? "...') is ignored" : "");
+			   "config: the command line has %s%llu characters; only the first %d are read%s%s%s",
+			   total >= CFG_LINE_COUNT_MAX ? "at least " : "", (unsigned long long)total,
+			   CFG_MAX_LINE, cut < len ? ", and the word cut there ('" : "",
+			   cut < len ? shown(sv, line + cut, len - cut) : "",
+			   cut < len ? "') is ignored" : "");
 		say(report, ctx, msg);
-		problems++;
-		len = cut;
+		(*problems)++;
 	}
+	return cut;
+}
+
+int cfg_parse_line(const struct cfg_line *ln, const struct cfg_key *keys, int nkeys, int flags,
+		   cfg_report_fn report, void *ctx)
+{
+	char msg[MSG_MAX], sv[SHOWN];
+	const int quiet = flags & CFG_ONLY_KEYS;
+	int problems = 0, first = 1;
+	uint64_t seen = 0, again = 0; /* bit i: keys[i] given, given again (first 64 keys) */
+
+	if (!ln || !ln->text)
+		return 0;
+	const char *line = ln->text;
+	const int len = extent(ln, quiet, report, ctx, &problems);
 
 	int i = 0;
 	while (i < len) {
@@ -220,37 +257,36 @@ int cfg_parse(const char *line, const struct cfg_key *keys, int nkeys,
 		int eq = 0;
 		while (eq < wlen && w[eq] != '=')
 			eq++;
-		const int shown = wlen > 40 ? 40 : wlen;
-		const char *more = wlen > 40 ? "..." : "";
+		const int was_first = first;
+		first = 0;
 
+		if (was_first && ln->path_first)
+			continue; /* the image's path, as the loader put it */
 		if (eq == wlen) {
 			int has_slash = 0;
 			for (int c = 0; c < wlen; c++)
 				has_slash |= w[c] == '/';
-			if (first && has_slash) {
-				first = 0;
-				continue; /* the image path a multiboot1 loader prepends */
-			}
-			first = 0;
+			if (was_first && has_slash)
+				continue; /* the image path some multiboot1 loaders prepend */
+			if (quiet)
+				continue;
 			fmt_format(msg, sizeof msg,
-				   "config: '%.*s%s' is not of the form key=value; ignored",
-				   shown, w, more);
+				   "config: '%s' is not of the form key=value; ignored", shown(sv, w, wlen));
 			say(report, ctx, msg);
 			problems++;
 			continue;
 		}
-		first = 0;
 
 		int k;
 		for (k = 0; k < nkeys; k++)
 			if (word_eq(w, eq, keys[k].name))
 				break;
 		if (k == nkeys) {
-			fmt_format(msg, sizeof msg, "config: unknown key '%.*s%s'; known keys:",
-				   eq > 40 ? 40 : eq, w, eq > 40 ? "..." : "");
-			int ml = 0;
-			while (msg[ml])
-				ml++;
+			if (quiet)
+				continue;
+			fmt_format(msg, sizeof msg, "config: unknown key '%s'; known keys:",
+				   shown(sv, w, eq));
+			int ml = length(msg);
 			for (int c = 0; c < nkeys && ml < MSG_MAX - 1; c++)
 				ml += fmt_format(msg + ml, sizeof msg - (size_t)ml, " %s",
 						 keys[c].name);
@@ -260,19 +296,30 @@ int cfg_parse(const char *line, const struct cfg_key *keys, int nkeys,
 			problems++;
 			continue;
 		}
-		if (k < 64 && (seen >> k) & 1) {
-			fmt_format(msg, sizeof msg,
-				   "config: key '%s' given more than once; the last valid value is used",
-				   keys[k].name);
-			say(report, ctx, msg);
-			problems++;
-		}
-		if (k < 64)
+		if (k < 64) {
+			again |= seen & (1ull << k);
 			seen |= 1ull << k;
+		}
 		if (parse_value(&keys[k], w + eq + 1, wlen - eq - 1, report, ctx))
 			problems++;
-		(void)shown;
-		(void)more;
+	}
+
+	/* Repeated keys: one note, not a problem. */
+	if (again && !quiet) {
+		int ml = fmt_format(msg, sizeof msg,
+				    "config: given more than once (the last valid value is used):");
+		for (int k = 0, n = 0; k < nkeys && k < 64 && ml < MSG_MAX - 1; k++)
+			if ((again >> k) & 1)
+				ml += fmt_format(msg + ml, sizeof msg - (size_t)ml, "%s %s",
+						 n++ ? "," : "", keys[k].name);
+		say(report, ctx, msg);
 	}
 	return problems;
+}
+
+int cfg_parse(const char *line, const struct cfg_key *keys, int nkeys,
+	      cfg_report_fn report, void *ctx)
+{
+	const struct cfg_line ln = { .text = line, .length = 0, .path_first = 0 };
+	return cfg_parse_line(&ln, keys, nkeys, 0, report, ctx);
 }

@@ -4,8 +4,12 @@
  * by a struct cfg_key (its type, accepted range or choices and where the
  * value goes). Every problem produces one message naming the key and what
  * is accepted, and the key keeps its previous (default) value; parsing goes
- * on with the next word. Host-tested in tests/unit/test_cmdline.c and fuzzed
- * by tests/unit/fuzz_cmdline.c.
+ * on with the next word. A key given again overrides its earlier value:
+ * normal use (GRUB's editor appends words), so it is not a problem; one
+ * line at the end lists the keys given more than once. User bytes quoted in
+ * a message are escaped (lib/fmt.h fmt_escape): a message is one line of
+ * printable ASCII whatever the line holds. Host-tested in
+ * tests/unit/test_cmdline.c and fuzzed by tests/unit/fuzz_cmdline.c.
  */
 #ifndef LIB_CMDLINE_H
 #define LIB_CMDLINE_H
@@ -15,6 +19,9 @@
 /* Longest command line read; anything beyond is reported and ignored.
  * Room for code= and init= at their largest (2 x 4096 bytes as hex). */
 #define CFG_MAX_LINE 24576
+/* A line's length is counted up to this many characters (kernel/multiboot.c);
+ * a longer one is reported as "at least" this long. */
+#define CFG_LINE_COUNT_MAX (1u << 20)
 
 enum cfg_type {
 	CFG_U64,    /* decimal or 0x-hex number in [min, max] */
@@ -22,6 +29,11 @@ enum cfg_type {
 	CFG_SET,    /* comma-separated subset of choices[] or "all"; *value = bit mask */
 	CFG_TEXT,   /* any text of 1..max characters, copied NUL-terminated to
 		     * (char *)value, which holds max + 1 bytes; checked by its user */
+	CFG_CUSTOM, /* checked and stored by parse(v, len, object); on refusal the
+		     * message names accepted and show(object), the value kept */
+	CFG_ELSEWHERE, /* read and checked by another pass over the line (console=,
+			* by kernel/console.c): taken here silently, whatever its
+			* value, but listed when given more than once */
 };
 
 struct cfg_key {
@@ -31,18 +43,47 @@ struct cfg_key {
 	const char *const *choices; /* CFG_CHOICE, CFG_SET: NULL-terminated, at most 63 */
 	uint64_t *value;
 	int allow_off;              /* CFG_U64: the word "off" sets CFG_OFF */
+	/* CFG_CUSTOM: parse returns 0 when v[0..len-1] is accepted (and stored
+	 * in object), -1 when not; show writes the value in object, NUL-terminated,
+	 * into buf[0..size-1]; accepted says what is accepted. */
+	int (*parse)(const char *v, int len, void *object);
+	void (*show)(char *buf, int size, const void *object);
+	const char *accepted;
+	void *object;
 };
 
 /* The value of a CFG_U64 key set to "off". */
 #define CFG_OFF UINT64_MAX
 
+/* The command line as the loader gave it. */
+struct cfg_line {
+	const char *text;   /* NUL-terminated; NULL means empty */
+	uint64_t length;    /* the loader's length when text is a copy cut short
+			     * (kernel/multiboot.c), else 0: text is the whole line */
+	int path_first;     /* 1: the loader put the image's path first, whatever
+			     * it looks like (QEMU -kernel: "PATH APPEND") */
+};
+
+/* cfg_parse_line flags. */
+#define CFG_ONLY_KEYS 1 /* a pass for keys[] only: other words, an over-long
+			 * line and repeated keys are not reported (the full
+			 * pass does that) */
+
 /* cfg_report_fn - receives one complete message line (no newline). */
 typedef void (*cfg_report_fn)(void *ctx, const char *msg);
 
-/* cfg_parse - parse line (NUL-terminated; NULL means empty) against
- * keys[0..nkeys-1]. A first word without '=' that contains '/' is taken
- * as the image path some loaders prepend and skipped. Returns the number
- * of problems reported (0: all words accepted). Never fails otherwise. */
+/* cfg_parse_line - parse line against keys[0..nkeys-1]. The first word is
+ * skipped as the image's path when line->path_first, and otherwise when it
+ * has no '=' but a '/' (loaders that prepend a path: iPXE, GRUB legacy;
+ * GRUB 2 prepends none). Only the first CFG_MAX_LINE characters are read;
+ * a word the limit cuts is dropped. Returns the number of problems
+ * reported (0: all words accepted; repeated keys are not problems). Never
+ * fails otherwise. */
+int cfg_parse_line(const struct cfg_line *line, const struct cfg_key *keys, int nkeys, int flags,
+		   cfg_report_fn report, void *ctx);
+
+/* cfg_parse - cfg_parse_line of a whole NUL-terminated line (NULL: empty),
+ * path_first 0, flags 0. */
 int cfg_parse(const char *line, const struct cfg_key *keys, int nkeys,
 	      cfg_report_fn report, void *ctx);
 

@@ -258,3 +258,51 @@ char *fmt_fit_i64(char *buf, size_t size, int64_t value, int width)
 	fmt_fit_u64(buf + 1, size - 1, 0 - (uint64_t)value, width - 1);
 	return buf;
 }
+
+/* One byte as its escape (see fmt_escape) in out[0..3]; returns its length. */
+static size_t escape_byte(char *out, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+	if (c == '\\' || c == '"') {
+		out[0] = '\\';
+		out[1] = (char)c;
+		return 2;
+	}
+	if (c == '\n' || c == '\r' || c == '\t') {
+		out[0] = '\\';
+		out[1] = c == '\n' ? 'n' : c == '\r' ? 'r' : 't';
+		return 2;
+	}
+	if (c < 0x20 || c > 0x7E) {
+		out[0] = '\\';
+		out[1] = 'x';
+		out[2] = hex[c >> 4];
+		out[3] = hex[c & 15];
+		return 4;
+	}
+	out[0] = (char)c;
+	return 1;
+}
+
+char *fmt_escape(char *dst, size_t size, const char *src, size_t len)
+{
+	size_t o = 0, i = 0, fits = 0; /* fits: dst length at the last escape within size - 4 */
+	char e[4];
+	for (; i < len && src && src[i]; i++) {
+		size_t n = escape_byte(e, (unsigned char)src[i]);
+		if (o + n > size - 1)
+			break;
+		for (size_t k = 0; k < n; k++)
+			dst[o++] = e[k];
+		if (o <= size - 4)
+			fits = o;
+	}
+	if (i < len && src && src[i]) { /* cut: end with "..." */
+		o = fits;
+		dst[o++] = '.';
+		dst[o++] = '.';
+		dst[o++] = '.';
+	}
+	dst[o] = '\0';
+	return dst;
+}

@@ -27,6 +27,18 @@ int fmt_format(char *buf, size_t size, const char *fmt, ...)
  * unit. size must be >= 24. */
 char *fmt_milli(char *buf, size_t size, uint64_t value);
 
+/* fmt_escape - src[0..len-1] (or up to its NUL, if sooner) as printable
+ * ASCII for one log line, into dst[0..size-1], NUL-terminated: '\\' and '"'
+ * get a backslash before them; newline, carriage return and tab become \n,
+ * \r and \t; every other byte below 0x20 or above 0x7E becomes \xHH (two
+ * lower-case hex digits). So echoed user bytes (the command line) can
+ * neither end the line nor send escape sequences to a terminal, and a '"'
+ * inside a quoted echo cannot end the quotes nor start a record's text.
+ * When the escaped text does not fit, as many whole escapes as fit in
+ * size - 4 characters are written followed by "...". size must be >= 4.
+ * Returns dst. (C11 6.4.4.4 spells these escapes the same way.) */
+char *fmt_escape(char *dst, size_t size, const char *src, size_t len);
+
 /* fmt_fit_u64 - value in at most width characters, for fixed-width
  * columns (the one-screen summary): the exact decimal when it fits, else
  * "d.dde+N" (e.g. 112285480386 in 9 -> "1.12e11"), its digits floored,

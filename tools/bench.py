@@ -97,7 +97,7 @@ def figure_row(log, s):
     f, from_summary = s.figures()
     mark = "" if from_summary else " *"
     net = f.get("net_min")
-    if net is None and not from_summary and s.workload != "empty":
+    if net is None and s.workload != "empty":
         empty = log.series.get((s.method, "empty", s.unit, s.counter))
         if empty is not None and empty.ensembles:
             net = f["min_of_mins"] - min(e["min"] for e in empty.ensembles)
@@ -136,6 +136,10 @@ def report_text(log, figures=None, figure_error=None):
             w(f"  {label + ':':15s} {value}")
     if log.final_line:
         w(f"  {'final line:':15s} {log.final_line} (line {log.final_line_no})")
+    if log.from_paper:
+        w(f"  {'read from:':15s} the paper-format and summary lines of {len(log.from_paper)} series, "
+          "which have no records (output=human): each ensemble's minimum, max deviation and "
+          "variance; means, medians and quantiles are not in this log")
     for _, rec in log.by_kind.get("code", []):
         w("")
         w(f"Measured code (workload {rec.get('workload')}): {rec.get('code_bytes')} bytes x unroll "
@@ -213,17 +217,17 @@ def dump_section(log, w):
             w(f"{head}: not compared: {d.note}")
             continue
         u = d.unit
-        mine = {k: v[0] for k, v in d.check.items()}
-        figs = (f"min {with_unit(mine.get('min'), u)}, max {with_unit(mine.get('max'), u)}, "
-                f"max_dev {with_unit(mine.get('max_dev'), u)}, variance "
-                f"{with_unit(mine.get('variance'), u, 2)}, mean {with_unit(mine.get('mean'), u)}")
+        power = {"variance": 2}
+        figs = ", ".join(f"{k} {with_unit(v[0], u, power.get(k, 1))}" for k, v in d.check.items())
+        # output=human: the ensemble's figures are its paper-format line's
+        what = "paper-format line" if s in log.from_paper else "ensemble record"
         bad = d.mismatches()
         if bad:
-            w(f"{head}: {figs}: DO NOT MATCH the ensemble record (line {d.record_line}): " +
-              ", ".join(f"{k} recorded {with_unit(b, u, 2 if k == 'variance' else 1)}"
+            w(f"{head}: {figs}: DO NOT MATCH the {what} (line {d.record_line}): " +
+              ", ".join(f"{k} recorded {with_unit(b, u, power.get(k, 1))}"
                         for k, (_, b) in bad.items()))
         else:
-            w(f"{head}: {figs}: match the ensemble record (line {d.record_line}) exactly")
+            w(f"{head}: {figs}: match the {what} (line {d.record_line}) exactly")
 
 
 def extra_kinds(log, w):

@@ -22,7 +22,18 @@ against each other and against the paper's formulas.
     log.dumps                             # [Dump]: raw samples (dump=N)
 
 A series holds its method record (header), ensemble records, summary record,
-paper-format lines and dumped samples. Records are keyed by (method,
+paper-format lines and dumped samples.
+
+Every output= level is read. output=json and output=both print records;
+output=human prints the paper-format lines, the human summary, skip and
+config lines, and only the records of the environment and the end. For a
+(method, workload) without records, the series is made from its human lines
+(log.from_paper lists them): each paper-format line gives its ensemble's
+minimum, max deviation and variance (maximum = minimum + max deviation),
+the "method M: E ensembles x S samples" line the size and unit, the
+"summary M/W:" and "result M/W:" lines the summary, and a
+"method M: SKIPPED: why" line a skip; these are checked as records are.
+Means, medians and quantiles are not in such a log. Records are keyed by (method,
 workload, unit, counter); keys a record lacks are None, so older logs
 without workloads and future ones with more counters read the same way.
 Unknown record kinds and keys are kept and otherwise ignored.
@@ -48,6 +59,20 @@ PAPER = re.compile(
     r"^loop_size:(\d+) >>>> variance\(cycles\): (\d+|ERROR[^;]*); "
     r"max_deviation: (\d+) ;min time: (\d+)$")
 RUN_HEADER = re.compile(r"^method (\S+): .*; workload (\S+): ")
+# output=human lines (bench/report.c), read for a series without records.
+HUMAN_SIZE = re.compile(
+    r"^method (\S+): (\d+) ensembles x (\d+) samples, (\d+) warm-up samples discarded"
+    r"(; ensemble j measures the loop)?.*; in the paper-format lines below 'cycles' means "
+    r"(.+?) and variances are in ")
+HUMAN_SKIP = re.compile(r"^method (\S+): SKIPPED: (.*)$")
+_FIG = r"(\d+|ERROR)"
+HUMAN_SUMMARY = re.compile(
+    r"^summary (\S+)/(\S+): least minimum (\d+) .*?minimums (\d+)\.\.(\d+) (.+?); "
+    rf"total variance {_FIG} .*?; variance of variances {_FIG} .*?; variance of minimum values "
+    rf"{_FIG} .*?; absolute max deviation (\d+) .*?; (\d+) spurious min values; "
+    r"(\d+) ensemble errors")
+HUMAN_RESULT = re.compile(r"^result (\S+)/(\S+): (-?\d+) (.+?) net \(least minimum (\d+) - offset (\d+)\)")
+HUMAN_CONFIG = re.compile(r"^config: (ensembles=\d+ samples=\d+ .*) \((\d+) command-line problems?\)$")
 FINAL = re.compile(r"bench: (?:run (?:complete|aborted)|nested exception.*run aborted)")
 
 UNIT_NAMES = {"tsc_ticks": "TSC ticks", "core_cycles": "core cycles",
@@ -306,6 +331,11 @@ class Log:
         self.unknown_kinds = collections.Counter()
         self.run_headers = {}     # (method, workload) -> (method record, line)
         self.paper = collections.OrderedDict()  # (method, workload) -> [(line, text)]
+        self.human = {}           # output=human lines: ("size"|"summary"|"result", m, w[, unit])
+                                  # -> (line, match)
+        self.human_skips = collections.OrderedDict()  # method -> (line, reason)
+        self.human_config = None  # (line, match)
+        self.from_paper = []      # the series made from human lines (no records)
 
     @property
     def valid(self):
@@ -466,6 +496,8 @@ def parse(text):
             current = (m.group(1), m.group(2))
         if PAPER.match(line) and current:
             log.paper.setdefault(current, []).append((no, line))
+        if inside and not line.startswith("{"):
+            _human_line(log, no, line, current)
         # Every line that starts with "{" between the markers is a record
         # (README); a record after noise on its line is recovered.
         start = 0 if line.startswith("{") else line.find('{"rec"')
@@ -488,6 +520,107 @@ def parse(text):
         _file(log, no, rec)
     _check(log)
     return log
+
+
+def _human_line(log, no, line, current):
+    """Keep the output=human lines a series without records is made from."""
+    m = HUMAN_SIZE.match(line)
+    if m and current and m.group(1) == current[0]:
+        log.human.setdefault(("size",) + current, (no, m))
+        return
+    m = HUMAN_SKIP.match(line)
+    if m:
+        log.human_skips.setdefault(m.group(1), (no, m.group(2)))
+        return
+    m = HUMAN_SUMMARY.match(line)
+    if m:
+        log.human.setdefault(("summary", m.group(1), m.group(2), _unit_key(m.group(6))), (no, m))
+        return
+    m = HUMAN_RESULT.match(line)
+    if m:
+        log.human.setdefault(("result", m.group(1), m.group(2), _unit_key(m.group(4))), (no, m))
+        return
+    m = HUMAN_CONFIG.match(line)
+    if m and log.human_config is None:
+        log.human_config = (no, m)
+
+
+def _unit_key(name):
+    """'TSC ticks' -> 'tsc_ticks' (UNIT_NAMES reversed); other names as keys."""
+    for k, v in UNIT_NAMES.items():
+        if v == name:
+            return k
+    return name.replace(" ", "_")
+
+
+def _int_or_none(text):
+    return None if text.startswith("ERROR") else int(text)
+
+
+def _from_human_lines(log):
+    """output=human: series, skips and config from the human lines where the
+    log has no records of them (module docstring)."""
+    for (m, w), lines in log.paper.items():
+        size = log.human.get(("size", m, w))
+        unit = _unit_key(size[1].group(6)) if size else TSC
+        s = log.get_series((m, w, unit, None))
+        if s.ensembles or s.header or s.summary or (m, w) in log.run_headers:
+            continue  # records: the paper-format lines are checked against them
+        log.from_paper.append(s)
+        if size:
+            no, g = size
+            s.header, s.header_line = {
+                "rec": "method", "method": m, "workload": w, "unit": unit,
+                "ensembles": int(g.group(2)), "samples": int(g.group(3)),
+                "warmup": int(g.group(4)), "resolution": bool(g.group(5))}, no
+            log.run_headers[(m, w)] = (s.header, no)
+        for no, text in lines:
+            g = PAPER.match(text)
+            var, dev, low = g.group(2), int(g.group(3)), int(g.group(4))
+            rec = {"rec": "ensemble", "method": m, "workload": w, "unit": unit,
+                   "ensemble": int(g.group(1)), "min": low, "max": low + dev, "max_dev": dev,
+                   "variance": _int_or_none(var), "error": "overflow" if var.startswith("ERROR") else None}
+            if s.header:
+                rec["samples"] = s.header["samples"]
+            s.ensembles.append(rec)
+            s.ensemble_lines.append(no)
+        summ = log.human.get(("summary", m, w, unit))
+        if summ:
+            no, g = summ
+            s.summary, s.summary_line = {
+                "rec": "summary", "method": m, "workload": w, "unit": unit,
+                "min_of_mins": int(g.group(3)), "max_of_mins": int(g.group(5)),
+                "total_variance": _int_or_none(g.group(7)), "var_of_vars": _int_or_none(g.group(8)),
+                "var_of_mins": _int_or_none(g.group(9)), "max_dev_all": int(g.group(10)),
+                "spurious": int(g.group(11)), "errors": int(g.group(12))}, no
+            if int(g.group(4)) != int(g.group(3)):
+                log.problem(no, f"{s.name}: the summary line's least minimum {g.group(3)} and "
+                                f"minimums {g.group(4)}..{g.group(5)} disagree")
+            res = log.human.get(("result", m, w, unit))
+            if res:
+                s.summary["net_min"], s.summary["offset"] = int(res[1].group(3)), int(res[1].group(6))
+            elif w == "empty":
+                s.summary["offset"], s.summary["net_min"] = s.summary["min_of_mins"], 0
+    if not log.by_kind.get("skip"):
+        for m, (no, why) in log.human_skips.items():
+            log.skips.setdefault(m, (no, why))
+            log.method(m).skip, log.method(m).skip_line = why, no
+    if log.config is None and log.human_config:
+        no, g = log.human_config
+        words = dict(w.split("=", 1) for w in g.group(1).split() if "=" in w)
+        cfg = {"rec": "config", "problems": int(g.group(2))}
+        for k in ("ensembles", "samples", "warmup"):
+            if words.get(k, "").isdigit():
+                cfg[k] = int(words[k])
+        for k in ("methods", "workloads", "output", "pmu"):
+            if k in words:
+                cfg[k] = words[k]
+        cfg["resolution"] = words.get("resolution") == "on"
+        cfg["dump"] = int(words["dump"]) if words.get("dump", "").isdigit() else None
+        for k, key in (("verdict.var_of_vars", "max_var_of_vars"), ("verdict.var_of_mins", "max_var_of_mins")):
+            if words.get(k, "").isdigit():
+                cfg[key] = int(words[k])
+        log.config, log.config_line = cfg, no
 
 
 def _file(log, no, rec):
@@ -581,6 +714,7 @@ def _check(log):
     if not any(t for _, t in log.lines):
         log.problem(None, "the log is empty: nothing was captured")
         return
+    _from_human_lines(log)
     if not log.begin_line:
         log.problem(None, f"no '{BEGIN}' line in {last_no} lines: not a bench log, the kernel "
                           "printed nothing (output=...?) or the capture started too late")
@@ -596,10 +730,8 @@ def _check(log):
         log.problem(log.final_line_no, f"the run did not complete: {log.final_line}")
     if log.begin_line and log.end_marker_line and not log.skips and \
             not any(s.ensembles for s in log.series.values()):
-        human = any(s.paper for s in log.series.values())
-        log.problem(log.end_marker_line, "no ensemble records between the markers" +
-                    (": the run printed the paper's lines only (output=human); the tools need "
-                     "output=json or output=both" if human else ""))
+        log.problem(log.end_marker_line, "no ensemble records and no paper-format lines between "
+                                         "the markers")
     if log.begin_line and log.end_marker_line and log.records and log.end is None:
         log.problem(log.end_marker_line, "no 'end' record before the END line")
 

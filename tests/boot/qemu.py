@@ -29,6 +29,9 @@ ALL_METHODS = METHODS + MODERN + COUNTER_METHODS
 # dispatch-serializing; this one says GenuineIntel, so the LFENCE methods run.
 INTEL_MAX = "max,vendor=GenuineIntel"
 ICOUNT = ["-icount", "shift=0,align=off,sleep=off"]
+# The kernel reads this many characters of its command line (lib/cmdline.h).
+with open(os.path.join(ROOT, "lib", "cmdline.h")) as _h:
+    CMDLINE_MAX = int(re.search(r"#define CFG_MAX_LINE (\d+)", _h.read()).group(1))
 BEGIN, END = "BEGIN bench-records v1", "END bench-records"
 
 # Under -icount shift=0 the TSC advances one tick per instruction, so a
@@ -55,8 +58,9 @@ class Skip(Exception):
     pass
 
 
-def qemu(name, args, timeout=90, cpu="max", extra=None):
-    """Run QEMU with the serial port on stdout; returns (exit status, text)."""
+def qemu(name, args, timeout=90, cpu="max", extra=None, cwd=None):
+    """Run QEMU with the serial port on stdout (in directory cwd, if given);
+    returns (exit status, text)."""
     cmd = ["qemu-system-x86_64", "-machine", "q35", "-m", "256M", "-display", "none",
            "-serial", "stdio", "-no-reboot", "-monitor", "none",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
@@ -67,7 +71,7 @@ def qemu(name, args, timeout=90, cpu="max", extra=None):
     log_path = os.path.join(LOGS, f"test-{name}.log")
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           stdin=subprocess.DEVNULL, timeout=timeout)
+                           stdin=subprocess.DEVNULL, timeout=timeout, cwd=cwd)
         out, rc = p.stdout, p.returncode
     except subprocess.TimeoutExpired as e:
         out, rc = e.stdout or b"", None

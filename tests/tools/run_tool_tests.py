@@ -11,6 +11,7 @@ changed command boots again):
   tools-icount.log      -icount shift=0: exact figures, dump=3
   tools-qemu64.log      -cpu qemu64: RDTSCP is skipped
   tools-resolution.log  -icount, resolution=on (the paper's 3.3)
+  tools-output-*.log    -icount, the same small run at output=human, json and both
 
 Damaged logs for the negative cases are made from these. The tools run as
 commands, as a user runs them (sys.executable tools/bench.py ...), and what
@@ -55,6 +56,12 @@ RUNS = {
     "code": (["-cpu", "max"] + ICOUNT,
              "ensembles=4 samples=100 workloads=add_chain_64 code=480fafc04801d8 unroll=10 code.name=mix"),
 }
+# Every output= level (README "Boot parameters"), the same run: under
+# -icount its figures are exact, so every level must report the same.
+OUTPUT_LEVELS = ("human", "json", "both")
+for _level in OUTPUT_LEVELS:
+    RUNS[f"output-{_level}"] = (["-cpu", "max"] + ICOUNT,
+                                f"ensembles=8 samples=200 dump=2 output={_level}")
 
 
 class Skip(Exception):
@@ -274,6 +281,72 @@ def test_report_resolution_figures():
     rc, out = bench("report", boot("qemu64"), "-o", d2)
     check(not any(f.startswith("resolution-") for f in os.listdir(d2)),
           "a resolution figure for a run without the resolution test", out)
+
+
+def test_report_every_output_level():
+    """output=human, json and both: each log reports as valid, with the same
+    statistics (exact under -icount), the same skipped methods and dumped
+    samples matching what they are compared with. A human log has no
+    ensemble records: its series are read from the paper-format and summary
+    lines (before, it was refused: 'the end record says methods_run=3, the
+    records give 0')."""
+    tables, skipped, outs = {}, {}, {}
+    json_log = boot("output-json")
+    for level in OUTPUT_LEVELS:
+        log = boot(f"output-{level}")
+        d = workdir(f"output_{level}")
+        rc, out = bench("report", log, "-o", d)
+        check(rc == 0 and "report: the log is valid" in out, f"output={level}: exit status {rc}, "
+              "expected 0 (valid log)", out)
+        tables[level], outs[level] = table_rows(out), out
+        check(tables[level], f"output={level}: no statistics table", out)
+        skipped[level] = re.findall(r"\n  (\w+): .* \(line \d+\)", out.split("Skipped methods:")[-1]
+                                    .split("\n\n")[0]) if "Skipped methods:" in out else []
+        from_paper = "read from:" in out
+        check(from_paper == (level == "human"), f"output={level}: the 'read from:' line is "
+              f"{'missing' if level == 'human' else 'there'}", out)
+        dumped = {(r["method"], r["workload"]) for r in records(log, "samples")}
+        what = "paper-format line" if level == "human" else "ensemble record"
+        check(dumped and out.count(f"match the {what} (line") == len(dumped) and "DO NOT MATCH" not in out,
+              f"output={level}: expected {len(dumped)} dumps matching their {what}s", out)
+        check_pngs(d, [f"minvar-{m}-empty.png" for m in methods_run(json_log)], out)
+    check(tables["human"] == tables["json"] == tables["both"],
+          f"the levels' statistics differ: human {tables['human']} json {tables['json']}")
+    check(skipped["human"] == skipped["json"] == skipped["both"] and skipped["json"],
+          f"the levels' skipped methods differ: {skipped}")
+    # ... and they are the summary records' (read here with plain json)
+    check_table_against_summaries(json_log, outs["human"])
+
+
+def test_output_human_damaged():
+    """A human log is checked as records are: a paper-format line that
+    disagrees with the summary line is reported at its line."""
+    lines = lines_of(boot("output-human"))
+    i = next(k for k, l in enumerate(lines) if l.startswith("loop_size:1 >>>>"))
+    lines[i] = re.sub(r"min time: (\d+)", lambda m: f"min time: {int(m.group(1)) + 1}", lines[i])
+    summary = next(k for k in range(i, len(lines)) if lines[k].startswith("summary "))
+    d = workdir("output_human_damaged")
+    rc, out = bench("report", write(d, "bad.log", "\n".join(lines)), "--no-figures")
+    check(rc == 1, f"exit status {rc}, expected 1", out)
+    check(re.search(rf"line {summary + 1}: summary of cpuid/empty disagrees with its ensemble records: "
+                    r"max_of_mins is \d+ TSC ticks, the ensembles give \d+ TSC ticks", out),
+          f"the altered paper-format line (line {i + 1}) is not reported at the summary line", out)
+
+
+def test_output_human_own_unit():
+    """output=human, a method whose own unit is core cycles (the ctr_
+    methods; QEMU's TCG has none, so cpuid's human lines are relabelled):
+    its series are read in that unit, from its header and summary lines."""
+    lines = [l.replace("TSC ticks", "core cycles") if l.startswith(("method cpuid:", "summary cpuid/",
+                                                                    "result cpuid/")) else
+             l.replace('"unit":"tsc_ticks"', '"unit":"core_cycles"') if '"method":"cpuid"' in l else l
+             for l in lines_of(boot("output-human"))]
+    d = workdir("output_human_own_unit")
+    rc, out = bench("report", write(d, "own.log", "\n".join(lines)), "--no-figures")
+    check(rc == 0, f"exit status {rc}, expected 0", out)
+    cyc, tsc = table_rows(out, "core cycles"), table_rows(out)
+    check(("cpuid", "empty") in cyc and ("cpuid", "empty") not in tsc and ("rdtscp", "empty") in tsc,
+          "cpuid is not reported in core cycles from its human lines", out)
 
 
 def test_report_default_outdir():

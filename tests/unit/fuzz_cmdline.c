@@ -1,7 +1,9 @@
 /* tests/unit/fuzz_cmdline.c - libFuzzer target for lib/cmdline.c: any bytes
  * as a command line, against the kernel's kind of key table. ASan and UBSan
  * report any out-of-bounds access or overflow; the checks below report a
- * value set outside its declared range. Run by `make fuzz` (bounded time). */
+ * value set outside its declared range, and a message longer than its
+ * bound or holding a byte that is not printable ASCII (user bytes are
+ * escaped). Run by `make fuzz` (bounded time). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,9 @@ static void report(void *ctx, const char *msg)
 	(void)ctx;
 	if (strlen(msg) >= 320)
 		abort(); /* messages are bounded */
+	for (const char *c = msg; *c; c++)
+		if (*c < 0x20 || *c > 0x7E)
+			abort(); /* user bytes are escaped: one printable line */
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -35,7 +40,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	methods = 7;
 	output = 2;
 	dump = CFG_OFF;
-	cfg_parse(line, keys, (int)(sizeof keys / sizeof keys[0]), report, 0);
+	/* the first byte chooses whether the loader put a path first (QEMU) */
+	const struct cfg_line ln = { .text = line, .length = size ? (uint64_t)data[0] << 4 : 0,
+				     .path_first = size && (data[0] & 1) };
+	cfg_parse_line(&ln, keys, (int)(sizeof keys / sizeof keys[0]), 0, report, 0);
 	if (ensembles < 1 || ensembles > 1000000 || samples < 1 || samples > 10000000 ||
 	    methods == 0 || methods > 7 || output > 2 || (dump > 999999 && dump != CFG_OFF))
 		abort();

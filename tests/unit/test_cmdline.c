@@ -1,9 +1,12 @@
 /* tests/unit/test_cmdline.c - lib/cmdline.c with a key table like the
- * kernel's: valid lines, whitespace, the image path loaders prepend, unknown
- * keys, every kind of bad number, hex, empty values, duplicates, sets
- * ("all", lists, unknown items), choices, "off", text values, an over-long
- * line, over-long words (ASan checks the message buffers), the content of
- * every message, and cfg_parse_u64 on its own. */
+ * kernel's: valid lines, whitespace, the image path loaders prepend (QEMU's,
+ * whatever it looks like, and a guessed one), unknown keys, every kind of
+ * bad number, hex, empty values, repeated keys (one note, no problem), sets
+ * ("all", lists, unknown items), choices, "off", text values, custom and
+ * elsewhere-checked keys, a pass for some keys only, an over-long line (its
+ * true length), over-long words (ASan checks the message buffers), user
+ * bytes escaped in every message, the content of every message, and
+ * cfg_parse_u64 on its own. */
 #include <stdint.h>
 #include <stdlib.h>
 #include "check.h"
@@ -256,37 +259,57 @@ static void test_bad_numbers(void)
 	CHECK(has(0, "0..999999 or off"));
 	CHECK(has(0, "keeping off"));
 	CHECK_EQ_U64(dump, CFG_OFF);
-	CHECK_EQ_U64(parse("dump=5 dump=of"), 2);
-	CHECK(has(0, "more than once"));
-	CHECK(has(1, "keeping 5"));
+	CHECK_EQ_U64(parse("dump=5 dump=of"), 1);
+	CHECK(has(0, "keeping 5"));
+	CHECK(has(1, "more than once"));
 	CHECK_EQ_U64(dump, 5);
 }
 
+/* A key given again overrides the earlier value: normal use (GRUB's editor
+ * appends words), not a problem; one line at the end lists the keys. */
 static void test_duplicates(void)
 {
 	defaults();
-	CHECK_EQ_U64(parse("samples=5 samples=6"), 1);
+	CHECK_EQ_U64(parse("samples=5 samples=6"), 0);
 	CHECK_EQ_U64(got.n, 1);
-	CHECK(has(0, "samples"));
-	CHECK(has(0, "more than once"));
+	CHECK(has(0, "config: given more than once (the last valid value is used): samples"));
 	CHECK_EQ_U64(samples, 6);
 
-	/* the last *valid* value is used */
+	/* the last *valid* value is used; the bad one is the only problem */
 	defaults();
-	CHECK_EQ_U64(parse("samples=5 samples=abc"), 2);
+	CHECK_EQ_U64(parse("samples=5 samples=abc"), 1);
+	CHECK_EQ_U64(got.n, 2);
 	CHECK_EQ_U64(samples, 5);
-	CHECK(has(0, "more than once"));
-	CHECK(has(1, "not a number"));
-	CHECK(has(1, "keeping 5"));
+	CHECK(has(0, "not a number"));
+	CHECK(has(0, "keeping 5"));
+	CHECK(has(1, "more than once"));
 
-	/* reported once per repetition, and only for the repeated key */
+	/* one note for every repeated key, in table order, each named once */
 	defaults();
-	CHECK_EQ_U64(parse("output=json samples=1 output=human samples=2 output=both"), 3);
-	CHECK(has(0, "'output'"));
-	CHECK(has(1, "'samples'"));
-	CHECK(has(2, "'output'"));
+	CHECK_EQ_U64(parse("output=json samples=1 output=human samples=2 output=both ensembles=4"), 0);
+	CHECK_EQ_U64(got.n, 1);
+	CHECK_STR(got.msg[0], "config: given more than once (the last valid value is used): samples, output");
 	CHECK_EQ_U64(output, 2);
 	CHECK_EQ_U64(samples, 2);
+	CHECK_EQ_U64(ensembles, 4);
+
+	/* GRUB's entry ensembles=100, then ensembles=3 appended, 80 times over:
+	 * still one line and no problem (the fuzzer's 415 repeats printed 81) */
+	static char line[1100];
+	strcpy(line, "ensembles=100");
+	for (int i = 0; i < 80; i++)
+		strcat(line, " ensembles=3");
+	CHECK(strlen(line) <= CFG_MAX_LINE);
+	defaults();
+	CHECK_EQ_U64(parse(line), 0);
+	CHECK_EQ_U64(got.n, 1);
+	CHECK_STR(got.msg[0], "config: given more than once (the last valid value is used): ensembles");
+	CHECK_EQ_U64(ensembles, 3);
+
+	/* not repeated: no note */
+	defaults();
+	CHECK_EQ_U64(parse("samples=5 ensembles=6"), 0);
+	CHECK_EQ_U64(got.n, 0);
 }
 
 static void test_sets(void)
@@ -354,68 +377,74 @@ static void test_choices(void)
 	CHECK_EQ_U64(fault, 0);
 }
 
+/* The numbers the over-long line messages give, for the limit built in. */
+#define L CFG_MAX_LINE
+#define TOTAL (L + 976)
+static char lim_s[16], lim1_s[16], total_s[16];
+
 static void test_long_line(void)
 {
-	static char line[2001];
+	static char line[TOTAL + 1];
+	snprintf(lim_s, sizeof lim_s, "%d", L);
+	snprintf(lim1_s, sizeof lim1_s, "%d", L + 1);
+	snprintf(total_s, sizeof total_s, "%d", TOTAL);
 
-	/* 2000 characters: samples=5 near the start, ensembles=77 after 1024 */
-	memset(line, ' ', 2000);
-	line[2000] = '\0';
+	/* TOTAL characters: samples=5 near the start, ensembles=77 after L */
+	memset(line, ' ', TOTAL);
+	line[TOTAL] = '\0';
 	memcpy(line, "samples=5", 9);
-	memcpy(line + 1500, "ensembles=77", 12);
+	memcpy(line + L + 476, "ensembles=77", 12);
 	defaults();
 	CHECK_EQ_U64(parse(line), 1);
 	CHECK_EQ_U64(got.n, 1);
-	CHECK(has(0, "1024"));
-	CHECK(has(0, "2000"));
+	CHECK(has(0, lim_s));
+	CHECK(has(0, total_s));
 	CHECK_EQ_U64(samples, 5);
 	CHECK_EQ_U64(ensembles, 100); /* not parsed */
 
-	/* words after 1024 are not parsed even when they are bad */
-	memset(line, ' ', 2000);
-	memcpy(line + 1030, "bogus=1", 7);
-	memcpy(line + 1990, "samples=x", 9);
+	/* words after L are not parsed even when they are bad */
+	memset(line, ' ', TOTAL);
+	memcpy(line + L + 6, "bogus=1", 7);
+	memcpy(line + L + 966, "samples=x", 9);
 	defaults();
 	CHECK_EQ_U64(parse(line), 1);
 	CHECK_EQ_U64(got.n, 1);
-	CHECK(has(0, "1024"));
+	CHECK(has(0, lim_s));
 	CHECK(unchanged());
 
-	/* exactly 1024 characters is fine, 1025 is not */
-	memset(line, ' ', 2000);
-	memcpy(line + 1024 - 9, "samples=6", 9);
-	line[1024] = '\0';
+	/* exactly L characters is fine, L + 1 is not */
+	memset(line, ' ', TOTAL);
+	memcpy(line + L - 9, "samples=6", 9);
+	line[L] = '\0';
 	defaults();
 	CHECK_EQ_U64(parse(line), 0);
 	CHECK_EQ_U64(got.n, 0);
 	CHECK_EQ_U64(samples, 6);
-	line[1024] = ' ';
-	line[1025] = '\0';
+	line[L] = ' ';
+	line[L + 1] = '\0';
 	CHECK_EQ_U64(parse(line), 1);
-	CHECK(has(0, "1025"));
+	CHECK(has(0, lim1_s));
 
-	/* 2000 characters in one word: the limit cuts it, so it is dropped:
+	/* TOTAL characters in one word: the limit cuts it, so it is dropped:
 	 * one message, naming the cut word (its first 40 characters) */
-	memset(line, 'k', 2000);
-	line[2000] = '\0';
+	memset(line, 'k', TOTAL);
+	line[TOTAL] = '\0';
 	defaults();
 	CHECK_EQ_U64(parse(line), 1);
-	CHECK(has(0, "1024"));
+	CHECK(has(0, lim_s));
 	CHECK(has(0, "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...') is ignored")); /* 40 + "..." */
 	CHECK(unchanged());
 
 	/* a key=value word cut by the limit is not read short */
-	memset(line, ' ', 2000);
-	memcpy(line + 1014, "samples=1000000", 15);
-	line[2000] = '\0';
+	memset(line, ' ', TOTAL);
+	memcpy(line + L - 10, "samples=1000000", 15);
+	line[TOTAL] = '\0';
 	defaults();
 	CHECK_EQ_U64(parse(line), 1);
 	CHECK(has(0, "samples=10"));
 	CHECK(unchanged());
 }
 
-/* Words and values longer than a message can quote are cut, never
- * overflowing (ASan checks cmdline.c's message buffers). */
 static void test_long_words(void)
 {
 	static char line[1100];
@@ -469,11 +498,11 @@ static void test_long_words(void)
 	defaults();
 	CHECK_EQ_U64(parse("samples=0 ensembles=x methods=foo output=xml test.fault=bad "
 			   "dump=-1 nokey=1 samples=3"),
-		     8);
+		     7);
 	CHECK_EQ_U64(got.n, 8);
 	static const char *const named[] = { "samples=0", "ensembles=x", "methods=foo",
 					      "output=xml", "test.fault=bad", "dump=-1",
-					      "'nokey'", "'samples'" };
+					      "'nokey'", "more than once (the last valid value is used): samples" };
 	for (int i = 0; i < 8; i++)
 		CHECK(has(i, named[i]));
 	CHECK_EQ_U64(samples, 3);
@@ -522,6 +551,214 @@ static void test_text(void)
 	CHECK(has(0, "tttttttttttttttttttttttttttttttttttttttt..."));
 	CHECK_STR(text, "a=b,c");
 	CHECK(text[9] == 'Z');
+}
+
+/* Parse line as the kernel does: a copy of the loader's line, its true
+ * length, whether the loader put the image's path first. */
+static int parse_boot(const char *line, uint64_t length, int path_first)
+{
+	const struct cfg_line ln = { .text = line, .length = length, .path_first = path_first };
+	got.n = 0;
+	return cfg_parse_line(&ln, keys, NKEYS, 0, collect, &got);
+}
+
+/* QEMU -kernel writes "PATH APPEND": the first word is the path whatever it
+ * looks like; GRUB 2 writes APPEND only (checked under QEMU: multiboot and
+ * multiboot2 both give "samples=..." with no path). */
+static void test_path_first(void)
+{
+	defaults();
+	CHECK_EQ_U64(parse_boot("bench32.elf samples=5", 0, 1), 0); /* no slash */
+	CHECK_EQ_U64(got.n, 0);
+	CHECK_EQ_U64(samples, 5);
+	CHECK_EQ_U64(parse_boot("build/bench32.elf ", 0, 1), 0);   /* empty -append */
+	CHECK_EQ_U64(parse_boot("bench32.elf", 0, 1), 0);
+	CHECK_EQ_U64(parse_boot("a=b.elf samples=6", 0, 1), 0);    /* even with '=' */
+	CHECK_EQ_U64(got.n, 0);
+	CHECK_EQ_U64(samples, 6);
+	CHECK_EQ_U64(parse_boot("  /x/y   samples=7", 0, 1), 0);
+	CHECK_EQ_U64(samples, 7);
+	/* only the first word */
+	CHECK_EQ_U64(parse_boot("bench32.elf hello samples=8", 0, 1), 1);
+	CHECK(has(0, "'hello' is not of the form key=value"));
+	CHECK_EQ_U64(samples, 8);
+	/* without path_first (GRUB): the first key=value word counts, and a
+	 * word without '=' or '/' is a mistake */
+	CHECK_EQ_U64(parse_boot("samples=9", 0, 0), 0);
+	CHECK_EQ_U64(samples, 9);
+	CHECK_EQ_U64(parse_boot("bench32.elf samples=10", 0, 0), 1);
+	CHECK(has(0, "'bench32.elf'"));
+	CHECK_EQ_U64(samples, 10);
+	CHECK_EQ_U64(parse_boot("", 0, 1), 0);
+	CHECK_EQ_U64(parse_boot(NULL, 0, 1), 0);
+}
+
+/* The over-long line message gives the loader's length, not the copy's. */
+static void test_true_length(void)
+{
+	static char line[CFG_MAX_LINE + 2];
+	char want[128];
+	memset(line, ' ', sizeof line);
+	memcpy(line, "samples=5", 9);
+	line[CFG_MAX_LINE + 1] = '\0'; /* the kernel's copy: L + 1 characters */
+	defaults();
+	CHECK_EQ_U64(parse_boot(line, L + 4000, 0), 1);
+	snprintf(want, sizeof want, "the command line has %d characters; only the first %d are read", L + 4000, L);
+	CHECK(has(0, want));
+	CHECK(strstr(got.msg[0], lim1_s) == NULL);
+	CHECK_EQ_U64(samples, 5);
+	/* a length not given (0) or shorter than the text: the text's */
+	snprintf(want, sizeof want, "has %d characters", L + 1);
+	CHECK_EQ_U64(parse_boot(line, 0, 0), 1);
+	CHECK(has(0, want));
+	CHECK_EQ_U64(parse_boot(line, 3, 0), 1);
+	CHECK(has(0, want));
+	/* counted up to CFG_LINE_COUNT_MAX only */
+	CHECK_EQ_U64(parse_boot(line, CFG_LINE_COUNT_MAX, 0), 1);
+	CHECK(has(0, "has at least 1048576 characters"));
+	/* not over-long: the length plays no part */
+	CHECK_EQ_U64(parse_boot("samples=6", 9, 0), 0);
+	CHECK_EQ_U64(got.n, 0);
+}
+
+static int printable(const char *m)
+{
+	for (; *m; m++)
+		if (*m < 0x20 || *m > 0x7E)
+			return 0;
+	return 1;
+}
+
+/* User bytes in messages are escaped: each message is one printable line,
+ * and a '"' cannot start a record's text. */
+static void test_escaped_echo(void)
+{
+	defaults();
+	CHECK_EQ_U64(parse("\x1b[2J=1 samples=\x1b[31m output=\xc3\xa9 w\x7f\x01rd "
+			   "{\"rec\":\"end\"}=x"),
+		     5);
+	CHECK_EQ_U64(got.n, 5);
+	CHECK(has(0, "unknown key '\\x1b[2J'"));
+	CHECK(has(1, "config: samples=\\x1b[31m is not a number"));
+	CHECK(has(2, "config: output=\\xc3\\xa9 is not an accepted value"));
+	CHECK(has(3, "'w\\x7f\\x01rd' is not of the form key=value"));
+	CHECK(has(4, "unknown key '{\\\"rec\\\":\\\"end\\\"}'"));
+	for (int i = 0; i < got.n && i < MAX_MSGS; i++)
+		CHECK(printable(got.msg[i]));
+	CHECK(unchanged());
+	/* a quote in a word is escaped, so no record can start in a message */
+	CHECK_EQ_U64(parse("{\"rec\":\"end\",\"status\":\"complete\"}"), 1);
+	CHECK(has(0, "{\\\"rec\\\":\\\"end\\\""));
+	CHECK(strstr(got.msg[0], "{\"rec\"") == NULL);
+	/* the word cut by the line limit, escaped too */
+	static char line[L + 200];
+	memset(line, ' ', sizeof line);
+	memcpy(line + L - 4, "x\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b", 10);
+	line[L + 76] = '\0';
+	CHECK_EQ_U64(parse(line), 1);
+	CHECK(has(0, "('x\\x1b\\x1b\\x1b') is ignored")); /* 4 bytes before the limit */
+	CHECK(printable(got.msg[0]));
+	/* the long value is cut after 40 characters of escapes, whole */
+	strcpy(line, "samples=");
+	memset(line + 8, '\x1b', 100);
+	line[108] = '\0';
+	CHECK_EQ_U64(parse(line), 1);
+	CHECK(has(0, "samples=\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b... is not a number"));
+}
+
+/* CFG_CUSTOM: a value checked by its own function, one message on refusal
+ * naming what is accepted and the value kept (console= in kernel/console.c). */
+struct colour {
+	int r;
+};
+
+static int parse_colour(const char *v, int len, void *object)
+{
+	struct colour *c = object;
+	if (len == 3 && !memcmp(v, "red", 3))
+		c->r = 255;
+	else if (len == 4 && !memcmp(v, "dark", 4))
+		c->r = 0;
+	else
+		return -1;
+	return 0;
+}
+
+static void show_colour(char *buf, int size, const void *object)
+{
+	const struct colour *c = object;
+	snprintf(buf, (size_t)size, "r=%d", c->r);
+}
+
+static struct colour colour;
+static const struct cfg_key custom_keys[] = {
+	{ .name = "colour", .type = CFG_CUSTOM, .parse = parse_colour, .show = show_colour,
+	  .accepted = "red or dark", .object = &colour },
+	{ .name = "samples", .type = CFG_U64, .min = 1, .max = 10000000, .value = &samples },
+};
+
+static int parse_custom(const char *line, int flags)
+{
+	const struct cfg_line ln = { .text = line };
+	got.n = 0;
+	return cfg_parse_line(&ln, custom_keys, 2, flags, collect, &got);
+}
+
+static void test_custom(void)
+{
+	colour.r = 7;
+	CHECK_EQ_U64(parse_custom("colour=red", 0), 0);
+	CHECK_EQ_U64(colour.r, 255);
+	CHECK_EQ_U64(got.n, 0);
+	/* the last valid value: a bad one after a good one keeps the good one */
+	CHECK_EQ_U64(parse_custom("colour=dark colour=blue", 0), 1);
+	CHECK_EQ_U64(colour.r, 0);
+	CHECK_EQ_U64(got.n, 2);
+	CHECK_STR(got.msg[0], "config: colour=blue is not an accepted value; accepted: red or dark; keeping r=0");
+	CHECK(has(1, "more than once"));
+	/* an empty or a long value: one line */
+	CHECK_EQ_U64(parse_custom("colour=", 0), 1);
+	CHECK_EQ_U64(got.n, 1);
+	CHECK_STR(got.msg[0], "config: colour= has an empty value; accepted: red or dark; keeping r=0");
+	static char line[300];
+	strcpy(line, "colour=");
+	memset(line + 7, 'q', 200);
+	line[207] = '\0';
+	CHECK_EQ_U64(parse_custom(line, 0), 1);
+	CHECK_EQ_U64(got.n, 1);
+	CHECK(has(0, "colour=qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq... is not an accepted value"));
+
+	/* CFG_ONLY_KEYS: a pass for these keys only; nothing else reported */
+	colour.r = 7;
+	samples = 10000;
+	CHECK_EQ_U64(parse_custom("/boot/x bogus=1 hello colour=red colour=red samples=x", CFG_ONLY_KEYS), 1);
+	CHECK_EQ_U64(got.n, 1);
+	CHECK(has(0, "samples=x is not a number"));
+	CHECK_EQ_U64(colour.r, 255);
+	memset(line, ' ', sizeof line);
+	line[299] = '\0';
+	static char longl[L + 476];
+	memset(longl, ' ', sizeof longl);
+	memcpy(longl + L - 4, "colour=dark", 11); /* cut by the limit: dropped, silently */
+	longl[L + 475] = '\0';
+	CHECK_EQ_U64(parse_custom(longl, CFG_ONLY_KEYS), 0);
+	CHECK_EQ_U64(got.n, 0);
+	CHECK_EQ_U64(colour.r, 255);
+}
+
+/* CFG_ELSEWHERE: taken silently whatever its value (another pass checks
+ * it), but listed when repeated. */
+static void test_elsewhere(void)
+{
+	const struct cfg_key ek[] = {
+		{ .name = "console", .type = CFG_ELSEWHERE },
+		{ .name = "samples", .type = CFG_U64, .min = 1, .max = 10000000, .value = &samples },
+	};
+	got.n = 0;
+	CHECK_EQ_U64(cfg_parse("console= console=\x1b console=ttyS9 samples=3", ek, 2, collect, &got), 0);
+	CHECK_EQ_U64(got.n, 1);
+	CHECK_STR(got.msg[0], "config: given more than once (the last valid value is used): console");
+	CHECK_EQ_U64(samples, 3);
 }
 
 static void test_parse_u64(void)
@@ -599,6 +836,11 @@ int main(void)
 	test_long_line();
 	test_long_words();
 	test_text();
+	test_path_first();
+	test_true_length();
+	test_escaped_echo();
+	test_custom();
+	test_elsewhere();
 	test_parse_u64();
 	return check_summary("test_cmdline");
 }

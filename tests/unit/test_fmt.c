@@ -416,8 +416,61 @@ static void test_fit(void)
 	CHECK_STR(fmt_fit_u64(small, sizeof small, UINT64_MAX, 20), "18446744073709551615");
 }
 
+/* fmt_escape: what an echo of user bytes may contain (issue 11 section 4). */
+static void test_escape(void)
+{
+	char buf[64];
+	CHECK_STR(fmt_escape(buf, sizeof buf, "samples=5", 100), "samples=5");
+	CHECK_STR(fmt_escape(buf, sizeof buf, "a\nb\rc\td", 100), "a\\nb\\rc\\td");
+	CHECK_STR(fmt_escape(buf, sizeof buf, "\x1b[2J", 100), "\\x1b[2J");
+	CHECK_STR(fmt_escape(buf, sizeof buf, "q\"b\\s'", 100), "q\\\"b\\\\s'");
+	CHECK_STR(fmt_escape(buf, sizeof buf, "\x01\x1f\x7f\x80\xff~ ", 100), "\\x01\\x1f\\x7f\\x80\\xff~ ");
+	CHECK_STR(fmt_escape(buf, sizeof buf, "\xc3\xa9", 100), "\\xc3\\xa9"); /* UTF-8 e-acute */
+	/* len bounds the source; so does its NUL */
+	CHECK_STR(fmt_escape(buf, sizeof buf, "abcdef", 3), "abc");
+	CHECK_STR(fmt_escape(buf, sizeof buf, "ab", 30), "ab");
+	CHECK_STR(fmt_escape(buf, sizeof buf, "", 0), "");
+	CHECK_STR(fmt_escape(buf, sizeof buf, NULL, 5), "");
+	CHECK(fmt_escape(buf, sizeof buf, "x", 1) == buf);
+
+	/* An injected line cannot survive: no line end, no ESC, no raw quote. */
+	const char *evil = "x\nbench: run complete: 3 methods run\n{\"rec\":\"end\"}\x1b[0m";
+	char big[256];
+	fmt_escape(big, sizeof big, evil, strlen(evil));
+	CHECK(!strchr(big, '\n') && !strchr(big, '\r') && !strchr(big, 0x1b));
+	CHECK(!strstr(big, "{\"rec\""));
+	CHECK_STR(big, "x\\nbench: run complete: 3 methods run\\n{\\\"rec\\\":\\\"end\\\"}\\x1b[0m");
+	for (size_t i = 0; big[i]; i++)
+		CHECK(big[i] >= 0x20 && big[i] <= 0x7E);
+
+	/* Cut: whole escapes only, then "..."; never longer than size - 1. */
+	char small[8];
+	memset(small, 'X', sizeof small);
+	CHECK_STR(fmt_escape(small, sizeof small, "abcdefg", 7), "abcdefg"); /* exactly fits */
+	CHECK_STR(fmt_escape(small, sizeof small, "abcdefgh", 8), "abcd...");
+	CHECK_STR(fmt_escape(small, sizeof small, "ab\x01" "cdefgh", 20), "ab...");
+	CHECK_STR(fmt_escape(small, sizeof small, "abc\ncdefgh", 20), "abc...");
+	CHECK_STR(fmt_escape(small, sizeof small, "a\n\n", 3), "a\\n\\n");
+	CHECK_STR(fmt_escape(small, 4, "abcd", 4), "...");
+	CHECK_STR(fmt_escape(small, 4, "abc", 3), "abc");
+	/* every cut of a long escaped text stays within size and ends "..." */
+	char src[300];
+	for (int i = 0; i < 300; i++)
+		src[i] = (char)(i * 37 + 1);
+	src[299] = '\0';
+	for (size_t size = 4; size < 64; size++) {
+		char out[64];
+		memset(out, 'Z', sizeof out);
+		fmt_escape(out, size, src, sizeof src);
+		size_t n = strlen(out);
+		CHECK(n <= size - 1 && n >= 3 && strcmp(out + n - 3, "...") == 0);
+		CHECK(size == sizeof out || out[size] == 'Z'); /* nothing written past dst[size - 1] */
+	}
+}
+
 int main(void)
 {
+	test_escape();
 	test_conversions();
 	test_unterminated_precision();
 	test_pointer_width();
