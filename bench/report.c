@@ -2,19 +2,43 @@
 #include "report.h"
 #include "../kernel/config.h"
 #include "../kernel/console.h"
+#include "../lib/figures.h"
 #include "../lib/fmt.h"
 #include "../lib/tscfreq.h"
 
 #define ULL(x) ((unsigned long long)(x))
 
 /* ticks as nanoseconds with three decimals when the unit is TSC ticks and
- * the TSC frequency is known, else "null". */
+ * the TSC frequency is known, else NULL. buf holds 32 bytes. */
 static const char *ns_of(char *buf, const char *unit, uint64_t ticks)
 {
 	uint64_t ps;
 	if (unit != unit_key[UNIT_TSC] || !bench_tsc_hz() || ticks_to_ps(ticks, bench_tsc_hz(), &ps))
-		return "null";
+		return 0;
 	fmt_format(buf, 32, "%llu.%03llu", ULL(ps / 1000), ULL(ps % 1000));
+	return buf;
+}
+
+/* The same as a JSON value: the number, or null. */
+static const char *ns_json(char *buf, const char *unit, uint64_t ticks)
+{
+	const char *ns = ns_of(buf, unit, ticks);
+	return ns ? ns : "null";
+}
+
+/* The same for a human line, after a figure in TSC ticks: " (N ns)", or
+ * " (ns unknown: no TSC rate)"; nothing for the counters' units, where
+ * nanoseconds do not apply. buf holds 64 bytes. */
+static const char *ns_human(char *buf, const char *unit, uint64_t ticks)
+{
+	char nsb[32];
+	const char *ns = ns_of(nsb, unit, ticks);
+	if (unit != unit_key[UNIT_TSC])
+		return "";
+	if (ns)
+		fmt_format(buf, 64, " (%s ns)", ns);
+	else
+		fmt_format(buf, 64, " (ns unknown: %s)", bench_tsc_hz() ? "out of range" : "no TSC rate");
 	return buf;
 }
 
@@ -90,7 +114,7 @@ void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uin
 		ULL(e->max_dev), var, mean, sd, ULL(r->p1), ULL(r->q1), ULL(r->median), ULL(r->q3),
 		ULL(r->p99), ULL(r->ci_low), ULL(r->ci_high), ULL(r->outliers_1_5),
 		ULL(r->outliers_3), d->smi_ok ? (fmt_format(smis, sizeof smis, "%llu", ULL(d->smis)), smis) : "null",
-		ULL(d->nmis), ns_of(nsbuf, unit, e->min), e->error ? "\"overflow\"" : "null");
+		ULL(d->nmis), ns_json(nsbuf, unit, e->min), e->error ? "\"overflow\"" : "null");
 }
 
 void report_disturbed(enum method_id m, const struct workload *w, uint64_t j,
@@ -98,6 +122,16 @@ void report_disturbed(enum method_id m, const struct workload *w, uint64_t j,
 {
 	kprintf("disturbed: method %s, workload %s, ensemble %llu: %llu SMIs, %llu NMIs while it was measured\n",
 		methods[m].name, w->name, ULL(j), ULL(d->smis), ULL(d->nmis));
+}
+
+void report_smi_lost(enum method_id m, const struct workload *w, uint64_t j, const char *fault)
+{
+	kprintf("disturbances: MSR_SMI_COUNT (34H) faulted (%s) around method %s, workload %s, ensemble %llu: "
+		"SMIs are unreadable from that ensemble on (no count, not 0)\n",
+		fault, methods[m].name, w->name, ULL(j));
+	if (config_json())
+		kprintf("{\"rec\":\"smi_unreadable\",\"method\":\"%s\",\"workload\":\"%s\",\"ensemble\":%llu,"
+			"\"fault\":\"%s\"}\n", methods[m].name, w->name, ULL(j), fault);
 }
 
 void report_smi_choice(int ok, int intel)
@@ -154,7 +188,7 @@ void report_summary(enum method_id m, const struct workload *w, const struct wor
 {
 	const struct summary_result *r = &wr->s;
 	const char *un = unit_name[wr->unit], *uk = unit_key[wr->unit];
-	char a[24], b[24], c[24], n1[24], n2[24], nsb[32];
+	char a[24], b[24], c[24], n1[24], n2[24], nsb[64];
 	if (config_human()) {
 		if (primary) {
 			kprintf("total number of spurious min values = %llu\n", ULL(r->spurious));
@@ -163,11 +197,11 @@ void report_summary(enum method_id m, const struct workload *w, const struct wor
 			kprintf("variance of variances = %s\n", fig(a, r->var_of_vars, r->var_of_vars_ok, "ERROR (overflow)"));
 			kprintf("variance of minimum values = %s\n", fig(a, r->var_of_mins, r->var_of_mins_ok, "ERROR (overflow)"));
 		}
-		kprintf("summary %s/%s: least minimum %llu %s (%s ns), minimums %llu..%llu %s; "
+		kprintf("summary %s/%s: least minimum %llu %s%s, minimums %llu..%llu %s; "
 			"total variance %s %s^2; variance of variances %s %s^4; "
 			"variance of minimum values %s %s^2; absolute max deviation %llu %s; "
 			"%llu spurious min values; %llu ensemble errors; %llu TSC ticks elapsed\n",
-			methods[m].name, w->name, ULL(r->min_of_mins), un, ns_of(nsb, uk, r->min_of_mins),
+			methods[m].name, w->name, ULL(r->min_of_mins), un, ns_human(nsb, uk, r->min_of_mins),
 			ULL(r->min_of_mins), ULL(r->max_of_mins), un, fig(a, r->total_variance, r->total_variance_ok, "ERROR"), un,
 			fig(b, r->var_of_vars, r->var_of_vars_ok, "ERROR"), un,
 			fig(c, r->var_of_mins, r->var_of_mins_ok, "ERROR"), un, ULL(r->max_dev_all), un,
@@ -181,29 +215,28 @@ void report_summary(enum method_id m, const struct workload *w, const struct wor
 				ULL(wr->outliers_3), ULL(wr->samples_total));
 		if (!(w->flags & (WL_OFFSET | WL_RESOLUTION)))
 			kprintf("result %s/%s: %s %s net (least minimum %llu - offset %llu); "
-				"median of ensemble medians net %s %s\n",
+				"median of ensemble medians net %s %s (%llu - the empty window's %llu)\n",
 				methods[m].name, w->name, sdiff(n1, r->min_of_mins, wr->offset), un,
 				ULL(r->min_of_mins), ULL(wr->offset),
-				sdiff(n2, wr->median_of_medians, wr->offset), un);
+				sdiff(n2, wr->median_of_medians, wr->offset_median), un,
+				ULL(wr->median_of_medians), ULL(wr->offset_median));
 	}
 	if (config_json()) {
-		int is_offset = (w->flags & WL_OFFSET) != 0;
-		uint64_t off = is_offset ? r->min_of_mins : wr->offset;
 		kprintf("{\"rec\":\"summary\",\"method\":\"%s\",\"workload\":\"%s\",\"unit\":\"%s\","
 			"\"primary\":%s,\"ensembles\":%llu,\"spurious\":%llu,\"total_variance\":%s,\"max_dev_all\":%llu,"
 			"\"var_of_vars\":%s,\"var_of_mins\":%s,\"min_of_mins\":%llu,\"max_of_mins\":%llu,"
 			"\"errors\":%llu,\"elapsed_ticks\":%llu,\"offset\":%llu,\"net_min\":%s,"
 			"\"median_of_mins\":%llu,\"median_of_mins_ci95\":[%llu,%llu],"
-			"\"median_of_medians\":%llu,\"net_median\":%s,\"outliers_1_5iqr\":%llu,"
+			"\"median_of_medians\":%llu,\"offset_median\":%llu,\"net_median\":%s,\"outliers_1_5iqr\":%llu,"
 			"\"outliers_3iqr\":%llu,\"samples_total\":%llu}\n",
 			methods[m].name, w->name, uk, primary ? "true" : "false", ULL(r->ensembles), ULL(r->spurious),
 			fig(a, r->total_variance, r->total_variance_ok, "null"), ULL(r->max_dev_all),
 			fig(b, r->var_of_vars, r->var_of_vars_ok, "null"),
 			fig(c, r->var_of_mins, r->var_of_mins_ok, "null"), ULL(r->min_of_mins),
-			ULL(r->max_of_mins), ULL(r->errors), ULL(wr->elapsed_ticks), ULL(off),
-			sdiff(n1, r->min_of_mins, off), ULL(wr->median_of_mins), ULL(wr->mins_ci_low),
-			ULL(wr->mins_ci_high), ULL(wr->median_of_medians),
-			sdiff(n2, wr->median_of_medians, off), ULL(wr->outliers_1_5),
+			ULL(r->max_of_mins), ULL(r->errors), ULL(wr->elapsed_ticks), ULL(wr->offset),
+			sdiff(n1, r->min_of_mins, wr->offset), ULL(wr->median_of_mins), ULL(wr->mins_ci_low),
+			ULL(wr->mins_ci_high), ULL(wr->median_of_medians), ULL(wr->offset_median),
+			sdiff(n2, wr->median_of_medians, wr->offset_median), ULL(wr->outliers_1_5),
 			ULL(wr->outliers_3), ULL(wr->samples_total));
 	}
 }
@@ -212,21 +245,29 @@ void report_counters(enum method_id m, const struct workload *w, const struct wo
 		     int beside_tsc)
 {
 	const struct workload_result *cy = &out[UNIT_CYC], *in = &out[UNIT_INS], *ts = &out[UNIT_TSC];
-	char nc[24], ni[24], ratio[32] = "null";
-	int is_offset = (w->flags & WL_OFFSET) != 0;
-	sdiff(nc, cy->s.min_of_mins, is_offset ? cy->s.min_of_mins : cy->offset);
-	sdiff(ni, in->s.min_of_mins, is_offset ? in->s.min_of_mins : in->offset);
-	/* Core cycles per TSC tick, from the medians of the ensemble medians:
-	 * above 1 with turbo, below with frequency scaling or a slow core. */
-	if (beside_tsc && ts->median_of_medians)
-		fmt_milli(ratio, sizeof ratio,
-			  (uint64_t)u128_div_u64((u128)cy->median_of_medians * 1000, ts->median_of_medians, 0));
+	char nc[24], ni[24], ratio[32] = "null", clock[200] = "";
+	sdiff(nc, cy->s.min_of_mins, cy->offset);
+	sdiff(ni, in->s.min_of_mins, in->offset);
+	/* Core cycles per TSC tick while the body ran, from the net medians
+	 * in both units (lib/figures.h): the counters' window is longer than
+	 * the TSC's, and only the difference from the empty window compares
+	 * like with like. */
+	if (beside_tsc) {
+		uint64_t milli;
+		const char *why = clock_ratio_milli(cy->median_of_medians, cy->offset_median,
+						    ts->median_of_medians, ts->offset_median, &milli);
+		if (why) {
+			fmt_format(clock, sizeof clock, "; core cycles per TSC tick not given: %s", why);
+		} else {
+			fmt_milli(ratio, sizeof ratio, milli);
+			fmt_format(clock, sizeof clock, "; %s core cycles per TSC tick (net medians: the core's "
+				   "clock over the TSC's)", ratio);
+		}
+	}
 	if (config_human())
 		kprintf("counters %s/%s: %s core cycles and %s instructions retired net of the offset "
-			"(least minimums %llu core cycles, %llu instructions)%s%s%s\n",
-			methods[m].name, w->name, nc, ni, ULL(cy->s.min_of_mins), ULL(in->s.min_of_mins),
-			beside_tsc ? "; " : "", beside_tsc ? ratio : "",
-			beside_tsc ? " core cycles per TSC tick (medians)" : "");
+			"(least minimums %llu core cycles, %llu instructions)%s\n",
+			methods[m].name, w->name, nc, ni, ULL(cy->s.min_of_mins), ULL(in->s.min_of_mins), clock);
 	if (config_json())
 		kprintf("{\"rec\":\"counters\",\"method\":\"%s\",\"workload\":\"%s\",\"net_core_cycles\":%s,"
 			"\"net_instructions\":%s,\"core_cycles_per_tsc_tick\":%s}\n",
@@ -279,30 +320,42 @@ void report_verdict(enum method_id m, const struct verdict *v)
 			ULL(cfg.max_var_of_vars), ULL(cfg.max_var_of_mins), ULL(v->offset));
 }
 
-void report_resolution(enum method_id m, const struct resolution *r)
+void report_resolution(enum method_id m, const struct resolution *res)
 {
-	char res[24];
-	if (r->changes == 0)
-		kprintf("resolution %s: the minimum never changed over loop sizes 0..%llu: the resolution is "
-			"coarser than %llu loop iterations\n",
-			methods[m].name, ULL(r->loop_sizes - 1), ULL(r->loop_sizes - 1));
-	else
+	const struct resolution_figures *r = &res->f;
+	char gap[24], small[64], bound[64];
+	if (r->found)
 		kprintf("resolution %s: minimum flat for loop sizes 0..%llu, then %llu changes; most common gap "
-			"%llu loop iterations (smallest %llu), most common step %llu %s; %s; "
+			"%llu loop iterations (smallest %llu), most common rise %llu %s; %s; "
 			"%llu spurious min values; resolution: %llu loop iterations (paper 3.3.1)\n",
 			methods[m].name, ULL(r->flat_until), ULL(r->changes), ULL(r->common_gap),
-			ULL(r->smallest_gap), ULL(r->common_step), unit_name[r->unit],
+			ULL(r->smallest_gap), ULL(r->common_step), unit_name[res->unit],
 			r->strictly_increasing ? "minimums rise strictly with loop size"
 					       : "minimums do not rise strictly",
-			ULL(r->spurious), ULL(r->common_gap));
+			ULL(res->spurious), ULL(r->common_gap));
+	else if (r->changes == 0)
+		kprintf("resolution %s: not found: the minimum never changed over loop sizes 0..%llu%s\n",
+			methods[m].name, ULL(r->loop_sizes - 1),
+			r->longest_flat ? fmt_format(bound, sizeof bound, ": the resolution is coarser than "
+						     "%llu loop iterations", ULL(r->longest_flat)), bound : "");
+	else
+		kprintf("resolution %s: not found: the minimum changed only once, at loop size %llu (%s), and "
+			"one change gives no gap to measure%s\n",
+			methods[m].name, ULL(r->flat_until + 1),
+			r->common_step ? fmt_format(small, sizeof small, "a rise of %llu %s", ULL(r->common_step),
+						    unit_name[res->unit]), small : "a drop",
+			r->longest_flat ? fmt_format(bound, sizeof bound, "; coarser than %llu loop iterations "
+						     "(the longest flat stretch)", ULL(r->longest_flat)), bound : "");
 	if (config_json())
 		kprintf("{\"rec\":\"resolution\",\"method\":\"%s\",\"loop_sizes\":%llu,\"spurious\":%llu,"
 			"\"strictly_increasing\":%s,\"flat_until\":%llu,\"changes\":%llu,"
-			"\"resolution_iterations\":%s,\"smallest_gap\":%llu,\"step\":%llu,\"unit\":\"%s\"}\n",
-			methods[m].name, ULL(r->loop_sizes), ULL(r->spurious),
+			"\"resolution_iterations\":%s,\"smallest_gap\":%s,\"coarser_than\":%s,"
+			"\"step\":%llu,\"unit\":\"%s\"}\n",
+			methods[m].name, ULL(r->loop_sizes), ULL(res->spurious),
 			r->strictly_increasing ? "true" : "false", ULL(r->flat_until), ULL(r->changes),
-			fig(res, r->common_gap, r->changes != 0, "null"),
-			ULL(r->smallest_gap), ULL(r->common_step), unit_key[r->unit]);
+			fig(gap, r->common_gap, r->found, "null"), fig(small, r->smallest_gap, r->found, "null"),
+			fig(bound, r->longest_flat, !r->found && r->longest_flat, "null"),
+			ULL(r->common_step), unit_key[res->unit]);
 }
 
 void report_recommendation(int m, const char *why)

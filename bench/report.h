@@ -27,6 +27,10 @@ void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uin
 /* report_disturbed - one line flagging an ensemble during which SMIs or NMIs happened. */
 void report_disturbed(enum method_id m, const struct workload *w, uint64_t j,
 		      const struct disturbance *d);
+/* report_smi_lost - MSR_SMI_COUNT faulted (fault: "#GP") when read around
+ * ensemble j: a line and an "smi_unreadable" record; the ensemble records
+ * from there on carry "smis": null. */
+void report_smi_lost(enum method_id m, const struct workload *w, uint64_t j, const char *fault);
 /* report_smi_choice - whether SMIs are counted, and why not. */
 void report_smi_choice(int ok, int intel);
 /* report_tables - the final summary tables (bench/run.c). */

@@ -12,6 +12,7 @@
 #include "../kernel/probe.h"
 #include "../kernel/quiet.h"
 #include "../kernel/trap.h"
+#include "../lib/figures.h"
 #include "../lib/fmt.h"
 #include "../lib/robust.h"
 #include "../lib/tscfreq.h"
@@ -40,7 +41,8 @@ static int counters_exist;   /* bufs.ins and bufs.cyc exist */
 static uint64_t *ens_arrays[UNIT_COUNT][2];
 static uint64_t last_progress;
 static uint64_t tsc_hz;
-static int smi_ok;
+static int smi_counted; /* MSR_SMI_COUNT was readable when the run began */
+static int smi_ok;      /* ... and has not faulted since */
 
 /* MSR_SMI_COUNT (34H): SMIs since reset, on Intel CPUs since Nehalem (SDM
  * Vol. 4, MSRs of the Intel Core i7 processor family). */
@@ -52,6 +54,7 @@ static struct method_row {
 	struct workload_result r;  /* empty window, the method's own unit */
 	struct verdict v;
 	uint64_t smis, nmis, disturbed;
+	int smi_unread;            /* an ensemble's SMIs could not be counted */
 } rows[METHOD_COUNT];
 /* The net least minimum of each (method, workload) in each unit measured
  * (bit u of net_units set; the method's own unit is rows[m].r.unit), for
@@ -72,12 +75,41 @@ uint64_t bench_tsc_hz(void)
 	return tsc_hz;
 }
 
-static uint64_t smi_count(void)
+/* bench_smi_read - one RDMSR of MSR_SMI_COUNT: 0, or the fault
+ * (rdmsr_safe, kernel/trap.h). Weak, so that a test build can make it
+ * start faulting in the middle of a run (tests/boot/smi_fault_test.c). */
+__attribute__((weak)) int bench_smi_read(uint64_t *v)
 {
-	uint64_t v = 0;
-	if (smi_ok && rdmsr_safe(MSR_SMI_COUNT, &v))
-		smi_ok = 0;
-	return v & 0xFFFFFFFFull; /* SMI_COUNT is bits 31:0 */
+	return rdmsr_safe(MSR_SMI_COUNT, v);
+}
+
+/* One read while the count is readable: 1 with *v, or 0 (*v = 0, and
+ * after a fault no further reads: *fault says which). */
+static int smi_read(uint64_t *v, int *fault)
+{
+	*v = 0;
+	if (!smi_ok)
+		return 0;
+	int err = bench_smi_read(v);
+	if (!err)
+		return 1;
+	*v = 0;
+	*fault = err;
+	smi_ok = 0;
+	return 0;
+}
+
+/* The SMI column of the summary table: the count, "n/a" where SMIs are
+ * not counted on this machine, "unreadable" where MSR_SMI_COUNT faulted
+ * during the method's ensembles. */
+static const char *smi_text(char *buf, size_t size, int unread, uint64_t smis)
+{
+	if (!smi_counted)
+		return "n/a";
+	if (unread)
+		return "unreadable";
+	fmt_format(buf, size, "%llu", (unsigned long long)smis);
+	return buf;
 }
 
 static const struct workload *sorted[WORKLOADS_MAX];
@@ -206,10 +238,11 @@ static int series_of(enum method_id m, struct series *s)
 
 /* One (method, workload): warm-up, then ensembles of samples; each
  * ensemble's statistics are printed as soon as it is measured. out[u] is
- * filled for each unit u measured; offsets[u] are the method's offsets.
+ * filled for each unit u measured; empty[u] is the method's empty window
+ * (its offsets), NULL when w is the empty window.
  * Returns the method's own unit, or -1 when the user's code faulted (a
  * code= workload; the fault is reported). */
-static int run_workload(enum method_id m, const struct workload *w, const uint64_t *offsets,
+static int run_workload(enum method_id m, const struct workload *w, const struct workload_result *empty,
 			uint64_t capacity, struct workload_result *out, struct run_totals *t)
 {
 	struct wl_ctx c = { .variable = 0, .param = w->default_param };
@@ -235,14 +268,21 @@ static int run_workload(enum method_id m, const struct workload *w, const uint64
 	for (uint64_t j = 0; j < cfg.ensembles; j++) {
 		if (resolution)
 			c.param = j; /* measured_loop(j), paper 3.3 */
-		struct disturbance d = { .smi_ok = smi_ok };
-		uint64_t nmi0 = trap_nmi_count(), smi0 = smi_count();
+		struct disturbance d;
+		uint64_t smi0, smi1;
+		int fault = 0;
+		int ok0 = smi_read(&smi0, &fault);
+		uint64_t nmi0 = trap_nmi_count();
 		fill(&bufs, cfg.samples, &c);
 		if ((w->flags & WL_CODE) && code_fault_take(m, w))
 			return -1;
-		d.smis = smi_count() - smi0;
 		d.nmis = trap_nmi_count() - nmi0;
-		d.smi_ok = d.smi_ok && smi_ok;
+		int ok1 = smi_read(&smi1, &fault);
+		d.smi_ok = smi_delta(ok0, smi0, ok1, smi1, &d.smis) == 0;
+		if (fault)
+			report_smi_lost(m, w, j, trap_fault_string(fault));
+		if (smi_counted && !d.smi_ok)
+			rows[m].smi_unread = 1;
 		rows[m].smis += d.smis;
 		rows[m].nmis += d.nmis;
 		if (d.smis || d.nmis) {
@@ -281,9 +321,10 @@ static int run_workload(enum method_id m, const struct workload *w, const uint64
 		struct workload_result *o = &out[s->unit];
 		o->unit = s->unit;
 		summary_finish(&s->sum, &o->s);
-		o->offset = offsets ? offsets[s->unit] : o->s.min_of_mins;
 		robust_compute(s->medians, cfg.ensembles, &r);
 		o->median_of_medians = r.median;
+		o->offset = empty ? empty[s->unit].s.min_of_mins : o->s.min_of_mins;
+		o->offset_median = empty ? empty[s->unit].median_of_medians : o->median_of_medians;
 		/* mins stay in ensemble order for the resolution analysis: select
 		 * on a copy, in the medians' array that is no longer needed. */
 		for (uint64_t j = 0; j < cfg.ensembles; j++)
@@ -313,61 +354,6 @@ static void judge(const struct workload_result *empty, struct verdict *v)
 	v->unit = empty->unit;
 	v->ergodic = v->valid && v->var_of_vars <= cfg.max_var_of_vars &&
 		     v->var_of_mins <= cfg.max_var_of_mins;
-}
-
-/* Paper 3.3.1: where the minimum changes as the loop grows. mins holds
- * the minimum per loop size. */
-static void analyze_resolution(const struct workload_result *wr, const uint64_t *mins,
-			       struct resolution *res)
-{
-	uint64_t n = cfg.ensembles;
-	uint64_t gaps[65] = { 0 }, last_change = 0;
-	uint64_t step_count = 0, cand = 0, cand_count = 0;
-
-	res->loop_sizes = n;
-	res->spurious = wr->s.spurious;
-	res->strictly_increasing = n > 1;
-	res->flat_until = n - 1;
-	res->changes = 0;
-	res->smallest_gap = 0;
-	for (uint64_t j = 1; j < n; j++) {
-		if (mins[j] <= mins[j - 1])
-			res->strictly_increasing = 0;
-		if (mins[j] == mins[j - 1])
-			continue;
-		if (res->changes == 0) {
-			res->flat_until = j - 1;
-		} else {
-			uint64_t g = j - last_change;
-			gaps[g < 64 ? g : 64]++;
-			if (res->smallest_gap == 0 || g < res->smallest_gap)
-				res->smallest_gap = g;
-		}
-		/* Boyer-Moore majority vote for the most common step: exact when
-		 * one step is the majority, a good guess otherwise. */
-		uint64_t d = mins[j] > mins[j - 1] ? mins[j] - mins[j - 1] : 0;
-		if (cand_count == 0) {
-			cand = d;
-			cand_count = 1;
-		} else if (d == cand) {
-			cand_count++;
-		} else {
-			cand_count--;
-		}
-		last_change = j;
-		res->changes++;
-	}
-	for (uint64_t j = 1; j < n; j++)
-		if (mins[j] != mins[j - 1] && (mins[j] > mins[j - 1] ? mins[j] - mins[j - 1] : 0) == cand)
-			step_count++;
-	res->common_step = step_count ? cand : 0;
-	res->common_gap = res->changes == 1 ? 1 : 0;
-	uint64_t best = 0;
-	for (uint64_t g = 1; g <= 64; g++)
-		if (gaps[g] > best) {
-			best = gaps[g];
-			res->common_gap = g;
-		}
 }
 
 /* Which counters can be read beside the TSC methods: instructions retired
@@ -418,7 +404,8 @@ static void keep_nets(enum method_id m, int i, int primary, const struct workloa
 /* The code= workload (bench/code.h): the generated empty window beside the
  * compiled offset, then N copies (net of the offset, as every workload),
  * then 2N copies, and (least min(2N) - least min(N)) / N per copy. */
-static void run_code(enum method_id m, const uint64_t *offsets, uint64_t capacity, struct run_totals *t)
+static void run_code(enum method_id m, const struct workload_result *empty, uint64_t capacity,
+		     struct run_totals *t)
 {
 	struct workload_result wn[UNIT_COUNT], w2[UNIT_COUNT];
 	int beside = counters_beside && !method_is_ctr(m);
@@ -437,16 +424,16 @@ static void run_code(enum method_id m, const uint64_t *offsets, uint64_t capacit
 		uint64_t v = own == UNIT_CYC ? buf[i] & mask_cyc : buf[i];
 		least = v < least ? v : least;
 	}
-	code_report_offset(m, w, unit_key[own], unit_name[own], least, offsets[own], n);
+	code_report_offset(m, w, unit_key[own], unit_name[own], least, empty[own].s.min_of_mins, n);
 
 	w = code_workload(m, beside, 1);
-	int primary = w ? run_workload(m, w, offsets, capacity, wn, t) : -1;
+	int primary = w ? run_workload(m, w, empty, capacity, wn, t) : -1;
 	if (primary < 0)
 		return;
 	code_row_name = w->name;
 	keep_nets(m, CODE_ROW, primary, wn);
 	const struct workload *w2n = code_workload(m, beside, 2);
-	if (!w2n || run_workload(m, w2n, offsets, capacity, w2, t) < 0)
+	if (!w2n || run_workload(m, w2n, empty, capacity, w2, t) < 0)
 		return;
 	for (int u = 0; u < UNIT_COUNT; u++)
 		if (unit_measured(m, primary, u))
@@ -485,15 +472,15 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 	choose_counters(capacity);
 	{
 		uint64_t v;
-		smi_ok = cpu->vendor[0] == 'G' && rdmsr_safe(MSR_SMI_COUNT, &v) == 0;
+		smi_ok = cpu->vendor[0] == 'G' && bench_smi_read(&v) == 0;
+		smi_counted = smi_ok;
 		report_smi_choice(smi_ok, cpu->vendor[0] == 'G');
 	}
 	last_progress = rdtsc();
 
 	for (int mi = 0; mi < METHOD_COUNT; mi++) {
 		enum method_id m = (enum method_id)mi;
-		struct workload_result wr[UNIT_COUNT];
-		uint64_t offsets[UNIT_COUNT];
+		struct workload_result wr[UNIT_COUNT], empty_r[UNIT_COUNT];
 		if (!((cfg.methods >> m) & 1))
 			continue;
 		const char *why = method_unavailable(m, cpu);
@@ -509,7 +496,7 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 		/* Steps 1-2: the empty window gives the offset and the verdict. */
 		int primary = run_workload(m, empty, 0, capacity, wr, t);
 		for (int u = 0; u < UNIT_COUNT; u++)
-			offsets[u] = wr[u].s.min_of_mins;
+			empty_r[u] = wr[u];
 		judge(&wr[primary], &verdicts[m]);
 		judged[m] = 1;
 		rows[m].ran = 1;
@@ -520,8 +507,10 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 		/* Step 3: the resolution. */
 		if (cfg.resolution && loop) {
 			struct resolution res;
-			primary = run_workload(m, loop, offsets, capacity, wr, t);
-			analyze_resolution(&wr[primary], ens_arrays[primary][0], &res);
+			primary = run_workload(m, loop, empty_r, capacity, wr, t);
+			/* mins in loop-size order; the medians' array is free now */
+			resolution_analyze(ens_arrays[primary][0], cfg.ensembles, ens_arrays[primary][1], &res.f);
+			res.spurious = wr[primary].s.spurious;
 			res.unit = (enum unit)primary;
 			report_resolution(m, &res);
 		}
@@ -531,11 +520,11 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 			const struct workload *w = workload_at(i);
 			if (w->flags & (WL_OFFSET | WL_RESOLUTION) || !config_workload_selected(i))
 				continue;
-			primary = run_workload(m, w, offsets, capacity, wr, t);
+			primary = run_workload(m, w, empty_r, capacity, wr, t);
 			keep_nets(m, i, primary, wr);
 		}
 		if (code_configured())
-			run_code(m, offsets, capacity, t);
+			run_code(m, empty_r, capacity, t);
 	}
 
 	/* Paper section 4: RDTSCP where it is supported and ergodic, else the
@@ -567,7 +556,7 @@ void report_tables(const struct run_totals *t)
 	(void)t;
 	kprintf("\nsummary table (TSC ticks unless said; ns from the TSC frequency%s)\n",
 		tsc_hz ? "" : ", unknown here");
-	kprintf("%-14s %-22s %12s %14s %12s %10s %6s %6s  %s\n", "method", "offset ticks (ns)",
+	kprintf("%-14s %-22s %12s %14s %12s %10s %10s %6s  %s\n", "method", "offset ticks (ns)",
 		"total var", "var of vars", "var of mins", "max dev", "SMIs", "NMIs", "verdict");
 	for (int m = 0; m < METHOD_COUNT; m++) {
 		const struct method_row *row = &rows[m];
@@ -581,12 +570,12 @@ void report_tables(const struct run_totals *t)
 		else
 			fmt_format(ns, sizeof ns, "%s", row->r.unit == UNIT_TSC ? "?" : "cycles");
 		fmt_format(off, sizeof off, "%llu (%s)", (unsigned long long)s->min_of_mins, ns);
-		kprintf("%-14s %-22s %12s %14s %12s %10llu %6s %6llu  %s\n", methods[m].name, off,
+		kprintf("%-14s %-22s %12s %14s %12s %10llu %10s %6llu  %s\n", methods[m].name, off,
 			s->total_variance_ok ? (fmt_format(a, sizeof a, "%llu", (unsigned long long)s->total_variance), a) : "ERROR",
 			s->var_of_vars_ok ? (fmt_format(b, sizeof b, "%llu", (unsigned long long)s->var_of_vars), b) : "ERROR",
 			s->var_of_mins_ok ? (fmt_format(c, sizeof c, "%llu", (unsigned long long)s->var_of_mins), c) : "ERROR",
 			(unsigned long long)s->max_dev_all,
-			smi_ok ? (fmt_format(ns, sizeof ns, "%llu", (unsigned long long)row->smis), ns) : "n/a",
+			smi_text(ns, sizeof ns, row->smi_unread, row->smis),
 			(unsigned long long)row->nmis,
 			!row->v.valid ? "unknown" : row->v.ergodic ? "ergodic" : "NOT ergodic");
 	}
@@ -659,13 +648,16 @@ void bench_screen_summary(const struct cpu_info *cpu, const struct run_totals *t
 		   tsc_hz ? tscfreq_format_mhz(mhz, sizeof mhz, tsc_hz) : "rate unknown");
 	kprintf("%.79s\n", line);
 	uint64_t smis = 0, nmis = 0;
+	int unread = 0;
 	for (int m = 0; m < METHOD_COUNT; m++) {
 		smis += rows[m].smis;
 		nmis += rows[m].nmis;
+		unread |= rows[m].smi_unread;
 	}
 	fmt_format(line, sizeof line, "%llu ensembles x %llu samples; SMIs %s, NMIs %llu%s%s",
 		   (unsigned long long)cfg.ensembles, (unsigned long long)cfg.samples,
-		   smi_ok ? fmt_fit_u64(a, sizeof a, smis, 20) : "not readable", (unsigned long long)nmis,
+		   !smi_counted ? "not readable" : unread ? "unreadable" : fmt_fit_u64(a, sizeof a, smis, 20),
+		   (unsigned long long)nmis,
 		   cpu->hypervisor ? "; hypervisor " : "", cpu->hypervisor ? cpu->hv_vendor : "");
 	kprintf("%.79s\n", line);
 	rows_used += 3;

@@ -5,6 +5,7 @@
 #define BENCH_RUN_H
 
 #include <stdint.h>
+#include "../lib/figures.h"
 #include "../lib/stats.h"
 
 struct cpu_info;
@@ -19,6 +20,8 @@ struct workload_result {
 	struct summary_result s;
 	enum unit unit;
 	uint64_t offset;            /* the method's offset in this unit (empty's least minimum) */
+	uint64_t offset_median;     /* the empty window's median of ensemble medians in this unit:
+				     * what net_median subtracts */
 	uint64_t median_of_mins;    /* median over ensembles of the ensemble minimums */
 	uint64_t mins_ci_low, mins_ci_high; /* ~95% CI of that median */
 	uint64_t median_of_medians; /* median over ensembles of the ensemble medians */
@@ -34,23 +37,17 @@ struct verdict {
 	uint64_t var_of_vars, var_of_mins, offset;
 };
 
-/* The resolution test's analysis (paper 3.3.1). */
+/* The resolution test's analysis (paper 3.3.1; lib/figures.h). */
 struct resolution {
 	enum unit unit;
-	uint64_t loop_sizes;       /* ensembles run: loop sizes 0..loop_sizes-1 */
 	uint64_t spurious;
-	int strictly_increasing;   /* every minimum above the one before */
-	uint64_t flat_until;       /* last loop size with the minimum of size 0 */
-	uint64_t changes;          /* loop sizes whose minimum differs from the previous */
-	uint64_t common_gap;       /* most common distance between changes: the resolution */
-	uint64_t smallest_gap;
-	uint64_t common_step;      /* most common change of the minimum, in unit */
+	struct resolution_figures f;
 };
 
 /* What could have disturbed an ensemble: SMIs (MSR_SMI_COUNT, Intel) and
  * NMIs (counted by kernel/trap.c) between its first and last sample. */
 struct disturbance {
-	int smi_ok;    /* MSR_SMI_COUNT is readable */
+	int smi_ok;    /* MSR_SMI_COUNT was read before and after: smis is the count */
 	uint64_t smis, nmis;
 };
 

@@ -117,10 +117,10 @@ void kernel_main(uint32_t magic, uint32_t info)
 	static struct tsc_rate rate;
 	if (cpu.has_tsc)
 		tsc_rate_measure(&cpu, &rate);
-	if (quiet_cpu_report(&cpu) <= 0 && cpu.is_amd)
-		cpu.lfence_serializing = 0;
-	else if (cpu.is_amd)
-		cpu.lfence_serializing = 1;
+	/* What the quiet: lfence: line and the machine record say is what the
+	 * methods use: serializing only when known to be (1), not when it is
+	 * not (0) or unknown (-1, a vendor other than Intel and AMD). */
+	cpu.lfence_serializing = quiet_cpu_report(&cpu) > 0;
 	bench_set_tsc_hz(rate.hz);
 	pmu_setup(cfg.pmu);
 	pmu_print(config_json());

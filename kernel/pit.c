@@ -183,7 +183,7 @@ static void print_cal(int run, const struct pit_cal *p, int windows)
 
 void tsc_rate_measure(const struct cpu_info *c, struct tsc_rate *out)
 {
-	char mhz[TSCFREQ_MHZ_BUF];
+	char mhz[TSCFREQ_MHZ_BUF], mhz2[TSCFREQ_MHZ_BUF];
 	*out = (struct tsc_rate){ .source = "none" };
 
 	/* CPUID: the leaves are read only when they exist (max_basic). */
@@ -233,38 +233,42 @@ void tsc_rate_measure(const struct cpu_info *c, struct tsc_rate *out)
 		best = out->pit[1].ppm <= out->pit[0].ppm ? &out->pit[1] : &out->pit[0];
 		pit_total = (uint64_t)best->ppm + TSCFREQ_PPM_CRYSTAL;
 	}
+	struct tscfreq_choice ch;
+	tscfreq_choose(out->cpuid.hz, out->cpuid.ppm, best ? best->hz : 0,
+		       pit_total > UINT32_MAX ? UINT32_MAX : (uint32_t)pit_total, &ch);
 	if (best && out->cpuid.hz) {
-		uint32_t d = tscfreq_ppm_diff(best->hz, out->cpuid.hz);
 		uint64_t both = pit_total + out->cpuid.ppm;
-		kprintf("tsc: cpuid and pit differ by %u ppm: %s their combined uncertainty, %llu ppm%s\n", d,
-			d <= both ? "within" : "MORE than", (unsigned long long)both,
-			d <= both ? "" : c->hypervisor ? " (under a hypervisor the TSC may be scaled or the PIT emulated from another clock)"
+		kprintf("tsc: cpuid and pit differ by %u ppm: %s their combined uncertainty, %llu ppm%s\n",
+			tscfreq_ppm_diff(best->hz, out->cpuid.hz), ch.disagree ? "MORE than" : "within",
+			(unsigned long long)both,
+			!ch.disagree ? "" : c->hypervisor ? " (under a hypervisor the TSC may be scaled or the PIT emulated from another clock)"
 						 : " (a crystal off nominal, an SMI at a window's end, or a wrong crystal table entry)");
 	}
-
-	if (out->cpuid.hz && (!best || out->cpuid.ppm <= pit_total)) {
-		out->hz = out->cpuid.hz;
-		out->ppm = out->cpuid.ppm;
-		out->source = tscfreq_kind_name(out->cpuid.kind);
-	} else if (best) {
-		out->hz = best->hz;
-		out->ppm = pit_total > UINT32_MAX ? UINT32_MAX : (uint32_t)pit_total;
-		out->source = "pit";
-	}
-	if (out->hz && out->source[0] == 'p')
-		kprintf("tsc: rate used: %s +-%u ppm (pit: %u ppm measured bound + %u ppm assumed tolerance "
+	out->hz = ch.hz;
+	out->ppm = ch.ppm;
+	out->disagree = ch.disagree;
+	out->why = ch.why;
+	out->source = !ch.hz ? "none" : ch.from_pit ? "pit" : tscfreq_kind_name(out->cpuid.kind);
+	if (ch.hz && ch.disagree)
+		kprintf("tsc: rate used: %s +-%u ppm (%s: CPUID's %s +-%u ppm lies %u ppm away)\n",
+			tscfreq_format_mhz(mhz, sizeof mhz, out->hz), out->ppm, ch.why,
+			tscfreq_format_mhz(mhz2, sizeof mhz2, out->cpuid.hz), out->cpuid.ppm, ch.diff_ppm);
+	else if (ch.hz && ch.from_pit)
+		kprintf("tsc: rate used: %s +-%u ppm (%s; pit: %u ppm measured bound + %u ppm assumed tolerance "
 			"of the PIT's crystal)\n", tscfreq_format_mhz(mhz, sizeof mhz, out->hz), out->ppm,
-			best->ppm, TSCFREQ_PPM_CRYSTAL);
-	else if (out->hz)
-		kprintf("tsc: rate used: %s +-%u ppm (%s)\n", tscfreq_format_mhz(mhz, sizeof mhz, out->hz),
-			out->ppm, out->source);
+			ch.why, best->ppm, TSCFREQ_PPM_CRYSTAL);
+	else if (ch.hz)
+		kprintf("tsc: rate used: %s +-%u ppm (%s; %s)\n", tscfreq_format_mhz(mhz, sizeof mhz, out->hz),
+			out->ppm, ch.why, out->source);
 	else
 		kprintf("tsc: rate used: none: neither CPUID nor the PIT gave one; times stay in TSC ticks\n");
 
-	kprintf("{\"rec\":\"tsc_rate\",\"hz\":%llu,\"ppm\":%u,\"source\":\"%s\",\"cpuid_hz\":%llu,"
+	kprintf("{\"rec\":\"tsc_rate\",\"hz\":%llu,\"ppm\":%u,\"source\":\"%s\",\"disagree\":%s,\"why\":\"%s\","
+		"\"cpuid_hz\":%llu,"
 		"\"cpuid_ppm\":%u,\"cpuid_kind\":\"%s\",\"pit_hz\":[%llu,%llu],\"pit_ppm\":[%u,%u],"
 		"\"pit_ticks\":[%llu,%llu],\"pit_windows\":[%d,%d],\"pit_counts\":%u}\n",
-		(unsigned long long)out->hz, out->ppm, out->source, (unsigned long long)out->cpuid.hz,
+		(unsigned long long)out->hz, out->ppm, out->source, out->disagree ? "true" : "false", out->why,
+		(unsigned long long)out->cpuid.hz,
 		out->cpuid.ppm, tscfreq_kind_name(out->cpuid.kind), (unsigned long long)out->pit[0].hz,
 		(unsigned long long)out->pit[1].hz, out->pit[0].ppm, out->pit[1].ppm,
 		(unsigned long long)out->pit[0].ticks, (unsigned long long)out->pit[1].ticks,

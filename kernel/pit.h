@@ -83,6 +83,8 @@ struct tsc_rate {
 	uint64_t hz;          /* the rate used; 0 when no source gave one */
 	uint32_t ppm;         /* its uncertainty, ppm (a PIT figure's includes its crystal's) */
 	const char *source;   /* "pit", a tscfreq_kind_name(), or "none" */
+	int disagree;         /* CPUID and the PIT disagreed beyond their uncertainties */
+	const char *why;      /* why this source (tscfreq_choose) */
 	struct tscfreq cpuid; /* CPUID 15H/16H (lib/tscfreq.h) */
 	struct pit_cal pit[2];/* two PIT calibrations, each the best of its windows */
 	int pit_windows[2];   /* windows each took */
@@ -95,10 +97,12 @@ struct tsc_rate {
 
 /* tsc_rate_measure - CPUID's figure (tscfreq_from_cpuid), two PIT
  * calibrations (pit_calibrate_best: 50 ms windows, up to TSC_RATE_TRIES
- * each), their agreement in ppm, and the figure with the smaller
- * uncertainty (CPUID on a tie). The PIT's uncertainty is its method bound
- * plus TSCFREQ_PPM_CRYSTAL: its 14.31818 MHz crystal is as nominal as the
- * one CPUID names, so an enumerated crystal is preferred. Prints one "tsc:" line per source, one
+ * each), their agreement in ppm, and the figure tscfreq_choose picks: the
+ * one with the smaller uncertainty (CPUID on a tie) when they agree, the
+ * PIT's with an uncertainty widened to cover CPUID's when they do not. The
+ * PIT's uncertainty is its method bound plus TSCFREQ_PPM_CRYSTAL: its
+ * 14.31818 MHz crystal is as nominal as the one CPUID names, so an
+ * enumerated crystal is preferred when the two agree. Prints one "tsc:" line per source, one
  * comparing them, the choice, and a "tsc_rate" record. Takes about 100 ms
  * (two windows), up to 500 ms when windows must be repeated. c->has_tsc
  * must be set. */

@@ -61,8 +61,11 @@ void probe_cpu(struct cpu_info *c)
 			break;
 	}
 
-	c->lfence_serializing = !c->is_amd ||
-		(c->max_ext >= 0x80000021u && ((cpuid(0x80000021u, 0).eax >> 2) & 1));
+	/* Documented: always on Intel (SDM Vol. 2A LFENCE), on AMD where
+	 * CPUID 80000021H:EAX[2] says so; kernel/quiet.c settles AMD's DE_CFG
+	 * and says "unknown" for other vendors, which are then not trusted. */
+	c->lfence_serializing = !__builtin_memcmp(c->vendor, "GenuineIntel", 12) ||
+		(c->is_amd && c->max_ext >= 0x80000021u && ((cpuid(0x80000021u, 0).eax >> 2) & 1));
 
 	c->hv_vendor[0] = '\0';
 	if (c->hypervisor) {

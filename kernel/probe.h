@@ -17,9 +17,11 @@ struct cpu_info {
 	int hypervisor;      /* CPUID.1:ECX[31] */
 	int has_serialize;   /* CPUID.(EAX=07H,ECX=0):EDX[14] */
 	int is_amd;          /* vendor AuthenticAMD or HygonGenuine */
-	int lfence_serializing; /* LFENCE dispatch-serializing: Intel and others
-				 * always; AMD per CPUID 80000021H:EAX[2] or after
-				 * DE_CFG bit 1 is set (kernel/quiet.c) */
+	int lfence_serializing; /* LFENCE known to be dispatch-serializing: Intel
+				 * always (SDM Vol. 2A LFENCE); AMD per CPUID
+				 * 80000021H:EAX[2] or after DE_CFG bit 1 is set
+				 * (kernel/quiet.c); other vendors never (not
+				 * documented: "unknown", the LFENCE methods skip) */
 	char hv_vendor[13];  /* CPUID.40000000H:EBX,ECX,EDX when hypervisor */
 };
 

@@ -490,7 +490,8 @@ static int quiet_lfence(const struct cpu_info *c)
 		return 1;
 	}
 	if (!is_amd(c)) {
-		kprintf("quiet: lfence: unknown on vendor %s: the methods' CPUID and RDTSCP do not depend on it\n",
+		kprintf("quiet: lfence: unknown on vendor %s (documented for Intel and AMD only): the LFENCE "
+			"methods are skipped; the paper's CPUID and RDTSCP methods do not depend on it\n",
 			c->vendor);
 		return -1;
 	}

@@ -45,6 +45,32 @@ uint64_t select_kth(uint64_t *a, uint64_t n, uint64_t k)
 	return a[k];
 }
 
+/* Sift a[i] down the max-heap a[0..n-1]. */
+static void sift_down(uint64_t *a, uint64_t i, uint64_t n)
+{
+	for (;;) {
+		uint64_t c = 2 * i + 1;
+		if (c >= n)
+			return;
+		if (c + 1 < n && a[c + 1] > a[c])
+			c++;
+		if (a[i] >= a[c])
+			return;
+		swap(a, i, c);
+		i = c;
+	}
+}
+
+void sort_u64(uint64_t *a, uint64_t n)
+{
+	for (uint64_t i = n / 2; i-- > 0;)
+		sift_down(a, i, n);
+	for (uint64_t end = n; end > 1; end--) {
+		swap(a, 0, end - 1);
+		sift_down(a, 0, end - 1);
+	}
+}
+
 uint64_t rank_of(uint64_t n, uint64_t num, uint64_t den)
 {
 	u128 r = ((u128)num * n + den - 1);
@@ -74,21 +100,49 @@ uint64_t stddev_milli(uint64_t var)
 	return isqrt_u128((u128)var * 1000000u);
 }
 
+/* w·i/(n-i+1): from w_i = C(n,i)/C(n,m) to w_{i-1}, in 64.64 fixed point
+ * (w <= 1.0 = 2^64, so w·i < 2^128). Truncated: the same inputs always give
+ * the same weights, which the two passes below rely on. */
+static u128 binom_down(u128 w, uint64_t i, uint64_t n)
+{
+	return u128_div_u64(w * i, n - i + 1, 0);
+}
+
 void median_ci_ranks(uint64_t n, uint64_t *lo, uint64_t *hi)
 {
-	if (n < 6) {
-		*lo = 0;
-		*hi = n - 1;
+	*lo = 0;
+	*hi = n ? n - 1 : 0;
+	if (n < 2)
 		return;
+	/* Pass 1: S = sum of w_i for i = m down to where w_i truncates to 0
+	 * (about 9.4·sqrt(n) terms; what is left is below 2^-64 each). The
+	 * binomial is symmetric about n/2, so the total is 2S for odd n (m =
+	 * (n-1)/2 ends the lower half) and 2S - w_m for even n (m = n/2 is the
+	 * centre, counted once). */
+	const u128 one = (u128)1 << 64;
+	uint64_t m = n / 2;
+	u128 s = 0, w = one;
+	for (uint64_t i = m;; i--) {
+		s += w;
+		if (i == 0 || (w = binom_down(w, i, n)) == 0)
+			break;
 	}
-	/* d = ceil(0.98·sqrt(n)); sqrt via isqrt(n·10^4) = floor(100·sqrt(n)). */
-	uint64_t s100 = isqrt_u128((u128)n * 10000u);
-	uint64_t d = (98 * s100 + 9999) / 10000;
-	uint64_t half = n / 2; /* 1-based rank of the lower median for even n */
-	uint64_t l = half > d ? half - d : 1;      /* 1-based */
-	uint64_t h = half + 1 + d <= n ? half + 1 + d : n;
-	*lo = l - 1;
-	*hi = h - 1;
+	u128 total = n % 2 ? 2 * s : 2 * s - one;
+	/* Pass 2: T(k) = sum of w_i for i <= k, from T(m) = S down; the first
+	 * k with T(k) <= total/40 (P(X <= k) <= 2.5 %) is the largest. */
+	u128 t = s;
+	w = one;
+	for (uint64_t k = m;; k--) {
+		if (40 * t <= total) {
+			*lo = k;
+			*hi = n - 1 - k;
+			return;
+		}
+		t -= w;
+		if (k == 0)
+			return; /* P(X = 0) = 2^-n > 2.5 %: n <= 5, the whole range */
+		w = binom_down(w, k, n);
+	}
 }
 
 /* Select the ranks in ascending order, each in the part right of the

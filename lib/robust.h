@@ -1,7 +1,8 @@
 /* lib/robust.h - robust statistics beside the paper's: order statistics
  * by selection (no full sort), quartiles and percentiles, Tukey outlier
- * counts, a distribution-free confidence interval for the median, and an
- * integer square root for standard deviations.
+ * counts, a distribution-free confidence interval for the median, an
+ * integer square root for standard deviations, and a heapsort for the few
+ * figures that need every rank (lib/figures.c).
  *
  * All in exact integer arithmetic, in the unit of the samples. Quantiles use
  * the nearest-rank definition: the p-quantile of n values is the
@@ -38,11 +39,20 @@ struct robust_stats {
 void robust_compute(uint64_t *a, uint64_t n, struct robust_stats *r);
 
 /* median_ci_ranks - 0-based ranks (lo, hi) of the order statistics that
- * bracket the median with about 95% confidence, by the normal approximation
- * to the binomial: n/2 ∓ 0.98·sqrt(n) (Conover, "Practical Nonparametric
- * Statistics", 3.2), clamped to [0, n-1]. For n < 6 the interval is the
- * whole range. */
+ * bracket the median with at least 95% confidence, distribution-free, by
+ * the exact binomial: lo = k and hi = n-1-k for the largest k with
+ * P(X <= k) <= 2.5%, X ~ Binomial(n, 1/2) (Conover, "Practical
+ * Nonparametric Statistics", 3.2: P(x(k+1) <= median <= x(n-k)) =
+ * 1 - 2·P(X <= k)). Symmetric about the median for every n: n = 100 gives
+ * 1-based ranks 40..61, n = 101 gives 41..61 around x(51). For n <= 5 even
+ * the extremes cover less than 95%, and the interval is the whole range
+ * [0, n-1] (n = 0 gives 0, 0). Computed in 64.64 fixed point from the
+ * centre outwards, about 19·sqrt(n) integer divisions; no floating point. */
 void median_ci_ranks(uint64_t n, uint64_t *lo, uint64_t *hi);
+
+/* sort_u64 - sort a[0..n-1] ascending in place (heapsort: O(n log n), no
+ * recursion, no allocation; Williams, CACM 7(6), 1964). */
+void sort_u64(uint64_t *a, uint64_t n);
 
 /* isqrt_u128 - floor(sqrt(x)), exact. */
 uint64_t isqrt_u128(u128 x);

@@ -6,7 +6,16 @@
 /* The nominal core crystal of Intel family 6 models whose CPUID.15H:ECX is
  * 0: SDM Vol. 3B "Determining the Processor Base Frequency", table
  * "Nominal Core Crystal Clock Frequency", and Linux native_calibrate_tsc()
- * before v5.2 (which added Denverton). Hz. */
+ * before v5.2 (which added Denverton). Hz.
+ *
+ * Not 06_55H, although the SDM's table gives it 25 MHz: Xeon W-21xx/22xx
+ * workstations of that model run a 24 MHz crystal (4 % off), and
+ * Skylake-SP/Cascade Lake servers spread-spectrum theirs (about -0.25 %,
+ * 2500 ppm), so a +-100 ppm figure would be false. Linux dropped the entry
+ * for these reasons (commit b51120309348, "x86/tsc: Fix erroneous TSC rate
+ * on Skylake Xeon", 2017) and turbostat has no 25 MHz case for it; the
+ * model falls through to the CPUID.16H derivation (nominal, +-5000 ppm)
+ * and to the PIT. */
 static const struct {
 	uint32_t model;
 	uint32_t crystal_hz;
@@ -15,7 +24,6 @@ static const struct {
 	{ .model = 0x5E, .crystal_hz = 24000000 }, /* Skylake client, desktop */
 	{ .model = 0x8E, .crystal_hz = 24000000 }, /* Kaby Lake / Coffee Lake, mobile */
 	{ .model = 0x9E, .crystal_hz = 24000000 }, /* Kaby Lake / Coffee Lake, desktop */
-	{ .model = 0x55, .crystal_hz = 25000000 }, /* Skylake-SP (SDM table: 06_55H) */
 	{ .model = 0x5F, .crystal_hz = 25000000 }, /* Goldmont-D, Denverton (Linux) */
 	{ .model = 0x5C, .crystal_hz = 19200000 }, /* Goldmont, Apollo Lake (SDM table: 06_5CH) */
 };
@@ -111,6 +119,54 @@ int tscfreq_from_cpuid(const struct tscfreq_cpuid *in, struct tscfreq *out)
 					 : "not enumerated: CPUID.15H:EAX or EBX is 0 and no leaf 16H");
 	return none(out, "not enumerated: CPUID.15H:ECX is 0, the model is not in the crystal table, "
 			 "and there is no CPUID.16H base frequency");
+}
+
+int tscfreq_choose(uint64_t cpuid_hz, uint32_t cpuid_ppm, uint64_t pit_hz, uint32_t pit_ppm,
+		   struct tscfreq_choice *out)
+{
+	*out = (struct tscfreq_choice){ 0 };
+	if (!cpuid_hz && !pit_hz) {
+		out->why = "neither CPUID nor the PIT gave a rate";
+		return -1;
+	}
+	if (!pit_hz || !cpuid_hz) {
+		out->from_pit = !cpuid_hz;
+		out->hz = cpuid_hz ? cpuid_hz : pit_hz;
+		out->ppm = cpuid_hz ? cpuid_ppm : pit_ppm;
+		out->why = cpuid_hz ? "CPUID's: the only source (no PIT calibration)"
+				    : "the PIT's: the only source (CPUID does not enumerate the rate)";
+		return 0;
+	}
+	/* Apart by more than cpuid_ppm + pit_ppm of CPUID's figure, exactly:
+	 * |pit - cpuid| x 10^6 > (cpuid_ppm + pit_ppm) x cpuid (< 2^97). */
+	uint64_t gap = pit_hz > cpuid_hz ? pit_hz - cpuid_hz : cpuid_hz - pit_hz;
+	int disagree = (u128)gap * 1000000u > ((u128)cpuid_ppm + pit_ppm) * cpuid_hz;
+	if (!disagree) {
+		out->from_pit = pit_ppm < cpuid_ppm;
+		out->hz = out->from_pit ? pit_hz : cpuid_hz;
+		out->ppm = out->from_pit ? pit_ppm : cpuid_ppm;
+		out->diff_ppm = tscfreq_ppm(gap, out->hz);
+		out->why = out->from_pit ? "the PIT's: CPUID and the PIT agree within their combined "
+					   "uncertainty, and the PIT's is smaller"
+					 : "CPUID's: CPUID and the PIT agree within their combined uncertainty, "
+					   "and CPUID's is not larger";
+		return 0;
+	}
+	out->disagree = 1;
+	out->from_pit = 1;
+	out->hz = pit_hz;
+	out->diff_ppm = tscfreq_ppm(gap, pit_hz);
+	/* From the PIT's figure to the far end of CPUID's interval: gap +
+	 * cpuid x cpuid_ppm / 10^6 (rounded up), in ppm of the PIT's figure,
+	 * rounded up; never below the PIT's own. */
+	u128 far = (u128)gap * 1000000u + (u128)cpuid_hz * cpuid_ppm;
+	u128 wide = u128_div_u64(far + pit_hz - 1, pit_hz, 0);
+	out->ppm = wide > UINT32_MAX ? UINT32_MAX : wide < pit_ppm ? pit_ppm : (uint32_t)wide;
+	out->why = "the PIT's: CPUID and the PIT disagree by more than their combined uncertainty; the PIT "
+		   "measured this TSC, CPUID's figure is nominal (a crystal off nominal or spread-spectrum "
+		   "clocked, a wrong model table entry, a hypervisor's figure); the uncertainty is widened "
+		   "to cover CPUID's figure";
+	return 0;
 }
 
 const char *tscfreq_kind_name(enum tscfreq_kind k)

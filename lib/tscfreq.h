@@ -66,8 +66,9 @@ struct tscfreq {
  *  1. CPUID.15H:EAX and EBX nonzero and ECX nonzero: ECX x EBX / EAX;
  *  2. ECX = 0 on an Intel family 6 model of the SDM's crystal table:
  *     24 MHz for Skylake and Kaby Lake/Coffee Lake clients (models 4EH,
- *     5EH, 8EH, 9EH), 25 MHz for Skylake-SP (55H) and Denverton (5FH),
- *     19.2 MHz for Goldmont (5CH);
+ *     5EH, 8EH, 9EH), 25 MHz for Denverton (5FH), 19.2 MHz for Goldmont
+ *     (5CH); not Skylake-SP/Xeon W (55H), whose crystal is 24 or 25 MHz
+ *     and may be spread-spectrum (lib/tscfreq.c), as Linux since 2017;
  *  3. ECX = 0 and CPUID.16H:EAX[15:0] nonzero: the crystal derived from the
  *     base frequency, base x 10^6 x EAX / EBX (Hz, floored), times EBX/EAX;
  *  4. no usable 15H and 16H base nonzero: the base frequency, nominal.
@@ -76,6 +77,37 @@ struct tscfreq {
  * the nearest Hz. Returns 0 with *out filled, or -1 with out->kind =
  * TSCFREQ_NONE, out->hz = 0 and out->source saying why. */
 int tscfreq_from_cpuid(const struct tscfreq_cpuid *in, struct tscfreq *out);
+
+/* The rate to use, from CPUID's figure and the PIT's (tscfreq_choose). */
+struct tscfreq_choice {
+	uint64_t hz;       /* TSC ticks per second; 0 when neither source gave one */
+	uint32_t ppm;      /* its uncertainty: the chosen source's, or, when the two
+			    * disagree, wide enough to cover the other's figure */
+	int from_pit;      /* 1: the PIT's figure; 0: CPUID's (or none) */
+	int disagree;      /* both given and farther apart than their combined uncertainty */
+	uint32_t diff_ppm; /* |pit - cpuid| in ppm of the chosen figure, rounded up,
+			    * saturated; 0 unless both given */
+	const char *why;   /* one sentence: why this figure (static) */
+};
+
+/* tscfreq_choose - the rate to use from CPUID's (cpuid_hz +- cpuid_ppm; 0
+ * Hz: none) and the PIT calibration's (pit_hz +- pit_ppm, the latter
+ * including the PIT crystal's tolerance; 0 Hz: none). One source alone is
+ * used with its own uncertainty. When both agree within the sum of their
+ * uncertainties, the one with the smaller uncertainty is used (CPUID on a
+ * tie). When they disagree, one of them is wrong beyond what it claims and
+ * nothing says which: the PIT's is used, because it is a measurement of
+ * this TSC, while CPUID's is a nominal figure (a crystal off nominal or
+ * spread-spectrum clocked, a wrong model table entry, a hypervisor's
+ * figure); and its uncertainty is widened to reach the far end of CPUID's
+ * interval, (|pit - cpuid| + cpuid x cpuid_ppm / 10^6) in ppm of the PIT's
+ * figure, rounded up (at least pit_ppm, at most UINT32_MAX). They
+ * disagree when |pit - cpuid| x 10^6 > (cpuid_ppm + pit_ppm) x cpuid,
+ * computed exactly. out->why
+ * says which case it was. Returns 0, or -1 when neither gave a rate
+ * (out->hz = 0). */
+int tscfreq_choose(uint64_t cpuid_hz, uint32_t cpuid_ppm, uint64_t pit_hz, uint32_t pit_ppm,
+		   struct tscfreq_choice *out);
 
 /* tscfreq_kind_name - "cpuid15h-ecx", "cpuid15h-model", "cpuid15h-16h",
  * "cpuid16h-nominal" or "none": a short name for records. */

@@ -119,17 +119,65 @@ int main(void)
 	CHECK_EQ_U64(r.outliers_1_5, 1);
 	CHECK_EQ_U64(r.outliers_3, 1);
 
-	/* median_ci_ranks: n = 100: d = ceil(0.98*10) = 10: ranks 40..61 (1-based) */
+	/* median_ci_ranks: the exact binomial ranks, worked out with Python's
+	 * integers (largest k with 40·sum_{i<=k} C(n,i) <= 2^n): n = 100 gives
+	 * 1-based ranks 40..61, symmetric about x(50.5); n = 101 gives 41..61,
+	 * symmetric about x(51) (the normal approximation n/2 -+ 0.98·sqrt(n)
+	 * gave 40..61 there, 11 ranks below the median and 10 above). */
+	static const uint64_t ci[][3] = {
+		{ 6, 0, 5 }, { 7, 0, 6 }, { 8, 0, 7 }, { 9, 1, 7 }, { 10, 1, 8 }, { 11, 1, 9 },
+		{ 20, 5, 14 }, { 99, 39, 59 }, { 100, 39, 60 }, { 101, 40, 60 },
+		{ 1000, 468, 531 }, { 1001, 469, 531 }, { 4999, 2429, 2569 }, { 5000, 2430, 2569 },
+		{ 100000, 49689, 50310 }, { 100001, 49690, 50310 }, { 1000000, 499019, 500980 },
+	};
 	uint64_t lo, hi;
-	median_ci_ranks(100, &lo, &hi);
-	CHECK_EQ_U64(lo, 39);
-	CHECK_EQ_U64(hi, 60);
-	median_ci_ranks(5, &lo, &hi);
-	CHECK_EQ_U64(lo, 0);
-	CHECK_EQ_U64(hi, 4);
-	median_ci_ranks(100000, &lo, &hi); /* d = ceil(0.98*316.22) = 310 */
-	CHECK_EQ_U64(lo, 50000 - 310 - 1);
-	CHECK_EQ_U64(hi, 50000 + 1 + 310 - 1);
+	for (unsigned i = 0; i < sizeof ci / sizeof ci[0]; i++) {
+		median_ci_ranks(ci[i][0], &lo, &hi);
+		CHECK_EQ_U64(lo, ci[i][1]);
+		CHECK_EQ_U64(hi, ci[i][2]);
+	}
+	for (uint64_t n = 0; n <= 5; n++) { /* too few for 95 %: the whole range */
+		median_ci_ranks(n, &lo, &hi);
+		CHECK_EQ_U64(lo, 0);
+		CHECK_EQ_U64(hi, n ? n - 1 : 0);
+	}
+	/* Every n up to 3000 against the binomial in long double: symmetric
+	 * about the median, P(X <= lo) <= 2.5 % < P(X <= lo + 1). */
+	for (uint64_t n = 6; n <= 3000; n++) {
+		median_ci_ranks(n, &lo, &hi);
+		CHECK_EQ_U64(lo + hi, n - 1);
+		long double cdf = 0, next = 0;
+		for (uint64_t k = 0; k <= lo + 1; k++) {
+			long double p = expl(lgammal((long double)n + 1) - lgammal((long double)k + 1) -
+					     lgammal((long double)(n - k) + 1) - (long double)n * logl(2));
+			if (k <= lo)
+				cdf += p;
+			next += p;
+		}
+		CHECK(cdf <= 0.025L && next > 0.025L);
+	}
+	/* The odd case of the issue: n = 101 values 1..101 give the CI
+	 * x(41)..x(61) = 41..61, 10 either side of the median 51. */
+	for (uint64_t i = 0; i < 101; i++)
+		a[i] = 101 - i;
+	robust_compute(a, 101, &r);
+	CHECK_EQ_U64(r.median, 51);
+	CHECK_EQ_U64(r.ci_low, 41);
+	CHECK_EQ_U64(r.ci_high, 61);
+
+	/* sort_u64 against qsort: sizes 0..300, duplicates, extremes. */
+	for (uint64_t n = 0; n <= 300; n++) {
+		uint64_t b[300], s[300];
+		for (uint64_t i = 0; i < n; i++)
+			b[i] = s[i] = i % 3 ? next() % 17 : next();
+		if (n > 2) {
+			b[0] = s[0] = UINT64_MAX;
+			b[1] = s[1] = 0;
+		}
+		qsort(s, n, sizeof *s, cmp);
+		sort_u64(b, n);
+		CHECK(n == 0 || memcmp(b, s, n * sizeof *b) == 0);
+	}
 
 	/* isqrt and stddev */
 	CHECK_EQ_U64(isqrt_u128(0), 0);

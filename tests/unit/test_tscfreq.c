@@ -66,10 +66,30 @@ static void test_cpuid(void)
 	CHECK_EQ_U64(f.hz, 2200000000ull);
 	CHECK_EQ_U64(f.crystal_hz, 25000000);
 
-	/* Skylake-SP (06_55H): 25 MHz x 168/2 = 2100 MHz. */
+	/* Skylake-SP / Xeon W (06_55H) is not in the table: a Xeon W-2145
+	 * (24 MHz crystal, ratio 2/308: 3696 MHz) was given 25 MHz x 154 =
+	 * 3850 MHz +-100 ppm, 4 % off. Now the crystal comes from 16H, base
+	 * 3700 MHz: 3700e6 x 2 / 308 = 24025974 Hz, TSC 3699999996 Hz, nominal
+	 * +-5000 ppm, which covers the true 3696 MHz (1082 ppm off). */
+	f = run(1, 6, 0x55, 0x16, 2, 308, 0, 3700, &rc);
+	CHECK_EQ_U64(rc, 0);
+	CHECK(f.kind == TSCFREQ_CRYSTAL_16H);
+	CHECK_EQ_U64(f.ppm, TSCFREQ_PPM_NOMINAL);
+	CHECK_EQ_U64(f.crystal_hz, 24025974);
+	CHECK_EQ_U64(f.hz, 3699999996ull);
+	CHECK(tscfreq_ppm_diff(3696000000ull, f.hz) <= f.ppm);
+	/* A Skylake-SP server, 25 MHz spread-spectrum (-0.25 %), ratio 2/168:
+	 * the true rate is about 2094.75 MHz; 16H's 2100 MHz +-5000 ppm covers
+	 * it, where 2100 MHz +-100 ppm did not. */
 	f = run(1, 6, 0x55, 0x16, 2, 168, 0, 2100, &rc);
 	CHECK_EQ_U64(rc, 0);
+	CHECK(f.kind == TSCFREQ_CRYSTAL_16H);
 	CHECK_EQ_U64(f.hz, 2100000000ull);
+	CHECK(tscfreq_ppm_diff(2094750000ull, f.hz) <= f.ppm);
+	/* ... and without leaf 16H: not enumerated, the PIT measures it. */
+	f = run(1, 6, 0x55, 0x15, 2, 168, 0, 0, &rc);
+	CHECK_EQ_U64(rc, -1);
+	CHECK(f.kind == TSCFREQ_NONE);
 
 	/* ECX = 0 on a model not in the table (Comet Lake 06_A5H), 16H base
 	 * 2900 MHz, ratio 242/2: crystal = 2900e6 x 2 / 242 = 23966942 Hz
@@ -177,6 +197,64 @@ static void test_ratio_ppm(void)
 	CHECK_EQ_U64(tscfreq_ppm_diff(1, 0), UINT32_MAX);
 }
 
+/* tscfreq_choose's result for these inputs, checked against the figure,
+ * uncertainty, source and agreement expected. */
+static struct tscfreq_choice choose(uint64_t cpuid_hz, uint32_t cpuid_ppm, uint64_t pit_hz, uint32_t pit_ppm,
+				    uint64_t hz, uint32_t ppm, int from_pit, int disagree)
+{
+	struct tscfreq_choice ch;
+	CHECK_EQ_U64(tscfreq_choose(cpuid_hz, cpuid_ppm, pit_hz, pit_ppm, &ch), hz ? 0 : -1);
+	CHECK_EQ_U64(ch.hz, hz);
+	CHECK_EQ_U64(ch.ppm, ppm);
+	CHECK_EQ_U64(ch.from_pit, from_pit);
+	CHECK_EQ_U64(ch.disagree, disagree);
+	CHECK(ch.why != NULL);
+	return ch;
+}
+
+static void test_choose(void)
+{
+	struct tscfreq_choice ch;
+
+	/* Neither; one alone, with its own uncertainty. */
+	ch = choose(0, 0, 0, 0, 0, 0, 0, 0);
+	CHECK(strstr(ch.why, "neither"));
+	choose(3192000000ull, 100, 0, 0, 3192000000ull, 100, 0, 0);
+	choose(0, 0, 1000000123ull, 140, 1000000123ull, 140, 1, 0);
+
+	/* Agreement: 3192 MHz +-100 (CPUID) and 3192.3 MHz +-150 (PIT) are
+	 * 94 ppm apart, within 250: CPUID's smaller uncertainty. */
+	ch = choose(3192000000ull, 100, 3192300000ull, 150, 3192000000ull, 100, 0, 0);
+	CHECK_EQ_U64(ch.diff_ppm, 94);
+	CHECK(strstr(ch.why, "agree"));
+	/* A tie goes to CPUID; a smaller PIT bound to the PIT. */
+	choose(3192000000ull, 150, 3192300000ull, 150, 3192000000ull, 150, 0, 0);
+	choose(3200000000ull, 5000, 3192300000ull, 150, 3192300000ull, 150, 1, 0);
+
+	/* Disagreement, the issue's case: a Xeon W with 24 MHz given 25 MHz:
+	 * CPUID 3850 MHz +-100, the PIT 3696.1 MHz +-150: 41639 ppm apart (of
+	 * the PIT's figure). CPUID was preferred for its smaller uncertainty,
+	 * silently; now the PIT's figure, widened to reach CPUID's 3850.385
+	 * MHz: 154.285 MHz in ppm of 3696.1 MHz, rounded up, 41743. */
+	ch = choose(3850000000ull, 100, 3696100000ull, 150, 3696100000ull, 41743, 1, 1);
+	CHECK_EQ_U64(ch.diff_ppm, 41639);
+	CHECK(strstr(ch.why, "disagree"));
+	/* The chosen interval holds CPUID's whole interval. */
+	CHECK(tscfreq_ppm_diff(3850000000ull + 385000, ch.hz) <= ch.ppm);
+	/* Just beyond: 251 ppm apart with 100 + 150 ppm; just within. */
+	ch = choose(1000000000ull, 100, 1000251000ull, 150, 1000251000ull, 351, 1, 1);
+	choose(1000000000ull, 100, 1000250000ull, 150, 1000000000ull, 100, 0, 0);
+	/* Far apart (a PIT emulated from another clock: twice the rate): the
+	 * uncertainty is huge, and said, not hidden: (10^9 + 10^5) / 2x10^9. */
+	choose(1000000000ull, 100, 2000000000ull, 150, 2000000000ull, 500050, 1, 1);
+	ch = choose(UINT64_MAX, 100, 1, 0, 1, UINT32_MAX, 1, 1); /* saturated */
+	CHECK_EQ_U64(ch.diff_ppm, UINT32_MAX);
+	/* Extremes compared exactly, not through a saturated ppm: 1 Hz and
+	 * 2^64-1 Hz disagree even with a PIT bound of 2^32-6 ppm, which then
+	 * stays the uncertainty (it is wider than the gap). */
+	choose(1, 100, UINT64_MAX, UINT32_MAX - 5, UINT64_MAX, UINT32_MAX - 5, 1, 1);
+}
+
 static void test_ticks(void)
 {
 	uint64_t v;
@@ -240,6 +318,7 @@ int main(void)
 {
 	test_cpuid();
 	test_ratio_ppm();
+	test_choose();
 	test_ticks();
 	test_format();
 	return check_summary("tscfreq");

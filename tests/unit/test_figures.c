@@ -1,0 +1,207 @@
+/* tests/unit/test_figures.c - lib/figures.c: the resolution test's
+ * analysis on made-up minimums whose answer is known, the core clock over
+ * the TSC's from net medians, and SMI counts across a faulting read. */
+#include <stdint.h>
+#include "check.h"
+#include "../../lib/figures.h"
+
+static struct resolution_figures analyze(const uint64_t *mins, uint64_t n)
+{
+	uint64_t scratch[4096];
+	struct resolution_figures r;
+	for (uint64_t i = 0; i < n; i++)
+		scratch[i] = 0xDEADBEEF; /* garbage the analysis must not read */
+	resolution_analyze(mins, n, scratch, &r);
+	CHECK_EQ_U64(r.loop_sizes, n);
+	return r;
+}
+
+/* Check the figures that say what was found. */
+static void expect(const struct resolution_figures *r, uint64_t changes, int found, uint64_t gap,
+		   uint64_t flat_until, uint64_t longest_flat, uint64_t step)
+{
+	CHECK_EQ_U64(r->changes, changes);
+	CHECK_EQ_U64(r->found, found);
+	CHECK_EQ_U64(r->common_gap, gap);
+	CHECK_EQ_U64(r->flat_until, flat_until);
+	CHECK_EQ_U64(r->longest_flat, longest_flat);
+	CHECK_EQ_U64(r->common_step, step);
+}
+
+/* mins[j] = base + step * floor((j + phase) / every): a minimum that rises
+ * by `step` every `every` loop iterations. */
+static void staircase(uint64_t *mins, uint64_t n, uint64_t base, uint64_t step, uint64_t every,
+		      uint64_t phase)
+{
+	for (uint64_t j = 0; j < n; j++)
+		mins[j] = base + step * ((j + phase) / every);
+}
+
+static void test_resolution(void)
+{
+	uint64_t m[4096];
+	struct resolution_figures r;
+
+	/* One change, wherever it is, is no resolution: the issue's case
+	 * reported 1 loop iteration for all of these. The flat stretches
+	 * bound it from below. */
+	static const uint64_t at[] = { 1, 2, 10, 39 };
+	for (unsigned i = 0; i < sizeof at / sizeof at[0]; i++) {
+		for (uint64_t j = 0; j < 40; j++)
+			m[j] = j < at[i] ? 100 : 104;
+		r = analyze(m, 40);
+		/* sizes 0..at-1 span at-1 iterations, at..39 span 39-at */
+		uint64_t a = at[i] - 1, b = 39 - at[i];
+		expect(&r, 1, 0, 0, at[i] - 1, a > b ? a : b, 4);
+		CHECK_EQ_U64(r.smallest_gap, 0);
+		CHECK_EQ_U64(r.strictly_increasing, 0);
+	}
+	/* Two loop sizes, one change: nothing bounded either. */
+	m[0] = 5;
+	m[1] = 6;
+	r = analyze(m, 2);
+	expect(&r, 1, 0, 0, 0, 0, 1);
+	CHECK_EQ_U64(r.strictly_increasing, 1);
+
+	/* Never a change: coarser than n-1 iterations. One loop size alone. */
+	for (uint64_t j = 0; j < 50; j++)
+		m[j] = 77;
+	r = analyze(m, 50);
+	expect(&r, 0, 0, 0, 49, 49, 0);
+	r = analyze(m, 1);
+	expect(&r, 0, 0, 0, 0, 0, 0);
+	CHECK_EQ_U64(r.strictly_increasing, 0);
+
+	/* Every loop size (the -icount case): resolution 1, step 3 after the
+	 * set-up's bigger first step. */
+	for (uint64_t j = 0; j < 40; j++)
+		m[j] = j == 0 ? 3 : 9 + 3 * j;
+	r = analyze(m, 40);
+	expect(&r, 39, 1, 1, 0, 0, 3);
+	CHECK_EQ_U64(r.smallest_gap, 1);
+	CHECK_EQ_U64(r.strictly_increasing, 1);
+
+	/* Gaps of 64 and more are reported as they are (they printed as 64):
+	 * every 64, 65, 100 and 1000 iterations. */
+	static const uint64_t every[] = { 7, 64, 65, 100, 1000 };
+	for (unsigned i = 0; i < sizeof every / sizeof every[0]; i++) {
+		uint64_t n = every[i] * 4 + 3;
+		staircase(m, n, 50, 2, every[i], 0);
+		r = analyze(m, n);
+		expect(&r, 4, 1, every[i], every[i] - 1, every[i] - 1, 2);
+		CHECK_EQ_U64(r.smallest_gap, every[i]);
+	}
+
+	/* Gaps of 2 and 3 alternating (a step of 2/5 of the quantum): 3 is
+	 * the more common here; with equal counts the smaller is given. */
+	uint64_t n = 0;
+	static const uint64_t pattern[] = { 3, 2, 3, 2, 3, 3 }; /* 4 x 3, 2 x 2 */
+	uint64_t v = 10;
+	m[n++] = v;
+	for (unsigned i = 0; i < sizeof pattern / sizeof pattern[0]; i++) {
+		for (uint64_t k = 1; k < pattern[i]; k++)
+			m[n++] = v;
+		m[n++] = ++v;
+	}
+	r = analyze(m, n);
+	CHECK_EQ_U64(r.changes, 6);
+	CHECK_EQ_U64(r.common_gap, 3); /* the gaps between changes: 2, 3, 2, 3, 3 */
+	CHECK_EQ_U64(r.smallest_gap, 2);
+	m[0] = 1;
+	m[1] = 2;
+	m[2] = 2;
+	m[3] = 3;
+	m[4] = 4;
+	m[5] = 4;
+	m[6] = 5;
+	r = analyze(m, 7); /* changes at 1, 3, 4, 6: gaps 2, 1, 2 */
+	CHECK_EQ_U64(r.common_gap, 2);
+	m[5] = 5;
+	m[6] = 6;
+	r = analyze(m, 7); /* changes at 1, 3, 4, 5, 6: gaps 2, 1, 1, 1 */
+	CHECK_EQ_U64(r.common_gap, 1);
+	staircase(m, 12, 0, 1, 3, 1); /* 0 0 1 1 1 2 2 2 3 3 3 4 */
+	m[11] = 3; /* ... the last does not change: changes at 2, 5, 8, gaps 3, 3 */
+	r = analyze(m, 12);
+	CHECK_EQ_U64(r.common_gap, 3);
+	CHECK_EQ_U64(r.changes, 3);
+
+	/* A spurious low minimum: two changes (down, back up), gap 1; the
+	 * drop is no rise; the stretch before it spans 19 iterations. */
+	for (uint64_t j = 0; j < 40; j++)
+		m[j] = 50;
+	m[20] = 40;
+	r = analyze(m, 40);
+	expect(&r, 2, 1, 1, 19, 19, 10);
+	CHECK_EQ_U64(r.strictly_increasing, 0);
+
+	/* Large values: steps near 2^64 are not cut. */
+	m[0] = 0;
+	m[1] = UINT64_MAX - 1;
+	m[2] = UINT64_MAX;
+	r = analyze(m, 3);
+	CHECK_EQ_U64(r.common_step, 1); /* rises UINT64_MAX-1 and 1: equally common, smaller */
+	CHECK_EQ_U64(r.common_gap, 1);
+}
+
+static void test_clock_ratio(void)
+{
+	uint64_t milli;
+	/* A body of 500 net TSC ticks in 600 net core cycles: 1.200. The
+	 * counters' window is much longer than the TSC's (1000 vs 40 core
+	 * cycles / TSC ticks in the empty window), which the old figure,
+	 * 1600/540 = 2.963, mixed in. */
+	CHECK(clock_ratio_milli(1600, 1000, 540, 40, &milli) == 0);
+	CHECK_EQ_U64(milli, 1200);
+	/* Rounded to nearest: 1000/300 = 3.3333 -> 3333; 2000/300 -> 6667. */
+	CHECK(clock_ratio_milli(1000, 0, 300, 0, &milli) == 0);
+	CHECK_EQ_U64(milli, 3333);
+	CHECK(clock_ratio_milli(2000, 0, 300, 0, &milli) == 0);
+	CHECK_EQ_U64(milli, 6667);
+	/* A slow core: 50 cycles per 100 ticks. */
+	CHECK(clock_ratio_milli(150, 100, 200, 100, &milli) == 0);
+	CHECK_EQ_U64(milli, 500);
+	/* Too short a body (99 net ticks), or below the empty window: why. */
+	const char *why = clock_ratio_milli(1000, 0, 139, 40, &milli);
+	CHECK(why && strstr(why, "100 TSC ticks"));
+	CHECK_EQ_U64(milli, 0);
+	CHECK(clock_ratio_milli(1000, 0, 30, 40, &milli) != 0);
+	CHECK(clock_ratio_milli(1000, 0, 140, 40, &milli) == 0);
+	CHECK_EQ_U64(milli, 10000);
+	why = clock_ratio_milli(1000, 1000, 540, 40, &milli);
+	CHECK(why && strstr(why, "core cycles"));
+	CHECK(clock_ratio_milli(900, 1000, 540, 40, &milli) != 0);
+	/* Extremes: no overflow inside. */
+	CHECK(clock_ratio_milli(UINT64_MAX, 0, UINT64_MAX, 0, &milli) == 0);
+	CHECK_EQ_U64(milli, 1000);
+	CHECK(clock_ratio_milli(UINT64_MAX / 10, 0, 100, 0, &milli) == 0);
+	CHECK_EQ_U64(milli, UINT64_MAX / 10 * 10);
+	CHECK(clock_ratio_milli(UINT64_MAX, 0, 100, 0, &milli) != 0); /* 10 x (2^64-1) */
+}
+
+static void test_smi_delta(void)
+{
+	uint64_t d;
+	CHECK_EQ_U64(smi_delta(1, 7, 1, 7, &d), 0);
+	CHECK_EQ_U64(d, 0);
+	CHECK_EQ_U64(smi_delta(1, 7, 1, 10, &d), 0);
+	CHECK_EQ_U64(d, 3);
+	/* The count is 32 bits wide: across its wrap, 2 SMIs. */
+	CHECK_EQ_U64(smi_delta(1, 0xFFFFFFFFull, 1, 1, &d), 0);
+	CHECK_EQ_U64(d, 2);
+	/* The second read faulted (its value reads as 0): unreadable, not
+	 * 0 - 12345 = 18446744073709539271 SMIs. */
+	CHECK_EQ_U64(smi_delta(1, 12345, 0, 0, &d), -1);
+	CHECK_EQ_U64(d, 0);
+	CHECK_EQ_U64(smi_delta(0, 0, 1, 12345, &d), -1);
+	CHECK_EQ_U64(d, 0);
+	CHECK_EQ_U64(smi_delta(0, 0, 0, 0, &d), -1);
+}
+
+int main(void)
+{
+	test_resolution();
+	test_clock_ratio();
+	test_smi_delta();
+	return check_summary("test_figures");
+}
