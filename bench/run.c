@@ -65,6 +65,15 @@ static uint8_t net_units[METHOD_COUNT][WORKLOADS_MAX + 1];
 #define CODE_ROW WORKLOADS_MAX
 static const char *code_row_name;
 
+/* Whether the CPUID vendor string is exactly v (12 characters). */
+static int cpu_vendor_is(const struct cpu_info *cpu, const char *v)
+{
+	for (int i = 0; i < 12; i++)
+		if (cpu->vendor[i] != v[i])
+			return 0;
+	return 1;
+}
+
 void bench_set_tsc_hz(uint64_t hz)
 {
 	tsc_hz = hz;
@@ -472,9 +481,10 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 	choose_counters(capacity);
 	{
 		uint64_t v;
-		smi_ok = cpu->vendor[0] == 'G' && bench_smi_read(&v) == 0;
+		int intel = cpu_vendor_is(cpu, "GenuineIntel");
+		smi_ok = intel && bench_smi_read(&v) == 0;
 		smi_counted = smi_ok;
-		report_smi_choice(smi_ok, cpu->vendor[0] == 'G');
+		report_smi_choice(smi_ok, intel);
 	}
 	last_progress = rdtsc();
 

@@ -79,9 +79,15 @@ void probe_print(const struct cpu_info *c, const struct boot_info *bi)
 	char e1[64], e2[256], e3[2048], e4[64], e5[256];
 	uint64_t usable_mib = mem_total_usable() >> 20;
 
+	/* Vendor, brand and hypervisor strings come from CPUID, which a
+	 * hypervisor sets as it likes (QEMU -cpu ...,model-id=): escaped. */
+	char h1[64], h2[256], h3[64];
+	fmt_escape(h1, sizeof h1, c->vendor, sizeof c->vendor);
+	fmt_escape(h2, sizeof h2, c->brand, sizeof c->brand);
+	fmt_escape(h3, sizeof h3, c->hv_vendor, sizeof c->hv_vendor);
 	kprintf("env: cpu: %s family 0x%x model 0x%x stepping %u (CPUID.1:EAX=0x%08x)\n",
-		c->vendor, c->family, c->model, c->stepping, c->signature);
-	kprintf("env: brand: %s\n", c->brand[0] ? c->brand : "(none: CPUID.80000000H:EAX < 80000004H)");
+		h1, c->family, c->model, c->stepping, c->signature);
+	kprintf("env: brand: %s\n", c->brand[0] ? h2 : "(none: CPUID.80000000H:EAX < 80000004H)");
 	kprintf("env: cpuid: max basic leaf 0x%x, max extended leaf 0x%x\n", c->max_basic, c->max_ext);
 	kprintf("env: tsc: %s (CPUID.1:EDX[4]=%d)\n", c->has_tsc ? "yes" : "NO", c->has_tsc);
 	kprintf("env: rdtscp: %s (CPUID.80000001H:EDX[27]=%d)\n", c->has_rdtscp ? "yes" : "no",
@@ -92,7 +98,7 @@ void probe_print(const struct cpu_info *c, const struct boot_info *bi)
 		c->has_serialize ? "yes" : "no", c->has_serialize);
 	if (c->hypervisor)
 		kprintf("env: hypervisor: yes (CPUID.1:ECX[31]=1), vendor \"%s\": CPUID, and perhaps RDTSC, exit to it; figures include that\n",
-			c->hv_vendor);
+			h3);
 	else
 		kprintf("env: hypervisor: none reported (CPUID.1:ECX[31]=0)\n");
 	kprintf("env: memory: %llu MiB usable (%s), %llu MiB free for sample buffers\n",

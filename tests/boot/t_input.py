@@ -216,3 +216,13 @@ def test_input_samples_what_fits():
     cfg = run.one("config")
     check(cfg["samples"] == used and cfg["problems"] == 1, f"config {cfg}", text)
     check(all(e["samples"] == used for e in run.by("ensemble")), "ensembles of another size", text)
+
+
+def test_input_cpuid_strings_escaped():
+    """A hypervisor sets the brand string as it likes (QEMU model-id=): an
+    escape sequence in it is echoed escaped, never raw."""
+    rc, text = qemu("input-brand", kernel(f"ensembles=2 samples=20 {QUICK}"),
+                    cpu="max,vendor=GenuineIntel,model-id=Evil\x1b[2J\"x")
+    run = expect_complete(rc, text)
+    check("\x1b[2J" not in text, "a raw escape sequence from CPUID reached the log", text)
+    check(run.has_line('env: brand: Evil\\x1b[2J\\"x'), "the brand line is not escaped", text)
