@@ -363,6 +363,23 @@ class Machine:
         if not reply.startswith(("T05", "S05")):
             raise AssertionError(f"the run stopped for another reason: {reply!r}")
 
+    def read_memory(self, address, length):
+        """At a stop of run_to: length bytes of guest memory (gdb 'm')."""
+        reply = self.gdb.request(f"m{address:x},{length:x}")
+        if len(reply) != 2 * length:
+            raise AssertionError(f"gdbstub: reading {length} bytes at 0x{address:x} gave {reply!r}")
+        return bytes.fromhex(reply)
+
+    def register(self, number):
+        """At a stop of run_to: 64-bit register number of GDB's x86-64
+        order (0 rax, 1 rbx, 2 rcx, 3 rdx, 4 rsi, 5 rdi, 6 rbp, 7 rsp,
+        8..15 r8..r15, 16 rip), from the 'g' packet (QEMU answers 'p' only
+        to a debugger that read its target description)."""
+        reply = self.gdb.request("g")
+        if len(reply) < 16 * (number + 1):
+            raise AssertionError(f"gdbstub: the registers ('g') gave {reply[:80]!r}")
+        return int.from_bytes(bytes.fromhex(reply[16 * number:16 * (number + 1)]), "little")
+
     def resume(self):
         """After run_to: remove the breakpoints, detach (QEMU goes on)."""
         for a in self.breakpoints:
