@@ -99,3 +99,20 @@ def test_faults_nmi_during_double_fault_report():
     check(any(l.startswith(f"  RSP={BAD_RSP:016x} ") for l in lines),
           f"the report's RSP is not the overflowing stack 0x{BAD_RSP:x}", text)
     expect_own_ist(layout, VEC_DF, rsp, text)
+
+
+# QEMU CPU models without long mode (CPUID.80000001H:EDX[29] = 0).
+NO_LONG_MODE_CPUS = ["pentium3", "n270", "athlon", "qemu32", "coreduo"]
+NO_LONG_MODE = ("bench: FATAL: this CPU does not support long mode (CPUID.80000001H:EDX[29]=0); "
+                "this image needs an x86-64 CPU")
+
+
+def test_faults_no_long_mode_exits():
+    """32-bit CPUs: boot/entry.asm prints the FATAL line and, still in 32-bit
+    code, writes the failure code to isa-debug-exit: QEMU exits with status
+    35 (each run has a 30 s timeout; before the fix it halted for ever)."""
+    for cpu in NO_LONG_MODE_CPUS:
+        rc, text = qemu(f"no-long-mode-{cpu}", kernel("ensembles=2 samples=10"), timeout=30, cpu=cpu)
+        lines = [l for l in clean_lines(text) if l]
+        check(lines == [NO_LONG_MODE], f"-cpu {cpu}: the output is not exactly the FATAL line", text)
+        check(rc == EXIT_FAILURE, f"-cpu {cpu}: QEMU exit status {rc}, expected {EXIT_FAILURE}", text)
