@@ -17,8 +17,11 @@ The kernel writes the screen and then, under QEMU with isa-debug-exit, makes
 QEMU exit: the screen is gone before anyone can read it. A run whose screen
 is read is therefore started without isa-debug-exit: the kernel prints
 "bench: halted; ..." and halts, the test waits for that line (on the serial
-log, or on the screen itself when there is no serial output) and reads the
-screen, then quits QEMU.
+log, or on the screen itself when there is no serial output), then for the
+CPU to be halted with interrupts off (Machine.wait_halted: the kernel writes
+each line to the serial port before the screen, so the serial log can be
+ahead of the screen), reads the screen, then quits QEMU. Every wait has a
+bound and a failure message that says what did not happen.
 """
 import os
 import re
@@ -340,6 +343,30 @@ class Machine:
             if time.time() > end:
                 raise AssertionError(f"{what!r} did not appear in {timeout} s (log {self.serial_log})\n"
                                      + tail(text))
+            time.sleep(every)
+
+    def halted(self):
+        """True when the guest CPU is halted with interrupts off (HLT=1 and
+        RFLAGS.IF=0 in the monitor's `info registers`): the kernel's end
+        (halt_forever), after which nothing more is written anywhere."""
+        regs = self.hmp("info registers")
+        hlt, rfl = re.search(r"\bHLT=(\d)", regs), re.search(r"\bRFL=([0-9a-f]+)", regs)
+        if not hlt or not rfl:
+            raise AssertionError("QEMU's 'info registers' shows no HLT= or RFL= field:\n" + tail(regs))
+        return hlt.group(1) == "1" and not int(rfl.group(1), 16) & 0x200
+
+    def wait_halted(self, timeout, every=0.5):
+        """Wait until halted() (the kernel printed its last line on the
+        serial port before the screen: seeing it in the serial log does not
+        mean the screen has it yet). Fails after timeout seconds."""
+        end = time.time() + timeout
+        while not self.halted():
+            if self.proc.poll() is not None:
+                raise AssertionError(f"QEMU exited (status {self.proc.returncode}) before the guest halted\n"
+                                     + tail(self.serial_text()) + "\n" + self.qemu_messages())
+            if time.time() > end:
+                raise AssertionError(f"the guest did not halt (HLT with interrupts off) within {timeout} s "
+                                     f"(log {self.serial_log})\n" + tail(self.serial_text()))
             time.sleep(every)
 
     def run_to(self, addresses, timeout):
