@@ -22,7 +22,8 @@ def test_kvm_vector_workloads():
 def test_kvm():
     """Every method the CPU has, every default workload the hypervisor can
     run: the run completes, the PIT calibration measures a TSC rate, and a
-    real CPU takes time for each workload."""
+    real CPU takes time for 256 dependent ADDs (TCG under -icount is exact,
+    without it host time; here it is the CPU's)."""
     workloads, why = kvm_workloads()
     if why:
         note(why)
@@ -39,8 +40,9 @@ def test_kvm():
         expect_method_ran(run, m, 3, 100)
         for w in workloads.split(","):
             s = [r for r in run.by("summary", method=m, workload=w) if r["unit"] == "tsc_ticks"]
-            check(len(s) == 1 and s[0]["min_of_mins"] > s[0]["offset"],
-                  f"{m}/{w}: no summary, or it takes no time beyond the offset: {s}", text)
+            check(len(s) == 1, f"{m}/{w}: {len(s)} summaries in TSC ticks, expected 1", text)
+            check(w != "add_chain_256" or s[0]["min_of_mins"] > s[0]["offset"],
+                  f"{m}/{w}: 256 dependent ADDs take no time beyond the offset: {s[0]}", text)
 
 
 def pmu_line(run, name):
