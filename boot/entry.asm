@@ -2,9 +2,12 @@
 ;
 ; A multiboot2 header (GRUB's `multiboot2` command) and a multiboot1 header
 ; (QEMU's `-kernel`, which only knows multiboot1), a 32-bit protected-mode
-; entry that checks for long mode, identity-maps the first 4 GiB with 2 MiB
-; pages, enters 64-bit mode (SDM Vol. 3A 10.8.5 "Initializing IA-32e Mode"),
-; enables SSE (SDM Vol. 3A 14.1.3) and calls
+; entry that checks for long mode (without it: one FATAL line on COM1 and
+; the screen, then QEMU's failure exit status 35, or a halt), identity-maps
+; the first 4 GiB with 2 MiB pages, enters 64-bit mode (SDM Vol. 3A 10.8.5
+; "Initializing IA-32e Mode"), enables x87/MMX/SSE (SDM Vol. 3A 14.1.3) for
+; the workloads that measure vector instructions in inline asm (the
+; kernel's C code uses none: it is built with -mgeneral-regs-only) and calls
 ;     kernel_main(uint32_t magic, uint32_t info_phys).
 ;
 ; Machine state on entry (Multiboot 0.6.96 section 3.2, Multiboot2 3.3):
@@ -17,6 +20,11 @@ MB2_MAGIC       equ 0xE85250D6
 MB2_ARCH_I386   equ 0
 
 COM1            equ 0x3F8
+; kernel/exit.h: a write of EXIT_FAILURE_CODE to DEBUG_EXIT_PORT makes QEMU
+; with isa-debug-exit exit with status (0x11 << 1) | 1 = 35; elsewhere the
+; port is unused and the write does nothing.
+DEBUG_EXIT_PORT equ 0xF4
+EXIT_FAILURE_CODE equ 0x11
 
 section .multiboot_header progbits alloc noexec nowrite align=8
 align 4
@@ -178,8 +186,11 @@ _start:
         jmp     fatal32
 
 ; fatal32: print the NUL-terminated string at ESI on COM1 and on the VGA text
-; screen, then halt forever. The serial wait is bounded so a missing UART
-; cannot hang us before the halt.
+; screen, end the run as every fatal path does (kernel/exit.c bench_exit):
+; the failure code to the isa-debug-exit port, which I/O instructions reach
+; from 32-bit protected mode as from 64-bit mode, then halt forever where
+; that port does nothing. The serial wait is bounded so a missing UART
+; cannot hang us before the exit.
 fatal32:
         mov     edi, 0xB8000
 .next:
@@ -203,9 +214,13 @@ fatal32:
         out     dx, al
         jmp     .next
 .halt:
+        mov     dx, DEBUG_EXIT_PORT
+        mov     eax, EXIT_FAILURE_CODE
+        out     dx, eax
+.hang:
         cli
         hlt
-        jmp     .halt
+        jmp     .hang
 
 bits 64
 long_mode_entry:

@@ -39,7 +39,15 @@ struct desc_ptr {
 static uint64_t gdt[5];
 static struct tss64 tss;
 static struct idt_gate idt[256];
-static uint8_t ist1_stack[16384] __attribute__((aligned(16)));
+/* The three vectors that may arrive while another handler runs, each on
+ * its own stack (SDM Vol. 3A 7.14.5 "Interrupt Stack Table"): the CPU loads
+ * RSP from TSS.IST[n] on every delivery through a gate with IST index n,
+ * even nested in a handler on that same stack, so a shared stack would let
+ * an NMI during a #DF or #MC dump overwrite the frame being dumped.
+ * Ordinary exceptions stay on the current stack (IST 0). */
+enum { IST_NMI = 1, IST_DF = 2, IST_MC = 3, IST_STACKS = 3 };
+#define IST_STACK_SIZE 16384
+static uint8_t ist_stacks[IST_STACKS][IST_STACK_SIZE] __attribute__((aligned(16)));
 static volatile uint64_t nmi_count;
 static int in_exception;
 int (*trap_hook)(struct trap_frame *f);
@@ -108,7 +116,8 @@ void trap_init(void)
 		 (((limit >> 16) & 0xF) << 48) | (((base >> 24) & 0xFF) << 56);
 	gdt[4] = base >> 32;
 
-	tss.ist[0] = (uint64_t)(ist1_stack + sizeof ist1_stack);
+	for (int i = 0; i < IST_STACKS; i++) /* TSS.IST1..IST3 = ist[0..2] */
+		tss.ist[i] = (uint64_t)(ist_stacks[i] + IST_STACK_SIZE);
 	tss.iomap_base = sizeof tss; /* no I/O permission bitmap */
 
 	struct desc_ptr gp = { sizeof gdt - 1, (uint64_t)gdt };
@@ -128,7 +137,7 @@ void trap_init(void)
 
 	for (int v = 0; v < 256; v++)
 		set_gate(v, trap_vector_table[v],
-			 (v == VEC_DF || v == VEC_NMI || v == VEC_MC) ? 1 : 0);
+			 v == VEC_NMI ? IST_NMI : v == VEC_DF ? IST_DF : v == VEC_MC ? IST_MC : 0);
 	struct desc_ptr ip = { sizeof idt - 1, (uint64_t)idt };
 	__asm__ volatile("lidt %0" : : "m"(ip) : "memory");
 }
@@ -163,6 +172,7 @@ static void dump(const struct trap_frame *f)
 	kprintf("  R12=%016llx R13=%016llx R14=%016llx R15=%016llx\n",
 		(unsigned long long)f->r12, (unsigned long long)f->r13,
 		(unsigned long long)f->r14, (unsigned long long)f->r15);
+	kprintf("  NMIs received since boot: %llu\n", (unsigned long long)nmi_count);
 }
 
 void trap_handler(struct trap_frame *f);

@@ -5,8 +5,9 @@
  * and ends the run with EXIT_FAILURE_CODE, unless the faulting instruction
  * is in the exception table: then execution resumes after it and the
  * accessor returns the vector as an error (the kvm-unit-tests approach).
- * NMIs are counted and return. #DF, NMI and #MC run on their own stack
- * (IST1), so even a stack overflow is reported.
+ * NMIs are counted and return. NMI, #DF and #MC each run on a stack of
+ * their own (TSS IST1, IST2, IST3), so even a stack overflow is reported,
+ * and an NMI during a #DF or #MC report does not overwrite its frame.
  */
 #ifndef KERNEL_TRAP_H
 #define KERNEL_TRAP_H
@@ -31,7 +32,7 @@ struct trap_frame {
 #define VEC_PF 14
 #define VEC_MC 18
 
-/* trap_init - load our GDT with a TSS (IST1 stack) and the IDT. */
+/* trap_init - load our GDT with a TSS (IST1..IST3 stacks) and the IDT. */
 void trap_init(void);
 
 /* trap_vector_name - "#GP general protection" etc.; "interrupt" above 31. */

@@ -9,7 +9,6 @@ import json
 import os
 import re
 import subprocess
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ.get("BENCH_BUILD") or os.path.join(ROOT, "build")
@@ -80,68 +79,6 @@ def qemu(name, args, timeout=90, cpu="max", extra=None, cwd=None):
         f.write(" ".join(cmd) + "\n" + text)
     if rc is None:
         raise AssertionError(f"QEMU timed out after {timeout} s (log {log_path})\n" + tail(text))
-    return rc, text
-
-
-KVM_INTERNAL = "KVM internal error"
-
-
-def kvm_modules():
-    """The kvm* kernel modules loaded on this host, e.g. 'kvm, kvm_intel'."""
-    try:
-        return ", ".join(sorted(m for m in os.listdir("/sys/module") if m.startswith("kvm"))) or "none"
-    except OSError:
-        return "unknown"
-
-
-def qemu_kvm(name, append, timeout=90):
-    """A -cpu host -accel kvm run of the kernel, like qemu(). Skips when
-    /dev/kvm is not usable, when QEMU cannot use KVM, and when the host's KVM
-    stops the guest with an internal error (an instruction its emulator
-    cannot handle, e.g. the kvm_pvm module's shadow-paging KVM failing on
-    PXOR xmm0,xmm0: the hypervisor's limit, not the image's; QEMU then
-    pauses the guest for ever, so the run is stopped as soon as it says so)."""
-    if not os.path.exists("/dev/kvm"):
-        raise Skip("/dev/kvm does not exist (no hardware virtualization here)")
-    if not os.access("/dev/kvm", os.R_OK | os.W_OK):
-        raise Skip("/dev/kvm is not readable and writable by this user")
-    cmd = ["qemu-system-x86_64", "-machine", "q35", "-m", "256M", "-display", "none",
-           "-serial", "stdio", "-no-reboot", "-monitor", "none",
-           "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
-           "-cpu", "host", "-accel", "kvm"] + kernel(append)
-    os.makedirs(LOGS, exist_ok=True)
-    log_path = os.path.join(LOGS, f"test-{name}.log")
-    with open(log_path, "wb") as log:
-        log.write((" ".join(cmd) + "\n").encode())
-        log.flush()
-        start = log.tell()
-        p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        end = time.time() + timeout
-        rc = None
-        while rc is None:
-            rc = p.poll()
-            with open(log_path, "rb") as f:
-                f.seek(start)
-                text = f.read().decode("utf-8", errors="replace")
-            if rc is None and KVM_INTERNAL in text:
-                time.sleep(0.5)  # the register dump follows
-                p.kill()
-                p.wait()
-                with open(log_path, "rb") as f:
-                    f.seek(start)
-                    text = f.read().decode("utf-8", errors="replace")
-                rip = re.search(r"RIP=([0-9a-f]+)", text)
-                raise Skip(f"the host's KVM (modules: {kvm_modules()}) stopped the guest with "
-                           f"'{KVM_INTERNAL}' (emulation failure at RIP "
-                           f"{rip.group(1) if rip else '?'}): a hypervisor limit; log {log_path}")
-            if rc is None and time.time() > end:
-                p.kill()
-                p.wait()
-                raise AssertionError(f"QEMU timed out after {timeout} s (log {log_path})\n" + tail(text))
-            if rc is None:
-                time.sleep(0.2)
-    if rc not in (33, 35) and "kvm" in text.lower() and ("fail" in text.lower() or "error" in text.lower()):
-        raise Skip("QEMU could not use KVM:\n" + tail(text, 2))
     return rc, text
 
 

@@ -4,8 +4,9 @@
 Tests are the test_* functions of the modules tests/boot/t_*.py; what they
 share is in tests/boot/qemu.py. Every QEMU run has a timeout. Each test prints
 PASS, FAIL (with the reason and the last lines of the log) or SKIP (with the
-reason); the last line is "boot: N passed, N failed, N skipped". Logs are kept
-in build/logs/test-*.log.
+reason); an unexpected exception is printed with its traceback
+(tests/runner.py); the last line is "boot: N passed, N failed, N skipped".
+Logs are kept in build/logs/test-*.log.
 
     python3 tests/boot/run_boot_tests.py            # all tests
     python3 tests/boot/run_boot_tests.py icount     # tests whose name contains "icount"
@@ -14,11 +15,12 @@ import glob
 import importlib
 import os
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(1, os.path.dirname(HERE))
 from qemu import BUILD, ISO, KERNEL32, Skip  # noqa: E402
+from runner import run_all  # noqa: E402
 
 
 def collect():
@@ -36,30 +38,7 @@ def main(argv):
             print(f"boot: {f} is missing: run 'make kernel iso' first")
             return 2
     selected = [(m, t) for m, t in collect() if not argv or any(a in t.__name__ for a in argv)]
-    passed = failed = skipped = 0
-    for mod, t in selected:
-        name = f"{mod[2:]}.{t.__name__[len('test_'):]}"
-        start = time.time()
-        try:
-            t()
-        except Skip as e:
-            skipped += 1
-            print(f"SKIP {name}: {e}")
-        except AssertionError as e:
-            failed += 1
-            print(f"FAIL {name} ({time.time() - start:.1f} s): {e}")
-        except Exception as e:  # a broken test is a failure, not a crash of the suite
-            failed += 1
-            print(f"FAIL {name} ({time.time() - start:.1f} s): {type(e).__name__}: {e}")
-        else:
-            passed += 1
-            print(f"PASS {name} ({time.time() - start:.1f} s)")
-        sys.stdout.flush()
-    print(f"boot: {passed} passed, {failed} failed, {skipped} skipped")
-    os.makedirs(os.path.join(BUILD, "results"), exist_ok=True)
-    with open(os.path.join(BUILD, "results", "boot.txt"), "w") as f:
-        f.write(f"{passed} {failed} {skipped}\n")
-    return 0 if failed == 0 and passed > 0 else 1
+    return run_all("boot", [(f"{m[2:]}.{t.__name__[len('test_'):]}", t) for m, t in selected], Skip, BUILD)
 
 
 if __name__ == "__main__":

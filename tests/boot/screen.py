@@ -17,8 +17,11 @@ The kernel writes the screen and then, under QEMU with isa-debug-exit, makes
 QEMU exit: the screen is gone before anyone can read it. A run whose screen
 is read is therefore started without isa-debug-exit: the kernel prints
 "bench: halted; ..." and halts, the test waits for that line (on the serial
-log, or on the screen itself when there is no serial output) and reads the
-screen, then quits QEMU.
+log, or on the screen itself when there is no serial output), then for the
+CPU to be halted with interrupts off (Machine.wait_halted: the kernel writes
+each line to the serial port before the screen, so the serial log can be
+ahead of the screen), reads the screen, then quits QEMU. Every wait has a
+bound and a failure message that says what did not happen.
 """
 import os
 import re
@@ -342,6 +345,30 @@ class Machine:
                                      + tail(text))
             time.sleep(every)
 
+    def halted(self):
+        """True when the guest CPU is halted with interrupts off (HLT=1 and
+        RFLAGS.IF=0 in the monitor's `info registers`): the kernel's end
+        (halt_forever), after which nothing more is written anywhere."""
+        regs = self.hmp("info registers")
+        hlt, rfl = re.search(r"\bHLT=(\d)", regs), re.search(r"\bRFL=([0-9a-f]+)", regs)
+        if not hlt or not rfl:
+            raise AssertionError("QEMU's 'info registers' shows no HLT= or RFL= field:\n" + tail(regs))
+        return hlt.group(1) == "1" and not int(rfl.group(1), 16) & 0x200
+
+    def wait_halted(self, timeout, every=0.5):
+        """Wait until halted() (the kernel printed its last line on the
+        serial port before the screen: seeing it in the serial log does not
+        mean the screen has it yet). Fails after timeout seconds."""
+        end = time.time() + timeout
+        while not self.halted():
+            if self.proc.poll() is not None:
+                raise AssertionError(f"QEMU exited (status {self.proc.returncode}) before the guest halted\n"
+                                     + tail(self.serial_text()) + "\n" + self.qemu_messages())
+            if time.time() > end:
+                raise AssertionError(f"the guest did not halt (HLT with interrupts off) within {timeout} s "
+                                     f"(log {self.serial_log})\n" + tail(self.serial_text()))
+            time.sleep(every)
+
     def run_to(self, addresses, timeout):
         """For a Machine made with stopped=True: run until the CPU executes
         one of addresses (breakpoints through the gdbstub), and stay stopped
@@ -362,6 +389,23 @@ class Machine:
                                  f"{timeout} s\n" + tail(self.serial_text()))
         if not reply.startswith(("T05", "S05")):
             raise AssertionError(f"the run stopped for another reason: {reply!r}")
+
+    def read_memory(self, address, length):
+        """At a stop of run_to: length bytes of guest memory (gdb 'm')."""
+        reply = self.gdb.request(f"m{address:x},{length:x}")
+        if len(reply) != 2 * length:
+            raise AssertionError(f"gdbstub: reading {length} bytes at 0x{address:x} gave {reply!r}")
+        return bytes.fromhex(reply)
+
+    def register(self, number):
+        """At a stop of run_to: 64-bit register number of GDB's x86-64
+        order (0 rax, 1 rbx, 2 rcx, 3 rdx, 4 rsi, 5 rdi, 6 rbp, 7 rsp,
+        8..15 r8..r15, 16 rip), from the 'g' packet (QEMU answers 'p' only
+        to a debugger that read its target description)."""
+        reply = self.gdb.request("g")
+        if len(reply) < 16 * (number + 1):
+            raise AssertionError(f"gdbstub: the registers ('g') gave {reply[:80]!r}")
+        return int.from_bytes(bytes.fromhex(reply[16 * number:16 * (number + 1)]), "little")
 
     def resume(self):
         """After run_to: remove the breakpoints, detach (QEMU goes on)."""

@@ -6,7 +6,7 @@ import subprocess
 
 from qemu import (CMDLINE_MAX, BUILD, EXIT_FAILURE, ICOUNT, ICOUNT_OFFSETS, ISO, LOGS, METHODS, OVMF_CODE,
                   OVMF_VARS, Run, Skip, check, clean_lines, expect_complete,
-                  expect_method_ran, kernel, qemu, qemu_kvm, ROOT, tail)
+                  expect_method_ran, kernel, qemu, ROOT, tail)
 
 QUICK = "workloads=measured_function"  # keep the runs short: one workload beside empty
 
@@ -147,15 +147,6 @@ def test_iso_uefi_cdrom():
                                  "-cdrom", ISO], timeout=240)
     run = expect_complete(rc, text)
     check(run.one("env")["boot_protocol"] == 2, "not multiboot2", text)
-
-
-def test_kvm():
-    """KVM, when /dev/kvm works: the real CPU under a hypervisor."""
-    rc, text = qemu_kvm("kvm", f"ensembles=10 samples=1000 {QUICK}")
-    run = expect_complete(rc, text)
-    for m in METHODS:
-        if not run.by("skip", method=m):
-            expect_method_ran(run, m, 10, 1000)
 
 
 def test_fault_before_console():

@@ -18,9 +18,10 @@ commands, as a user runs them (sys.executable tools/bench.py ...), and what
 they print is checked against the records read here with plain json, not
 with tools/benchlog.py. Outputs are kept in $BENCH_BUILD/tools-tests/<test>/.
 
-Each test prints PASS, FAIL (with the reason) or SKIP (with the reason); the
-last line is "tools: N passed, N failed, N skipped", also written as
-"P F S" to $BENCH_BUILD/results/tools.txt. Exit status 1 when a test failed.
+Each test prints PASS, FAIL (with the reason; an unexpected exception with
+its traceback: tests/runner.py) or SKIP (with the reason); the last line is
+"tools: N passed, N failed, N skipped", also written as "P F S" to
+$BENCH_BUILD/results/tools.txt. Exit status 1 when a test failed.
 
     /usr/bin/python3 tests/tools/run_tool_tests.py            # all tests
     /usr/bin/python3 tests/tools/run_tool_tests.py capture    # names containing "capture"
@@ -36,6 +37,9 @@ import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from runner import run_all  # noqa: E402
+
 BUILD = os.environ.get("BENCH_BUILD") or os.path.join(ROOT, "build")
 KERNEL = os.path.join(BUILD, "bench32.elf")
 LOGS = os.path.join(BUILD, "logs")
@@ -810,30 +814,7 @@ def main(argv):
         print(f"tools: WARNING: matplotlib is not available to {PY}: the figure checks will fail "
               "(Debian: apt-get install python3-matplotlib, and run this with /usr/bin/python3)")
     selected = [t for t in TESTS if not argv or any(a in t.__name__ for a in argv)]
-    passed = failed = skipped = 0
-    for t in selected:
-        name = t.__name__[len("test_"):]
-        start = time.time()
-        try:
-            t()
-        except Skip as e:
-            skipped += 1
-            print(f"SKIP {name}: {e}")
-        except AssertionError as e:
-            failed += 1
-            print(f"FAIL {name} ({time.time() - start:.1f} s): {e}")
-        except Exception as e:  # a broken test is a failure, not a crash of the suite
-            failed += 1
-            print(f"FAIL {name} ({time.time() - start:.1f} s): {type(e).__name__}: {e}")
-        else:
-            passed += 1
-            print(f"PASS {name} ({time.time() - start:.1f} s)")
-        sys.stdout.flush()
-    print(f"tools: {passed} passed, {failed} failed, {skipped} skipped")
-    os.makedirs(os.path.join(BUILD, "results"), exist_ok=True)
-    with open(os.path.join(BUILD, "results", "tools.txt"), "w") as f:
-        f.write(f"{passed} {failed} {skipped}\n")
-    return 1 if failed or not passed else 0
+    return run_all("tools", [(t.__name__[len("test_"):], t) for t in selected], Skip, BUILD)
 
 
 if __name__ == "__main__":
