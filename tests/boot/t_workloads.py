@@ -61,14 +61,21 @@ def test_tcg_verdict_and_recommendation_lines():
     run = expect_complete(rc, text)
     seen = set()
     for line in run.lines:
-        if line.startswith("verdict "):
+        if line.startswith("verdict ") and " UNKNOWN: " in line:
+            # a figure overflowed (a host that preempted QEMU for long):
+            # the record says so and no verdict is drawn
+            m = line.split()[1].rstrip(":")
+            v = run.one("verdict", method=m)
+            check(v["valid"] is False and v["ergodic"] is False, f"{m}: UNKNOWN line, record {v}", text)
+            seen.add(m)
+        elif line.startswith("verdict "):
             mt = VERDICT.match(line)
             check(mt, f"malformed verdict line {line!r}", text)
             m = mt.group(1)
             v = run.one("verdict", method=m)
             check((mt.group(2) == "ergodic") == v["ergodic"] and int(mt.group(3)) == v["var_of_vars"]
                   and int(mt.group(6)) == v["var_of_mins"], f"verdict line and record differ for {m}", text)
-            check(v["ergodic"] == (v["var_of_vars"] <= 10 and v["var_of_mins"] <= 1),
+            check(v["valid"] is True and v["ergodic"] == (v["var_of_vars"] <= 10 and v["var_of_mins"] <= 1),
                   f"{m}: verdict disagrees with the thresholds: {v}", text)
             seen.add(m)
     check(seen == set(METHODS), f"verdict lines for {sorted(seen)}", text)
