@@ -411,7 +411,14 @@ class Machine:
         """After run_to: remove the breakpoints, detach (QEMU goes on)."""
         for a in self.breakpoints:
             self.gdb.request(f"z0,{a:x},1")
-        self.gdb.request("D")
+        try:
+            self.gdb.request("D")
+        except (BrokenPipeError, ConnectionResetError):
+            # QEMU took the detach, ran the guest to its exit and closed the
+            # socket before our acknowledgement of its "OK" (a guest that
+            # ends within microseconds, as a fault report does): detached.
+            # What the guest did is checked from its exit status and log.
+            pass
         self.gdb.close()
         self.gdb = None
 
