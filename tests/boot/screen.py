@@ -143,6 +143,10 @@ def symbol_address(elf, name):
     raise AssertionError(f"no symbol {name} in {elf}")
 
 
+
+class GdbClosed(AssertionError):
+    """QEMU closed the gdbstub's connection."""
+
 class Gdb:
     """The least of the GDB remote serial protocol, to stop a run at a
     breakpoint through QEMU's gdbstub: packets are $data#checksum, each
@@ -175,7 +179,7 @@ class Gdb:
                     return data.decode("ascii", errors="replace")
             chunk = self.s.recv(4096)
             if not chunk:
-                raise AssertionError("QEMU's gdbstub closed the connection")
+                raise GdbClosed("QEMU's gdbstub closed the connection")
             self.buf += chunk
 
     def request(self, data):
@@ -413,7 +417,7 @@ class Machine:
             self.gdb.request(f"z0,{a:x},1")
         try:
             self.gdb.request("D")
-        except (BrokenPipeError, ConnectionResetError):
+        except (BrokenPipeError, ConnectionResetError, GdbClosed):
             # QEMU took the detach, ran the guest to its exit and closed the
             # socket before our acknowledgement of its "OK" (a guest that
             # ends within microseconds, as a fault report does): detached.
