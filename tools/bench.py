@@ -461,9 +461,8 @@ def cmd_store(args):
             log, fmt = read_for_store(path)
             r = benchdb.store(conn, log, source=path, label=args.label, fmt=fmt)
         except benchdb.Refused as e:
-            print(f"store: {path}: REFUSED: {e}; nothing of it stored"
-                  + ("" if "not read yet" in str(e) else f" ('bench.py report {path}' lists the problems)"
-                     if "not valid" in str(e) else ""))
+            more = f" ('bench.py report {path}' lists the problems)" if e.invalid else ""
+            print(f"store: {path}: REFUSED: {e}; nothing of it stored{more}")
             refused += 1
             continue
         if r.duplicate:

@@ -150,7 +150,13 @@ class DbError(Exception):
 
 
 class Refused(Exception):
-    """A log that must not be stored (invalid, or without an env record)."""
+    """A log that must not be stored: invalid (tools/benchlog.py found
+    problems: invalid is True), without an env record, or in a format not
+    read yet."""
+
+    def __init__(self, text, invalid=False):
+        super().__init__(text)
+        self.invalid = invalid
 
 
 class Stored:
@@ -177,7 +183,7 @@ def connect(path, create=False):
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     except sqlite3.DatabaseError as e:
-        raise DbError(f"{path}: not an SQLite database ({e})")
+        raise DbError(f"{path}: cannot be used as an SQLite database ({e})")
     if version == 0 and not tables:
         if not create:
             raise DbError(f"{path}: an empty database, no runs stored yet")
@@ -319,7 +325,7 @@ def store(conn, log, source=None, label=None, fmt="serial log"):
     writing rolls the whole run back."""
     why = refusal(log)
     if why:
-        raise Refused(why)
+        raise Refused(why, invalid=not log.valid)
     digest = run_digest(log)
     label = label or (os.path.splitext(os.path.basename(source))[0] if source else "run")
     conn.execute("BEGIN IMMEDIATE")

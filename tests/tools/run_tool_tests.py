@@ -998,6 +998,13 @@ def test_db_damaged_log_refused():
                     r"the log is cut short.*; nothing of it stored", out),
           f"no refusal naming line {keep}", out)
     check(read(db) == data, "the database file changed after a refused log")
+    # A photo of the screen or the QR code's text: recognised, not read yet.
+    photo = write(d, "screen.jpg", b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + bytes(64))
+    qr = write(d, "qr.txt", "bench1 v=1 vendor=GenuineIntel\n")
+    rc, out = bench("store", photo, qr, "--db", db)
+    check(rc == 1 and "screen.jpg: REFUSED: a JPEG image: photos of the screen's QR code are not "
+          "read yet" in out and "qr.txt: REFUSED: a QR code's compact text ('bench1 ...'): not read yet"
+          in out and read(db) == data, "a photo or QR text is not recognised and refused", out)
     i = next(k for k, l in enumerate(lines) if l.startswith('{"rec":"ensemble"'))
     bad = list(lines)
     bad[i] = bad[i][:len(bad[i]) // 2]     # the record's tail lost on the line
