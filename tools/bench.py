@@ -12,6 +12,17 @@
     bench.py compare LOG_A LOG_B
         The figures of two runs side by side, with the ratio B/A, and how
         their environments differ. Exit 0 when both logs are valid.
+    bench.py store LOG... --db LAB.sqlite [--label NAME]
+        Store runs in a lab's SQLite database (machines, runs, series, the
+        paper's figures): a run already there is said and not stored again;
+        an invalid log is refused with its first problem's line, nothing of
+        it stored. Exit 1 when a log was refused.
+    bench.py table --db LAB.sqlite [--workload W] [--method M] [--unit U]
+                   [--figure F] [--csv]
+        The stored runs side by side (a column per run, with its machine;
+        a row per method and workload), net least minimum by default.
+    bench.py plot --db LAB.sqlite [-o FILE.png] [--workload W] [--method M]
+        One figure comparing the runs: bars of net per workload per method.
     bench.py asm CODE [--init TEXT] [--unroll N] [--loops N] [--name WORD]
         Assemble CODE (nasm, Intel syntax, 64-bit; ';' between instructions)
         and print the boot parameters that measure it (code=HEX ...), to
@@ -28,6 +39,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchasm  # noqa: E402
+import benchdb  # noqa: E402
 import benchlog  # noqa: E402
 from benchlog import TSC, unit_name, with_unit  # noqa: E402
 
@@ -394,6 +406,191 @@ def cmd_asm(args):
     return 0
 
 
+# --- the lab database (tools/benchdb.py) -----------------------------------------------
+
+# First bytes of the image files a phone or a screenshot gives: a photo of
+# the screen's QR code, not a serial log.
+IMAGE_MAGIC = ((b"\x89PNG\r\n\x1a\n", "PNG"), (b"\xff\xd8\xff", "JPEG"), (b"GIF8", "GIF"),
+               (b"II*\x00", "TIFF"), (b"MM\x00*", "TIFF"), (b"P6", "PPM"))
+QR_TEXT = b"bench1 "    # the compact text a QR code holds (issue 13)
+
+
+def read_for_store(path):
+    """(parsed log, format name) for tools/benchdb.py store(), chosen by the
+    file's first bytes. A serial log is read with tools/benchlog.py (every
+    output= level). A photo of the screen's QR code, or its compact text
+    ('bench1 ...'), is the extension point: its reader is to return an
+    object store() accepts (see tools/benchdb.py); until then it is refused
+    with a message saying so."""
+    with open(path, "rb") as f:
+        head = f.read(16)
+    kind = next((k for magic, k in IMAGE_MAGIC if head.startswith(magic)), None)
+    if kind is None and head[4:12] in (b"ftypheic", b"ftypheix", b"ftypmif1"):
+        kind = "HEIC"
+    if kind:
+        raise benchdb.Refused(f"a {kind} image: photos of the screen's QR code are not read yet "
+                              "(the kernel does not draw the code yet); store the serial log")
+    if head.startswith(QR_TEXT):
+        raise benchdb.Refused("a QR code's compact text ('bench1 ...'): not read yet; store the "
+                              "serial log")
+    return benchlog.load(path), "serial log"
+
+
+def open_db(args, create=False):
+    try:
+        return benchdb.connect(args.db, create=create)
+    except benchdb.DbError as e:
+        print(f"bench.py {args.command}: {e}", file=sys.stderr)
+        return None
+
+
+def cmd_store(args):
+    if args.label and len(args.logs) > 1:
+        print("bench.py store: --label names one run: give one LOG with it", file=sys.stderr)
+        return 2
+    conn = open_db(args, create=True)
+    if conn is None:
+        return 1
+    refused = 0
+    for path in args.logs:
+        if not os.path.isfile(path):
+            print(f"store: {path}: no such file; nothing stored")
+            refused += 1
+            continue
+        try:
+            log, fmt = read_for_store(path)
+            r = benchdb.store(conn, log, source=path, label=args.label, fmt=fmt)
+        except benchdb.Refused as e:
+            more = f" ('bench.py report {path}' lists the problems)" if e.invalid else ""
+            print(f"store: {path}: REFUSED: {e}; nothing of it stored{more}")
+            refused += 1
+            continue
+        if r.duplicate:
+            print(f"store: {path}: already stored as run R{r.run_id} '{r.label}' on machine "
+                  f"M{r.machine_id} (from {r.source}, {r.stored_utc}): not stored again")
+        else:
+            m = benchdb.list_runs(conn)[1][r.machine_id]
+            print(f"store: {path}: stored as run R{r.run_id} '{r.label}', {r.series} series, on "
+                  f"{'a new' if r.new_machine else 'the known'} machine M{r.machine_id}: "
+                  f"{benchdb.machine_text(m)}")
+    conn.close()
+    return 1 if refused else 0
+
+
+# Figures the kernel computes with overflow checks: NULL there is an overflow.
+OVERFLOWING = ("total_variance", "var_of_vars", "var_of_mins")
+
+
+def db_cell(cells, row, run, figure):
+    """A table cell: the figure, 'overflow' or 'n/a' where it is NULL,
+    'skipped' or '-' where the run has no such series."""
+    if (row, run["id"]) not in cells:
+        return benchdb.absent_text(run, row[0])
+    v = cells[(row, run["id"])]
+    if v is None:
+        return "overflow" if figure in OVERFLOWING else "n/a"
+    return str(v)
+
+
+def db_table(conn, args):
+    """(header, rows, runs, notes) of the side-by-side table, or a message
+    (str) saying why there is none."""
+    runs, machines = benchdb.list_runs(conn)
+    if not runs:
+        return f"{args.db}: no runs stored"
+    rows, cells = benchdb.figure_cells(conn, args.figure, args.unit, args.workload, args.method)
+    notes = []
+    if args.figure == "net" and any(r[1] == "empty" for r in rows):
+        rows = [r for r in rows if r[1] != "empty"]
+        notes.append("workload empty is left out: its net is 0 by definition "
+                     "(--figure offset shows each method's offset)")
+    if not rows:
+        return (f"{args.db}: no series in {unit_name(args.unit)}"
+                + (f", workload {args.workload}" if args.workload else "")
+                + (f", method {args.method}" if args.method else "")
+                + f" (units stored: {', '.join(benchdb.units(conn)) or 'none'})")
+    _, power = benchdb.FIGURES[args.figure]
+    u = f"[{unit_name(args.unit, power)}]" if power else "[ensembles]"
+    header = [("method",), ("workload",)] + [(f"R{r['id']} {r['label']}", f"M{r['machine_id']}", u)
+                                             for r in runs]
+    body = [[row[0], benchdb.row_name(row)] + [db_cell(cells, row, r, args.figure) for r in runs]
+            for row in rows]
+    shown = {row[0] for row in rows}
+    for r in runs:
+        for m, why in r["skips"].items():
+            if m in shown:
+                notes.append(f"R{r['id']} (M{r['machine_id']}): method {m} skipped: {why}")
+    everywhere = sorted(set.intersection(*(set(r["skips"]) for r in runs)) - shown)
+    if everywhere and not args.method:
+        notes.append(f"skipped by every run: {', '.join(everywhere)} (the reasons: bench.py report "
+                     "LOG, or the database's skips table)")
+    flat = [c for line in body for c in line[2:]]
+    if "-" in flat:
+        notes.append("-: not measured in that run (not selected)")
+    if "n/a" in flat:
+        notes.append("n/a: not in that run's log (e.g. medians in an output=human log)")
+    if "overflow" in flat:
+        notes.append("overflow: the kernel's exact arithmetic overflowed (null in the record)")
+    return header, body, (runs, machines), notes
+
+
+def cmd_table(args):
+    conn = open_db(args)
+    if conn is None:
+        return 1
+    made = db_table(conn, args)
+    conn.close()
+    if isinstance(made, str):
+        print(f"bench.py table: {made}", file=sys.stderr)
+        return 1
+    header, body, (runs, machines), notes = made
+    if args.csv:
+        import csv
+        w = csv.writer(sys.stdout, lineterminator="\n")
+        w.writerow(["method", "workload"] + [f"{benchdb.run_name(r)} {h[2]}"
+                                             for r, h in zip(runs, header[2:])])
+        w.writerows(body)
+        return 0
+    what, _ = benchdb.FIGURES[args.figure]
+    out = [f"table: {args.db}: {what}, in {unit_name(args.unit)}: {benchdb.runs_on(runs, machines)}",
+           "", "Machines:"]
+    out += [f"  M{mid}  {benchdb.machine_text(m)}" for mid, m in machines.items()]
+    out += ["", "Runs:"]
+    for r in runs:
+        size = (f"{r['ensembles']} ensembles x {r['samples']} samples"
+                if r["ensembles"] is not None else "size unknown")
+        out.append(f"  R{r['id']}  M{r['machine_id']}  {r['label']}: {r['status'] or 'status unknown'}, "
+                   f"{size}, output={r['output'] or '?'}, TSC "
+                   f"{benchdb.rate_text(r['tsc_hz'], r['tsc_ppm'], r['tsc_source'])}, stored "
+                   f"{r['stored_utc']} from {r['source']}")
+    out.append("")
+    out += table(header, body)
+    if notes:
+        out += [""] + [f"  {n}" for n in notes]
+    try:
+        print("\n".join(out))
+    except BrokenPipeError:
+        pass
+    return 0
+
+
+def cmd_plot(args):
+    conn = open_db(args)
+    if conn is None:
+        return 1
+    path = args.output or os.path.splitext(args.db)[0] + f"-{args.figure}.png"
+    import benchplot
+    try:
+        bars = benchdb.plot(conn, path, args.figure, args.unit, args.workload, args.method)
+    except (benchplot.NoMatplotlib, benchdb.DbError) as e:
+        print(f"bench.py plot: no figure written: {e}", file=sys.stderr)
+        return 1
+    finally:
+        conn.close()
+    print(f"plot: {path}: {benchdb.FIGURES[args.figure][0]} in {unit_name(args.unit)}, {bars} bars")
+    return 0
+
+
 def cmd_capture(args):
     import benchcapture
     return benchcapture.main(args)
@@ -402,7 +599,7 @@ def cmd_capture(args):
 def main(argv=None):
     p = argparse.ArgumentParser(prog="bench.py", description=__doc__.split("\n", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = p.add_subparsers(dest="command", metavar="{capture,report,compare,asm}")
+    sub = p.add_subparsers(dest="command", metavar="{capture,report,compare,store,table,plot,asm}")
     sub.required = True
     c = sub.add_parser("capture", help="save a run's serial output until its final line")
     c.add_argument("source", nargs="?", choices=["-"], help="'-': standard input (the default)")
@@ -423,6 +620,26 @@ def main(argv=None):
     m.add_argument("log_a")
     m.add_argument("log_b")
     m.set_defaults(func=cmd_compare)
+    s = sub.add_parser("store", help="store runs in a lab's SQLite database")
+    s.add_argument("logs", nargs="+", metavar="LOG", help="serial logs (bench.py capture)")
+    s.add_argument("--db", required=True, help="the database file (made when missing)")
+    s.add_argument("--label", help="the run's name in tables (default: the log's file name)")
+    s.set_defaults(func=cmd_store)
+    for name, helptext, func in (("table", "the stored runs side by side", cmd_table),
+                                 ("plot", "one figure comparing the stored runs", cmd_plot)):
+        t_ = sub.add_parser(name, help=helptext)
+        t_.add_argument("--db", required=True, help="the database file")
+        t_.add_argument("--workload", help="only this workload")
+        t_.add_argument("--method", help="only this method")
+        t_.add_argument("--unit", default=TSC, help="tsc_ticks (default), core_cycles, instructions")
+        t_.add_argument("--figure", default="net", choices=list(benchdb.FIGURES),
+                        help="the summary figure (default net: min of mins - the method's offset)")
+        if name == "table":
+            t_.add_argument("--csv", action="store_true", help="CSV on standard output")
+        else:
+            t_.add_argument("-o", "--output", help="PNG file (default: the database's name "
+                                                   "without .sqlite, plus -FIGURE.png)")
+        t_.set_defaults(func=func)
     a = sub.add_parser("asm", help="assemble code into the boot parameters that measure it")
     a.add_argument("code", help="instructions, Intel syntax (nasm), ';' between them")
     a.add_argument("--init", help="instructions run before each sample, outside the window")

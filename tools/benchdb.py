@@ -1,0 +1,537 @@
+"""tools/benchdb.py - a lab's runs in one SQLite file (Python's sqlite3).
+
+    conn = connect("lab.sqlite", create=True)
+    result = store(conn, log, source="pc12.log", label="pc12")   # log: a parsed log
+    runs, machines = list_runs(conn)
+    cells = figure_cells(conn, "net", unit="tsc_ticks", workload=None, method=None)
+
+Tables (schema version SCHEMA_VERSION, in PRAGMA user_version):
+
+  machines   one per CPU and clock: vendor, family/model/stepping, brand
+             (CPUID), microcode revision (the machine record), hypervisor
+             ('none' when CPUID.1:ECX[31]=0, else its vendor string) and the
+             TSC rate of the first run stored (tsc_rate record: Hz, +-ppm,
+             source). A run belongs to a machine whose identity fields are
+             all equal and whose TSC rate agrees within the two rates' stated
+             bounds (a re-measured rate moves by a few ppm; a different
+             clock, e.g. QEMU's -icount, is another machine).
+  runs       one per run: the digest of the log's records (run_digest: the
+             same run stored twice is found, not duplicated), a label, where
+             it came from, its format, the config record and the command
+             line, the end record's status and the final line, its own TSC
+             rate, and when it was stored (UTC).
+  skips      the methods a run skipped, with the kernel's reason.
+  series     one per (run, method, workload, unit, counter, cpu): cpu is
+             NULL until runs on several CPUs exist; samples per ensemble and
+             ensembles.
+  summaries  the paper's figures of a series (Paoloni 2010, section 3 and
+             appendix lines 139-175; the kernel's summary record): min of
+             mins (the least minimum), the method's offset (min of mins of
+             workload empty), net (min of mins - offset), total variance,
+             variance of variances, variance of minimum values, absolute
+             max deviation, spurious min values, median of medians, ensemble
+             errors. Units: the series' unit (TSC ticks, core cycles,
+             instructions), squared for total variance and variance of
+             minimum values, to the 4th for variance of variances; spurious
+             and errors count ensembles. NULL: the kernel's exact arithmetic
+             overflowed (null in the record) or the log's format lacks the
+             figure (median of medians in an output=human log).
+
+Figures are exact integers. SQLite's integers are signed 64-bit, the
+kernel's figures unsigned 64-bit: a figure of 2^63 or more is stored as its
+decimal text (columns without a type, so SQLite converts nothing) and read
+back as an int by this module.
+
+store() takes an already-parsed log: a tools/benchlog.py Log today. Another
+reader (the QR code's compact text, "bench1 ...") only has to give an object
+with the same attributes store() reads (valid, problems, env, config, end,
+final_line, by_kind["tsc_rate"], by_kind["machine"], series, skips) and a
+run_digest attribute of its own; tools/bench.py decides by the file's type
+which reader to use.
+"""
+import datetime
+import hashlib
+import json
+import os
+import sqlite3
+
+from benchlog import TSC
+
+SCHEMA_VERSION = 1
+I64_MAX = (1 << 63) - 1
+
+SCHEMA = """
+CREATE TABLE machines (
+    id          INTEGER PRIMARY KEY,
+    vendor      TEXT,       -- CPUID.0: GenuineIntel, AuthenticAMD, ...
+    family      INTEGER,    -- CPUID.1:EAX, display family (SDM vol. 2A, CPUID)
+    model       INTEGER,    -- display model
+    stepping    INTEGER,
+    brand       TEXT,       -- CPUID.80000002H-80000004H
+    microcode   INTEGER,    -- revision (IA32_BIOS_SIGN_ID or PATCH_LEVEL); NULL: unreadable
+    hypervisor  TEXT,       -- 'none', or the hypervisor's vendor string; NULL: unknown
+    tsc_hz      INTEGER,    -- TSC rate [Hz] of the first run stored; NULL: unknown
+    tsc_ppm     INTEGER,    -- its bound [ppm]
+    tsc_source  TEXT        -- cpuid, pit, ...
+);
+CREATE TABLE runs (
+    id          INTEGER PRIMARY KEY,
+    machine_id  INTEGER NOT NULL REFERENCES machines(id),
+    digest      TEXT NOT NULL UNIQUE,   -- run_digest(): SHA-256 of the records, hex
+    label       TEXT NOT NULL,
+    source      TEXT,                   -- the file it was stored from
+    format      TEXT NOT NULL,          -- 'serial log'
+    stored_utc  TEXT NOT NULL,          -- ISO 8601, UTC
+    status      TEXT,                   -- the end record's status: complete, ...
+    final_line  TEXT,                   -- 'bench: run complete: ...'
+    tsc_hz      INTEGER,                -- this run's TSC rate [Hz], bound [ppm], source
+    tsc_ppm     INTEGER,
+    tsc_source  TEXT,
+    ensembles   INTEGER,                -- config: ensembles per series
+    samples     INTEGER,                -- config: samples per ensemble
+    warmup      INTEGER,                -- config: warm-up samples [count]
+    methods     TEXT,                   -- config: methods selected
+    workloads   TEXT,                   -- config: workloads selected
+    output      TEXT,                   -- config: output= level
+    cmdline     TEXT,                   -- the env record's command line
+    config_json TEXT                    -- the whole config record
+);
+CREATE TABLE skips (
+    run_id      INTEGER NOT NULL REFERENCES runs(id),
+    method      TEXT NOT NULL,
+    reason      TEXT,
+    PRIMARY KEY (run_id, method)
+);
+CREATE TABLE series (
+    id          INTEGER PRIMARY KEY,
+    run_id      INTEGER NOT NULL REFERENCES runs(id),
+    method      TEXT NOT NULL,
+    workload    TEXT,
+    unit        TEXT NOT NULL,          -- tsc_ticks, core_cycles, instructions
+    counter     TEXT,                   -- NULL: the unit's only counter
+    cpu         INTEGER,                -- NULL: the boot CPU (no per-CPU runs yet)
+    ensembles   INTEGER,                -- ensembles in the summary
+    samples     INTEGER                 -- samples per ensemble
+);
+CREATE INDEX series_run ON series(run_id);
+CREATE TABLE summaries (
+    series_id         INTEGER PRIMARY KEY REFERENCES series(id),
+    min_of_mins,          -- [unit]     exact integers; 2^63 and more as decimal text
+    offset,               -- [unit]     min of mins of the method's workload empty
+    net,                  -- [unit]     min_of_mins - offset (may be negative)
+    total_variance,       -- [unit^2]
+    var_of_vars,          -- [unit^4]
+    var_of_mins,          -- [unit^2]
+    max_dev_all,          -- [unit]
+    spurious,             -- [ensembles]
+    median_of_medians,    -- [unit]
+    errors                -- [ensembles]
+);
+"""
+
+# The figures of a summary: column -> (what it is, power of the unit).
+# Power 0: a count of ensembles.
+FIGURES = {
+    "net": ("net least minimum (min of mins - the method's offset)", 1),
+    "min_of_mins": ("least minimum (min of mins)", 1),
+    "offset": ("offset (min of mins of workload empty)", 1),
+    "total_variance": ("total variance", 2),
+    "var_of_vars": ("variance of variances", 4),
+    "var_of_mins": ("variance of minimum values", 2),
+    "max_dev_all": ("absolute max deviation", 1),
+    "spurious": ("spurious min values", 0),
+    "median_of_medians": ("median of medians", 1),
+    "errors": ("ensemble errors", 0),
+}
+
+
+class DbError(Exception):
+    """The database cannot be used (not SQLite, another schema, missing)."""
+
+
+class Refused(Exception):
+    """A log that must not be stored: invalid (tools/benchlog.py found
+    problems: invalid is True), without an env record, or in a format not
+    read yet."""
+
+    def __init__(self, text, invalid=False):
+        super().__init__(text)
+        self.invalid = invalid
+
+
+class Stored:
+    """What store() did: run_id and machine_id; duplicate is True when the
+    run was already there (then nothing was written); new_machine when its
+    machine was added; series: how many series were stored."""
+
+    def __init__(self, run_id, machine_id, label, duplicate=False, new_machine=False, series=0,
+                 source=None, stored_utc=None):
+        self.run_id, self.machine_id, self.label = run_id, machine_id, label
+        self.duplicate, self.new_machine, self.series = duplicate, new_machine, series
+        self.source, self.stored_utc = source, stored_utc
+
+
+# --- the database -----------------------------------------------------------------
+
+def connect(path, create=False):
+    """Open a lab database; with create, make it (and its schema) when it
+    does not exist. Raises DbError with a clear message otherwise."""
+    if not create and not os.path.isfile(path):
+        raise DbError(f"{path}: no such database (tools/bench.py store LOG --db {path} makes it)")
+    try:
+        conn = sqlite3.connect(path, isolation_level=None)
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.DatabaseError as e:
+        raise DbError(f"{path}: cannot be used as an SQLite database ({e})")
+    if version == 0 and not tables:
+        if not create:
+            raise DbError(f"{path}: an empty database, no runs stored yet")
+        conn.executescript("BEGIN IMMEDIATE;\n" + SCHEMA +
+                           f"PRAGMA user_version = {SCHEMA_VERSION};\nCOMMIT;\n")
+    elif version != SCHEMA_VERSION or "runs" not in tables:
+        conn.close()
+        raise DbError(f"{path}: not a bench lab database of schema version {SCHEMA_VERSION} "
+                      f"(user_version {version}, tables {sorted(tables) or 'none'})")
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+def to_db(v):
+    """An exact figure as SQLite holds it: ints beyond signed 64 bits as
+    decimal text; None stays NULL."""
+    if isinstance(v, bool) or v is None:
+        return None if v is None else int(v)
+    if isinstance(v, int) and not -I64_MAX - 1 <= v <= I64_MAX:
+        return str(v)
+    return v
+
+
+def from_db(v):
+    """The inverse of to_db: decimal text back to an int."""
+    return int(v) if isinstance(v, str) else v
+
+
+# --- what a log says ----------------------------------------------------------------
+
+def run_digest(log):
+    """SHA-256 (hex) of what identifies a run: every record between the
+    markers, re-serialized canonically (sorted keys; noise a capture adds
+    before a record or between lines does not count), the paper-format and
+    human summary lines (an output=human log has few records), and the final
+    line. A reader of another format gives its own run_digest attribute."""
+    own = getattr(log, "run_digest", None)
+    if own:
+        return own
+    h = hashlib.sha256()
+    for _, rec in log.records:
+        h.update(json.dumps(rec, sort_keys=True, separators=(",", ":"), default=str).encode())
+        h.update(b"\n")
+    for lines in log.paper.values():
+        for _, text in lines:
+            h.update(text.encode() + b"\n")
+    for _, match in log.human.values():
+        h.update(match.group(0).encode() + b"\n")
+    h.update((log.final_line or "").encode())
+    return h.hexdigest()
+
+
+def tsc_rate(log):
+    """(hz, ppm, source) of the tsc_rate record, or (None, None, None) when
+    the rate is unknown (hz 0) or not in the log."""
+    recs = log.by_kind.get("tsc_rate") or []
+    r = recs[0][1] if recs else {}
+    hz = r.get("hz")
+    if isinstance(hz, int) and not isinstance(hz, bool) and hz > 0:
+        return hz, r.get("ppm"), r.get("source")
+    return None, None, None
+
+
+def machine_identity(log):
+    """The machines columns for a log's env, machine and tsc_rate records."""
+    e = log.env or {}
+    recs = log.by_kind.get("machine") or []
+    mc = recs[0][1].get("microcode") if recs else None
+    hv = e.get("hypervisor")
+    hyper = "none" if hv == 0 else (e.get("hypervisor_vendor") or "unknown vendor") if hv else None
+    hz, ppm, source = tsc_rate(log)
+    return {"vendor": e.get("vendor"), "family": e.get("family"), "model": e.get("model"),
+            "stepping": e.get("stepping"), "brand": e.get("brand"),
+            "microcode": mc if isinstance(mc, int) else None, "hypervisor": hyper,
+            "tsc_hz": hz, "tsc_ppm": ppm, "tsc_source": source}
+
+
+IDENTITY = ("vendor", "family", "model", "stepping", "brand", "microcode", "hypervisor")
+
+
+def same_rate(hz_a, ppm_a, hz_b, ppm_b):
+    """Whether two TSC rates [Hz] agree within the sum of their bounds
+    [ppm]; two unknown rates agree, a known and an unknown do not."""
+    if hz_a is None or hz_b is None:
+        return hz_a is None and hz_b is None
+    bound = ((ppm_a or 0) + (ppm_b or 0)) * max(hz_a, hz_b)
+    return abs(hz_a - hz_b) * 1_000_000 <= bound
+
+
+def find_machine(conn, ident):
+    """The id of the stored machine with this identity, or None."""
+    where = " AND ".join(f"{k} IS ?" for k in IDENTITY)
+    for mid, hz, ppm in conn.execute(f"SELECT id, tsc_hz, tsc_ppm FROM machines WHERE {where} "
+                                     "ORDER BY id", [ident[k] for k in IDENTITY]):
+        if same_rate(hz, ppm, ident["tsc_hz"], ident["tsc_ppm"]):
+            return mid
+    return None
+
+
+def series_figures(log, s):
+    """The summaries columns of a series: its summary record's figures (or
+    those recomputed from its ensembles), net from the record or as min of
+    mins minus the min of mins of the method's workload empty."""
+    f, _ = s.figures()
+    mins = f.get("min_of_mins")
+    offset, net = f.get("offset"), f.get("net_min")
+    if offset is None:
+        empty = log.series.get((s.method, "empty", s.unit, s.counter))
+        if empty is not None and (empty.summary or empty.ensembles):
+            offset = empty.figures()[0].get("min_of_mins")
+    if net is None and isinstance(mins, int) and isinstance(offset, int):
+        net = mins - offset
+    return {"min_of_mins": mins, "offset": offset, "net": net,
+            "total_variance": f.get("total_variance"), "var_of_vars": f.get("var_of_vars"),
+            "var_of_mins": f.get("var_of_mins"), "max_dev_all": f.get("max_dev_all"),
+            "spurious": f.get("spurious"), "median_of_medians": f.get("median_of_medians"),
+            "errors": f.get("errors")}
+
+
+def refusal(log):
+    """Why a log must not be stored, or None."""
+    if not log.valid:
+        first = log.problems[0]
+        where = f"line {first.line}" if first.line else "the whole log"
+        return (f"the log is not valid: first problem at {where}: {first.text} "
+                f"({len(log.problems)} problem(s))")
+    if not log.env:
+        return "no env record: the machine cannot be identified"
+    return None
+
+
+# --- storing ------------------------------------------------------------------------
+
+def store(conn, log, source=None, label=None, fmt="serial log"):
+    """Store one parsed log in one transaction; returns a Stored. Raises
+    Refused (nothing written) when the log is not valid (the first problem,
+    with its line number) or lacks an env record; a run whose digest is
+    already stored is not stored again (Stored.duplicate). Any error while
+    writing rolls the whole run back."""
+    why = refusal(log)
+    if why:
+        raise Refused(why, invalid=not log.valid)
+    digest = run_digest(log)
+    label = label or (os.path.splitext(os.path.basename(source))[0] if source else "run")
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        old = conn.execute("SELECT id, machine_id, label, source, stored_utc FROM runs WHERE digest = ?",
+                           (digest,)).fetchone()
+        if old:
+            conn.execute("ROLLBACK")
+            return Stored(old[0], old[1], old[2], duplicate=True, source=old[3], stored_utc=old[4])
+        result = _insert(conn, log, digest, source, label, fmt)
+        conn.execute("COMMIT")
+        return result
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _insert(conn, log, digest, source, label, fmt):
+    ident = machine_identity(log)
+    mid = find_machine(conn, ident)
+    new = mid is None
+    if new:
+        cols = list(ident)
+        mid = conn.execute(f"INSERT INTO machines ({', '.join(cols)}) VALUES "
+                           f"({', '.join('?' * len(cols))})", [ident[k] for k in cols]).lastrowid
+    cfg, env, end = log.config or {}, log.env or {}, log.end or {}
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    run = {"machine_id": mid, "digest": digest, "label": label, "source": source, "format": fmt,
+           "stored_utc": now, "status": end.get("status"), "final_line": log.final_line,
+           "tsc_hz": ident["tsc_hz"], "tsc_ppm": ident["tsc_ppm"], "tsc_source": ident["tsc_source"],
+           "ensembles": cfg.get("ensembles"), "samples": cfg.get("samples"),
+           "warmup": cfg.get("warmup"), "methods": cfg.get("methods"),
+           "workloads": cfg.get("workloads"), "output": cfg.get("output"),
+           "cmdline": env.get("cmdline"),
+           "config_json": json.dumps(cfg, sort_keys=True, default=str) if cfg else None}
+    rid = conn.execute(f"INSERT INTO runs ({', '.join(run)}) VALUES ({', '.join('?' * len(run))})",
+                       [to_db(v) for v in run.values()]).lastrowid
+    for method, (_, reason) in log.skips.items():
+        conn.execute("INSERT INTO skips (run_id, method, reason) VALUES (?, ?, ?)", (rid, method, reason))
+    n = 0
+    for s in log.series.values():
+        if not (s.summary or s.ensembles):
+            continue
+        f = series_figures(log, s)
+        cpu = (s.summary or {}).get("cpu")
+        sid = conn.execute("INSERT INTO series (run_id, method, workload, unit, counter, cpu, "
+                           "ensembles, samples) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           (rid, s.method, s.workload, s.unit, s.counter,
+                            cpu if isinstance(cpu, int) else None,
+                            s.figures()[0].get("ensembles", len(s.ensembles)), s.samples)).lastrowid
+        conn.execute(f"INSERT INTO summaries (series_id, {', '.join(f)}) VALUES "
+                     f"(?, {', '.join('?' * len(f))})", [sid] + [to_db(v) for v in f.values()])
+        n += 1
+    return Stored(rid, mid, label, new_machine=new, series=n, source=source, stored_utc=now)
+
+
+# --- reading --------------------------------------------------------------------------
+
+def machine_text(m):
+    """One line describing a machines row (a dict)."""
+    def hx(v):
+        return f"0x{v:x}" if isinstance(v, int) else "?"
+    mc = f"microcode {hx(m['microcode'])}" if m["microcode"] is not None else "microcode unreadable"
+    hv = ("no hypervisor" if m["hypervisor"] == "none" else
+          f"hypervisor {m['hypervisor']}" if m["hypervisor"] else "hypervisor unknown")
+    return (f"{m['vendor'] or '?'} family {hx(m['family'])} model {hx(m['model'])} stepping "
+            f"{m['stepping'] if m['stepping'] is not None else '?'}, \"{m['brand'] or '?'}\", {mc}, "
+            f"{hv}, TSC {rate_text(m['tsc_hz'], m['tsc_ppm'], m['tsc_source'])}")
+
+
+def rate_text(hz, ppm, source):
+    if hz is None:
+        return "rate unknown"
+    return f"{hz / 1e6:.3f} MHz +-{ppm if ppm is not None else '?'} ppm ({source or '?'})"
+
+
+def list_runs(conn):
+    """([run dicts], {machine id: machine dict}), runs in the order stored."""
+    conn.row_factory = sqlite3.Row
+    try:
+        runs = [dict(r) for r in conn.execute("SELECT * FROM runs ORDER BY id")]
+        machines = {r["id"]: dict(r) for r in conn.execute("SELECT * FROM machines ORDER BY id")}
+        for r in runs:
+            r["skips"] = {m: why for m, why in conn.execute(
+                "SELECT method, reason FROM skips WHERE run_id = ?", (r["id"],))}
+    finally:
+        conn.row_factory = None
+    return runs, machines
+
+
+def figure_cells(conn, figure, unit=TSC, workload=None, method=None):
+    """(rows, cells): rows are (method, workload, counter, cpu) in the order
+    first stored; cells[(row, run_id)] is the figure (an int, or None where
+    it overflowed or the format lacks it)."""
+    if figure not in FIGURES:
+        raise ValueError(f"unknown figure {figure!r}")
+    where, args = ["s.unit = ?"], [unit]
+    if workload:
+        where.append("s.workload = ?")
+        args.append(workload)
+    if method:
+        where.append("s.method = ?")
+        args.append(method)
+    rows, cells = {}, {}
+    for run_id, m, w, counter, cpu, value in conn.execute(
+            f"SELECT s.run_id, s.method, s.workload, s.counter, s.cpu, su.{figure} FROM series s "
+            f"JOIN summaries su ON su.series_id = s.id WHERE {' AND '.join(where)} ORDER BY s.id",
+            args):
+        row = (m, w, counter, cpu)
+        rows.setdefault(row, None)
+        cells[(row, run_id)] = from_db(value)
+    return list(rows), cells
+
+
+def units(conn):
+    """The units stored, TSC ticks first."""
+    us = [u for (u,) in conn.execute("SELECT DISTINCT unit FROM series ORDER BY unit")]
+    return sorted(us, key=lambda u: (u != TSC, u))
+
+
+# --- the figure -----------------------------------------------------------------------
+
+def run_name(run):
+    """'R2 pc12 (M1)': the run's id, label and machine, as tables and
+    figures name a column."""
+    return f"R{run['id']} {run['label']} (M{run['machine_id']})"
+
+
+def absent_text(run, method):
+    """What a table shows where a run has no such series."""
+    return "skipped" if method in run["skips"] else "-"
+
+
+def plot(conn, path, figure="net", unit=TSC, workload=None, method=None):
+    """One PNG comparing the stored runs (matplotlib, Agg): a panel per
+    method, in it a group of bars per workload, one bar per run (colour and
+    legend: run, label, machine and its brand), the figure in its unit on the
+    y axis. With figure net, workload empty is left out (its net is 0 by
+    definition). Returns the number of bars drawn. Raises
+    benchplot.NoMatplotlib when matplotlib is missing, DbError when nothing
+    matches."""
+    import benchplot
+    from benchlog import unit_name
+    runs, machines = list_runs(conn)
+    rows, cells = figure_cells(conn, figure, unit, workload, method)
+    if figure == "net":
+        rows = [r for r in rows if r[1] != "empty"]
+    if not rows:
+        raise DbError(f"nothing to plot: no series in {unit_name(unit)}" +
+                      (f", workload {workload}" if workload else "") +
+                      (f", method {method}" if method else "") + " in the database")
+    plt = benchplot.pyplot()
+    what, power = FIGURES[figure]
+    methods = list(dict.fromkeys(r[0] for r in rows))
+    per = max(sum(1 for r in rows if r[0] == m) for m in methods)
+    width = 0.8 / len(runs)
+    fig, axes = plt.subplots(len(methods), 1, squeeze=False,
+                             figsize=(max(8.0, 1.0 + per * (0.5 + 0.25 * len(runs))),
+                                      1.0 + 3.2 * len(methods)))
+    bars = 0
+    for ax, m in zip(axes[:, 0], methods):
+        mrows = [r for r in rows if r[0] == m]
+        values = []
+        for i, run in enumerate(runs):
+            xs, hs = [], []
+            for k, r in enumerate(mrows):
+                x = k + (i - (len(runs) - 1) / 2) * width
+                v = cells.get((r, run["id"]))
+                if isinstance(v, int):
+                    xs.append(x)
+                    hs.append(v)
+                else:
+                    note = absent_text(run, m) if (r, run["id"]) not in cells else "n/a"
+                    ax.text(x, 0, "not run" if note == "-" else note, rotation=90, ha="center",
+                            va="bottom", fontsize=7, color="tab:gray")
+            brand = machines[run["machine_id"]]["brand"] or "?"
+            drawn = ax.bar(xs, hs, width, color=f"C{i % 10}", label=f"{run_name(run)}: {brand}")
+            ax.bar_label(drawn, fontsize=6, rotation=90, padding=2)
+            values += hs
+            bars += len(hs)
+        ax.set_xticks(range(len(mrows)))
+        ax.set_xticklabels([row_name(r) for r in mrows], rotation=15, ha="right")
+        ax.set_ylabel(benchplot._scale(ax, values, f"{what.split(' (')[0]} [{unit_name(unit, power)}]"
+                                       if power else f"{what} [ensembles]"))
+        ax.set_title(f"method {m}")
+        ax.axhline(0, color="black", lw=0.6)
+        ax.margins(y=0.12)
+    top = 1 - (0.35 + 0.18 * ((len(runs) + 1) // 2)) / fig.get_figheight()
+    fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="upper center", ncol=2, fontsize=7,
+               bbox_to_anchor=(0.5, top + (0.05 + 0.18 * ((len(runs) + 1) // 2)) / fig.get_figheight()))
+    fig.suptitle(f"{what[0].upper() + what[1:]} per workload: {runs_on(runs, machines)}")
+    fig.tight_layout(rect=(0, 0, 1, top))
+    fig.savefig(path)
+    plt.close(fig)
+    return bars
+
+
+def runs_on(runs, machines):
+    """'3 runs on 2 machines'."""
+    return (f"{len(runs)} run{'s' if len(runs) != 1 else ''} on {len(machines)} "
+            f"machine{'s' if len(machines) != 1 else ''}")
+
+
+def row_name(row):
+    """'workload' plus ', counter X' and ', cpu N' where they are set."""
+    _, w, counter, cpu = row
+    return (w or "-") + (f", counter {counter}" if counter else "") + \
+        (f", cpu {cpu}" if cpu is not None else "")
