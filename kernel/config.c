@@ -38,6 +38,7 @@ static const struct cfg_key keys[] = {
 	{ .name = "loops", .type = CFG_U64, .min = 0, .max = 0x7FFFFFFF, .value = &cfg.loops },
 	{ .name = "code.name", .type = CFG_TEXT, .max = sizeof cfg.code_name - 1,
 	  .value = (uint64_t *)cfg.code_name },
+	{ .name = "test.acpi_corrupt", .type = CFG_TEXT, .max = 4, .value = (uint64_t *)cfg.test_acpi_corrupt },
 	{ .name = "walk", .type = CFG_CHOICE, .choices = onoff_words, .value = &cfg.walk },
 	{ .name = "after", .type = CFG_CHOICE, .choices = after_words, .value = &cfg.after },
 	{ .name = "dump", .type = CFG_U64, .min = 0, .max = 999999, .value = &cfg.dump,
@@ -70,6 +71,7 @@ void config_parse(const struct cfg_line *line)
 	cfg.workloads = wmask;
 	cfg.resolution = 0;
 	cfg.walk = 0;
+	cfg.test_acpi_corrupt[0] = '\0';
 	cfg.code[0] = cfg.init[0] = '\0';
 	cfg.unroll = 1;
 	cfg.loops = 0;

@@ -29,6 +29,7 @@ struct config {
 				   * to say how many bytes too many) */
 	char init[2 * 4096 + 1];  /* init= as given */
 	char code_name[32];  /* code.name= */
+	char test_acpi_corrupt[8]; /* test only: a table whose checksum byte is flipped */
 	uint64_t walk;       /* 1: single-step one sample of each window first (bench/walk.c) */
 	int problems;        /* messages config_parse printed */
 };

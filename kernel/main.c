@@ -2,6 +2,7 @@
  * boot -> platform (console, traps, memory) -> probe (CPUID) ->
  * measure (methods x ensembles) -> analyze -> report -> exit. */
 #include <stdint.h>
+#include "acpi.h"
 #include "config.h"
 #include "console.h"
 #include "cpu.h"
@@ -113,6 +114,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 
 	kprintf("%s\n", RECORDS_BEGIN);
 	probe_print(&cpu, &bi);
+	acpi_init(&bi, cfg.test_acpi_corrupt);
 	quiet_timers(&cpu);
 	static struct tsc_rate rate;
 	if (cpu.has_tsc)

@@ -100,6 +100,15 @@ static void parse_mb2(const uint8_t *info, struct boot_info *bi)
 					 *(const uint32_t *)(e + 16));
 			break;
 		}
+		case 14: /* ACPI old RSDP: a copy of it */
+		case 15: /* ACPI new RSDP */
+			if (type == 15 || !bi->rsdp_len) {
+				uint32_t n = size - 8 < sizeof bi->rsdp ? size - 8 : (uint32_t)sizeof bi->rsdp;
+				for (uint32_t i = 0; i < n; i++)
+					bi->rsdp[i] = p[8 + i];
+				bi->rsdp_len = n;
+			}
+			break;
 		case 8: /* framebuffer info */
 			bi->fb_present = 1;
 			bi->fb_addr = *(const uint64_t *)(p + 8);

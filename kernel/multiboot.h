@@ -34,6 +34,10 @@ struct boot_info {
 	int fb_type;     /* 0 indexed, 1 RGB, 2 EGA text */
 	uint64_t fb_addr;
 	uint32_t fb_width, fb_height, fb_pitch, fb_bpp;
+	/* A copy of the RSDP from the multiboot2 ACPI tags (14: ACPI 1.0,
+	 * 15: ACPI 2.0+; the new one wins), 0 bytes when absent. */
+	uint8_t rsdp[64];
+	uint32_t rsdp_len;
 };
 
 /* multiboot_parse - fill *bi from (magic, info_phys) as kernel_main got

@@ -1,0 +1,153 @@
+/* kernel/acpi.c - see acpi.h. */
+#include "acpi.h"
+#include "config.h"
+#include "console.h"
+#include "../lib/fmt.h"
+
+struct acpi_info acpi;
+uint64_t acpi_hpet_period_fs;
+
+/* Physical memory below 4 GiB is identity-mapped (boot/entry.asm). */
+#define MAPPED_END 0x100000000ull
+
+static const uint8_t *map(void *ctx, uint64_t phys, uint64_t len)
+{
+	(void)ctx;
+	return phys && phys < MAPPED_END && len <= MAPPED_END - phys ? (const uint8_t *)phys : 0;
+}
+
+static uint64_t find_rsdp(const struct boot_info *bi, const char **where)
+{
+	if (bi->rsdp_len >= 20) {
+		*where = "the multiboot2 ACPI tag's copy";
+		return (uint64_t)bi->rsdp;
+	}
+	/* The EBDA's segment, in the BIOS data area (40:0Eh). */
+	uint16_t seg;
+	__asm__ volatile("movw (%1), %0" : "=r"(seg) : "r"(0x40Eull)); /* GCC rejects a constant pointer there */
+	uint64_t ebda = (uint64_t)seg << 4;
+	uint64_t a = ebda >= 0x80000 && ebda < 0xA0000 ? acpi_find_rsdp(map, 0, ebda, 1024) : 0;
+	*where = "the EBDA";
+	if (!a) {
+		a = acpi_find_rsdp(map, 0, 0xE0000, 0x20000);
+		*where = "the BIOS area 0E0000h-0FFFFFh";
+	}
+	return a;
+}
+
+/* Test only: flip a byte of the table called sig (test.acpi_corrupt=). */
+static void corrupt_table(const char *sig)
+{
+	for (int i = 0; i < acpi.ntables; i++) {
+		struct acpi_table *t = &acpi.tables[i];
+		if (t->sig[0] == sig[0] && t->sig[1] == sig[1] && t->sig[2] == sig[2] && t->sig[3] == sig[3] &&
+		    t->length > 36) {
+			volatile uint8_t *p = (volatile uint8_t *)t->addr;
+			p[9] ^= 0x5A; /* its checksum byte */
+			kprintf("test: test.acpi_corrupt=%s: flipped the checksum byte of the table at 0x%llx\n", sig,
+				(unsigned long long)t->addr);
+			return;
+		}
+	}
+	kprintf("test: test.acpi_corrupt=%s: no such table\n", sig);
+}
+
+static void hpet_period(void)
+{
+	acpi_hpet_period_fs = 0;
+	if (!acpi.hpet_ok || !map(0, acpi.hpet_base, 8))
+		return;
+	uint64_t cap = *(const volatile uint64_t *)acpi.hpet_base;
+	uint64_t p = cap >> 32;
+	if (p > 0 && p <= 100000000ull) /* at most 100 ns (the specification) */
+		acpi_hpet_period_fs = p;
+}
+
+void acpi_init(const struct boot_info *bi, const char *corrupt)
+{
+	const char *where = "";
+	uint64_t rsdp = find_rsdp(bi, &where);
+	acpi_parse(map, 0, rsdp, &acpi);
+	if (corrupt && corrupt[0] && acpi.rsdp_found) {
+		corrupt_table(corrupt);
+		acpi_parse(map, 0, rsdp, &acpi);
+	}
+	hpet_period();
+	if (!acpi.rsdp_found) {
+		kprintf("acpi: %s (looked in %s): no ACPI tables; the HPET, the PM timer and the MADT's CPU list "
+			"are unknown\n", acpi.problems[0], bi->rsdp_len ? "the multiboot2 tag" :
+			"the multiboot2 tags, the EBDA and 0E0000h-0FFFFFh");
+	} else {
+		char list[ACPI_MAX_TABLES * 12];
+		int n = 0;
+		list[0] = '\0';
+		for (int i = 0; i < acpi.ntables; i++)
+			n += fmt_format(list + n, sizeof list - (size_t)n, " %s%s", acpi.tables[i].sig,
+					acpi.tables[i].checksum_ok ? "" : " (BAD CHECKSUM: not used)");
+		kprintf("acpi: RSDP revision %u from %s, OEM \"%s\"; %s at 0x%llx: %d tables:%s\n", acpi.revision,
+			where, acpi.oem, acpi.use_xsdt ? "XSDT" : "RSDT", (unsigned long long)acpi.root_addr,
+			acpi.ntables, acpi.root_ok ? list : " none read");
+	}
+	for (int i = acpi.rsdp_found ? 0 : 1; i < acpi.nproblems; i++)
+		kprintf("acpi: %s\n", acpi.problems[i]);
+	if (acpi.madt_ok) {
+		int enabled = 0, capable = 0;
+		char ids[160];
+		int n = 0;
+		ids[0] = '\0';
+		for (int i = 0; i < acpi.ncpus; i++) {
+			enabled += acpi.cpus[i].enabled;
+			capable += !acpi.cpus[i].enabled && acpi.cpus[i].online_capable;
+			if (acpi.cpus[i].enabled && n < (int)sizeof ids - 16)
+				n += fmt_format(ids + n, sizeof ids - (size_t)n, "%s%u", n ? " " : "",
+						acpi.cpus[i].apic_id);
+		}
+		kprintf("acpi: MADT: local APIC at 0x%llx%s; CPUs enabled: %d (APIC IDs %s%s), online-capable: %d, "
+			"listed: %d; I/O APICs: %d\n", (unsigned long long)acpi.lapic_addr,
+			acpi.lapic_override ? " (address override)" : "", enabled, ids,
+			n >= (int)sizeof ids - 16 ? " ..." : "", capable, acpi.ncpus, acpi.nioapics);
+	} else if (acpi.root_ok) {
+		kprintf("acpi: MADT: none usable: the CPU list is unknown\n");
+	}
+	if (acpi.fadt_ok) {
+		char pm[64], reset[96];
+		if (acpi.pm_tmr_port)
+			fmt_format(pm, sizeof pm, "at I/O 0x%x, %s", acpi.pm_tmr_port,
+				   acpi.pm_tmr_32bit ? "32-bit (TMR_VAL_EXT)" : "24-bit");
+		else
+			fmt_format(pm, sizeof pm, "none");
+		if (acpi.reset_supported)
+			fmt_format(reset, sizeof reset, "%s 0x%llx, value 0x%x",
+				   acpi.reset_reg.space == 1 ? "I/O" : acpi.reset_reg.space == 0 ? "memory" : "PCI configuration",
+				   (unsigned long long)acpi.reset_reg.address, acpi.reset_value);
+		else
+			fmt_format(reset, sizeof reset, "not supported (FADT flags RESET_REG_SUP = 0)");
+		kprintf("acpi: FADT revision %u: PM timer %s; reset register %s\n", acpi.fadt_revision, pm, reset);
+	} else if (acpi.root_ok) {
+		kprintf("acpi: FADT: none usable: no PM timer\n");
+	}
+	if (acpi.hpet_ok)
+		kprintf("acpi: HPET: base 0x%llx, number %u; counter period %llu fs%s\n",
+			(unsigned long long)acpi.hpet_base, acpi.hpet_number,
+			(unsigned long long)acpi_hpet_period_fs,
+			acpi_hpet_period_fs ? " (its General Capabilities register)"
+					    : ": out of range (0 or over 100 ns): not used");
+	else if (acpi.root_ok)
+		kprintf("acpi: HPET: no HPET table\n");
+	if (config_json()) {
+		int enabled = 0, bad = 0;
+		for (int i = 0; i < acpi.ncpus; i++)
+			enabled += acpi.cpus[i].enabled;
+		for (int i = 0; i < acpi.ntables; i++)
+			bad += !acpi.tables[i].checksum_ok;
+		kprintf("{\"rec\":\"acpi\",\"rsdp\":%s,\"revision\":%u,\"tables\":%d,\"bad_checksums\":%d,"
+			"\"cpus_enabled\":%d,\"cpus_listed\":%d,\"lapic\":%llu,\"pm_timer_port\":%u,\"pm_timer_bits\":%d,"
+			"\"reset_supported\":%s,\"hpet_base\":%llu,\"hpet_period_fs\":%llu,\"problems\":%d}\n",
+			acpi.rsdp_found ? "true" : "false", acpi.revision, acpi.ntables,
+			bad,
+			enabled, acpi.ncpus, (unsigned long long)acpi.lapic_addr, acpi.pm_tmr_port,
+			acpi.pm_tmr_port ? (acpi.pm_tmr_32bit ? 32 : 24) : 0, acpi.reset_supported ? "true" : "false",
+			(unsigned long long)(acpi.hpet_ok ? acpi.hpet_base : 0), (unsigned long long)acpi_hpet_period_fs,
+			acpi.nproblems);
+	}
+}

@@ -1,0 +1,101 @@
+/* lib/acpi.h - the ACPI tables the benchmark needs (ACPI 6.5, chapter 5):
+ * the RSDP (5.2.5), the XSDT or RSDT (5.2.8, 5.2.7), the MADT (5.2.12:
+ * processor local APIC and local x2APIC entries, the local APIC address
+ * override), the FADT (5.2.9: the PM timer block, the reset register) and
+ * the HPET table (IA-PC HPET specification 1.0a, 3.2.4). Every checksum is
+ * checked; a table with a bad one is listed but not used. Freestanding:
+ * physical memory is read through a callback, so the parser is host-tested
+ * on made-up tables (tests/unit/test_acpi.c); kernel/acpi.c gives it the
+ * identity-mapped memory.
+ */
+#ifndef LIB_ACPI_H
+#define LIB_ACPI_H
+
+#include <stdint.h>
+
+/* acpi_map_fn - a pointer to len bytes of physical memory at phys, or
+ * NULL when they are not readable (outside the mapped memory). */
+typedef const uint8_t *(*acpi_map_fn)(void *ctx, uint64_t phys, uint64_t len);
+
+#define ACPI_MAX_TABLES 64
+#define ACPI_MAX_CPUS 512
+#define ACPI_MAX_PROBLEMS 8
+
+struct acpi_table {
+	char sig[5];
+	uint64_t addr;
+	uint32_t length;
+	uint8_t revision;
+	int checksum_ok;
+};
+
+struct acpi_cpu {
+	uint32_t apic_id;    /* local APIC ID (x2APIC ID for type 9 entries) */
+	uint32_t uid;        /* ACPI processor UID */
+	int enabled;         /* flags bit 0 */
+	int online_capable;  /* flags bit 1 (ACPI 6.3+): may be enabled by the OS */
+	int x2apic;          /* from a local x2APIC entry (type 9) */
+};
+
+/* A Generic Address Structure (ACPI 6.5, 5.2.3.2). */
+struct acpi_gas {
+	uint8_t space;  /* 0 memory, 1 system I/O, 2 PCI configuration */
+	uint8_t bit_width, bit_offset, access_size;
+	uint64_t address;
+};
+
+struct acpi_info {
+	int rsdp_found;
+	uint64_t rsdp_addr;
+	uint8_t revision;       /* RSDP revision: 0 ACPI 1.0 (RSDT), 2+ (XSDT) */
+	char oem[7];
+	int use_xsdt;
+	uint64_t root_addr;     /* the XSDT or RSDT used */
+	int root_ok;
+
+	struct acpi_table tables[ACPI_MAX_TABLES];
+	int ntables, tables_truncated;
+
+	int madt_ok;
+	uint64_t lapic_addr;    /* the MADT's 32-bit address, or the override */
+	int lapic_override;
+	uint32_t madt_flags;    /* bit 0 PCAT_COMPAT: 8259s present */
+	struct acpi_cpu cpus[ACPI_MAX_CPUS];
+	int ncpus, cpus_truncated, nioapics;
+
+	int fadt_ok;
+	uint8_t fadt_revision;
+	uint32_t pm_tmr_port;   /* 0: none */
+	int pm_tmr_32bit;       /* FADT flags TMR_VAL_EXT (bit 8) */
+	int reset_supported;    /* FADT flags RESET_REG_SUP (bit 10) */
+	struct acpi_gas reset_reg;
+	uint8_t reset_value;
+
+	int hpet_ok;
+	uint64_t hpet_base;     /* memory space address */
+	uint8_t hpet_number;
+	uint16_t hpet_min_tick;
+
+	const char *problems[ACPI_MAX_PROBLEMS]; /* one clear line each */
+	int nproblems;
+};
+
+/* acpi_rsdp_valid - whether p[0..len-1] is an RSDP: signature "RSD PTR ",
+ * the 20-byte checksum, and for revision >= 2 the extended checksum over
+ * its Length (at least 36). Returns 1 or 0. */
+int acpi_rsdp_valid(const uint8_t *p, uint64_t len);
+
+/* acpi_find_rsdp - scan [base, base + len) on 16-byte boundaries, as the
+ * spec says for the EBDA's first KiB and 0E0000h-0FFFFFh (5.2.5.1);
+ * returns the address or 0. */
+uint64_t acpi_find_rsdp(acpi_map_fn map, void *ctx, uint64_t base, uint64_t len);
+
+/* acpi_parse - read everything from the RSDP at rsdp into *info. Never
+ * fails: what cannot be read or checks wrong is a problem line and is
+ * left out. */
+void acpi_parse(acpi_map_fn map, void *ctx, uint64_t rsdp, struct acpi_info *info);
+
+/* acpi_checksum - the byte sum of p[0..len-1] modulo 256 (0 for a valid table). */
+uint8_t acpi_checksum(const uint8_t *p, uint64_t len);
+
+#endif

@@ -1,0 +1,188 @@
+/* tests/unit/test_acpi.c - lib/acpi.c on tables made here in a fake
+ * physical memory: the RSDP scan, XSDT and RSDT, MADT (local APIC, x2APIC,
+ * address override), FADT (PM timer, 32-bit flag, X_PM_TMR_BLK, reset
+ * register), HPET; bad checksums, truncated entries, unreadable tables. */
+#include <stdint.h>
+#include <string.h>
+#include "check.h"
+#include "../../lib/acpi.h"
+
+#define MEM (1u << 20)
+static uint8_t mem[MEM];
+
+static const uint8_t *map(void *ctx, uint64_t phys, uint64_t len)
+{
+	(void)ctx;
+	return phys < MEM && len <= MEM - phys ? mem + phys : 0;
+}
+
+static void w16(uint32_t a, uint16_t v) { mem[a] = (uint8_t)v, mem[a + 1] = (uint8_t)(v >> 8); }
+static void w32(uint32_t a, uint32_t v) { w16(a, (uint16_t)v), w16(a + 2, (uint16_t)(v >> 16)); }
+static void w64(uint32_t a, uint64_t v) { w32(a, (uint32_t)v), w32(a + 4, (uint32_t)(v >> 32)); }
+
+static void fix(uint32_t a, uint32_t len, uint32_t csum_at)
+{
+	mem[csum_at] = 0;
+	mem[csum_at] = (uint8_t)(0x100 - acpi_checksum(mem + a, len));
+}
+
+static void header(uint32_t a, const char *sig, uint32_t len, uint8_t rev)
+{
+	memcpy(mem + a, sig, 4);
+	w32(a + 4, len);
+	mem[a + 8] = rev;
+	memcpy(mem + a + 10, "BOCHS ", 6);
+}
+
+#define RSDP 0xE0010
+#define XSDT 0x1000
+#define RSDT 0x1100
+#define MADT 0x2000
+#define FADT 0x3000
+#define HPET 0x4000
+#define SSDT 0x5000
+
+static void build(int rev)
+{
+	memset(mem, 0, sizeof mem);
+	memcpy(mem + RSDP, "RSD PTR ", 8);
+	memcpy(mem + RSDP + 9, "BOCHS ", 6);
+	mem[RSDP + 15] = (uint8_t)rev;
+	w32(RSDP + 16, RSDT);
+	if (rev >= 2) {
+		w32(RSDP + 20, 36);
+		w64(RSDP + 24, XSDT);
+	}
+	fix(RSDP, 20, RSDP + 8); /* the first 20 bytes, then all 36 */
+	if (rev >= 2)
+		fix(RSDP, 36, RSDP + 32);
+	uint32_t tabs[] = { MADT, FADT, HPET, SSDT };
+	header(XSDT, "XSDT", 36 + 8 * 4, 1);
+	header(RSDT, "RSDT", 36 + 4 * 4, 1);
+	for (int i = 0; i < 4; i++) {
+		w64(XSDT + 36 + 8 * i, tabs[i]);
+		w32(RSDT + 36 + 4 * i, tabs[i]);
+	}
+	fix(XSDT, 36 + 32, XSDT + 9);
+	fix(RSDT, 36 + 16, RSDT + 9);
+	/* MADT: LAPIC 0 (enabled), LAPIC 1 (online capable), x2APIC 300, IOAPIC, override */
+	uint32_t o = MADT + 44;
+	header(MADT, "APIC", 44 + 8 + 8 + 16 + 12 + 12, 4);
+	w32(MADT + 36, 0xFEE00000);
+	w32(MADT + 40, 1);
+	mem[o] = 0, mem[o + 1] = 8, mem[o + 2] = 0, mem[o + 3] = 0, w32(o + 4, 1), o += 8;
+	mem[o] = 0, mem[o + 1] = 8, mem[o + 2] = 1, mem[o + 3] = 2, w32(o + 4, 2), o += 8;
+	mem[o] = 9, mem[o + 1] = 16, w32(o + 4, 300), w32(o + 8, 1), w32(o + 12, 7), o += 16;
+	mem[o] = 1, mem[o + 1] = 12, o += 12;
+	mem[o] = 5, mem[o + 1] = 12, w64(o + 4, 0x1FEE00000ull), o += 12;
+	fix(MADT, o - MADT, MADT + 9);
+	/* FADT revision 5, 276 bytes: PM timer 0x608, 32-bit, reset by I/O 0xCF9 = 6 */
+	header(FADT, "FACP", 276, 5);
+	w32(FADT + 76, 0x608);
+	mem[FADT + 91] = 4;
+	w32(FADT + 112, (1u << 8) | (1u << 10));
+	mem[FADT + 116] = 1, mem[FADT + 117] = 8, w64(FADT + 120, 0xCF9);
+	mem[FADT + 128] = 6;
+	mem[FADT + 208] = 1, mem[FADT + 209] = 32, w64(FADT + 212, 0x608);
+	fix(FADT, 276, FADT + 9);
+	header(HPET, "HPET", 56, 1);
+	w32(HPET + 36, 0x8086A201);
+	mem[HPET + 40] = 0, w64(HPET + 44, 0xFED00000);
+	mem[HPET + 52] = 0, w16(HPET + 53, 128);
+	fix(HPET, 56, HPET + 9);
+	header(SSDT, "SSDT", 40, 1);
+	fix(SSDT, 40, SSDT + 9);
+}
+
+static struct acpi_info in;
+
+static void test_full(void)
+{
+	build(2);
+	CHECK_EQ_U64(acpi_find_rsdp(map, 0, 0xE0000, 0x20000), RSDP);
+	acpi_parse(map, 0, RSDP, &in);
+	CHECK(in.rsdp_found && in.use_xsdt && in.root_ok);
+	CHECK_EQ_U64(in.nproblems, 0);
+	CHECK_STR(in.oem, "BOCHS ");
+	CHECK_EQ_U64(in.ntables, 4);
+	CHECK_STR(in.tables[0].sig, "APIC");
+	CHECK_STR(in.tables[3].sig, "SSDT");
+	for (int i = 0; i < 4; i++)
+		CHECK(in.tables[i].checksum_ok);
+	CHECK(in.madt_ok);
+	CHECK_EQ_U64(in.ncpus, 3);
+	CHECK(in.cpus[0].apic_id == 0 && in.cpus[0].enabled && !in.cpus[0].online_capable);
+	CHECK(in.cpus[1].apic_id == 2 && in.cpus[1].uid == 1 && !in.cpus[1].enabled && in.cpus[1].online_capable);
+	CHECK(in.cpus[2].apic_id == 300 && in.cpus[2].x2apic && in.cpus[2].uid == 7 && in.cpus[2].enabled);
+	CHECK_EQ_U64(in.nioapics, 1);
+	CHECK(in.lapic_override);
+	CHECK_EQ_U64(in.lapic_addr, 0x1FEE00000ull);
+	CHECK(in.fadt_ok && in.fadt_revision == 5);
+	CHECK_EQ_U64(in.pm_tmr_port, 0x608);
+	CHECK(in.pm_tmr_32bit && in.reset_supported);
+	CHECK(in.reset_reg.space == 1 && in.reset_reg.address == 0xCF9 && in.reset_value == 6);
+	CHECK(in.hpet_ok);
+	CHECK_EQ_U64(in.hpet_base, 0xFED00000);
+	CHECK_EQ_U64(in.hpet_min_tick, 128);
+}
+
+static void test_rsdt_only(void)
+{
+	build(0);
+	acpi_parse(map, 0, RSDP, &in);
+	CHECK(in.rsdp_found && !in.use_xsdt && in.root_ok);
+	CHECK_EQ_U64(in.root_addr, RSDT);
+	CHECK_EQ_U64(in.ntables, 4);
+	CHECK(in.madt_ok && in.fadt_ok && in.hpet_ok);
+}
+
+static void test_bad_checksums(void)
+{
+	build(2);
+	mem[MADT + 50] ^= 1; /* a byte of the MADT: listed, not used */
+	acpi_parse(map, 0, RSDP, &in);
+	CHECK(!in.tables[0].checksum_ok && !in.madt_ok && in.fadt_ok);
+	CHECK_EQ_U64(in.ncpus, 0);
+	build(2);
+	mem[RSDP + 30] ^= 1; /* the extended checksum */
+	CHECK_EQ_U64(acpi_find_rsdp(map, 0, 0xE0000, 0x20000), 0);
+	acpi_parse(map, 0, RSDP, &in);
+	CHECK(!in.rsdp_found && in.nproblems == 1);
+	CHECK_STR(in.problems[0], "RSDP: bad signature or checksum");
+	acpi_parse(map, 0, 0, &in);
+	CHECK_STR(in.problems[0], "RSDP: not found");
+	build(2);
+	mem[XSDT + 40] ^= 1;
+	acpi_parse(map, 0, RSDP, &in);
+	CHECK(in.rsdp_found && !in.root_ok && in.ntables == 0 && in.nproblems == 1);
+}
+
+static void test_damaged_entries(void)
+{
+	build(2);
+	mem[MADT + 44 + 1] = 200; /* the first entry's length runs past the end */
+	fix(MADT, 44 + 56, MADT + 9);
+	acpi_parse(map, 0, RSDP, &in);
+	CHECK(in.madt_ok && in.ncpus == 0 && in.nproblems == 1);
+	build(2);
+	w64(XSDT + 36 + 8 * 3, 0x7FFFFFFFull); /* unreadable table */
+	fix(XSDT, 36 + 32, XSDT + 9);
+	acpi_parse(map, 0, RSDP, &in);
+	CHECK_EQ_U64(in.ntables, 4);
+	CHECK_STR(in.tables[3].sig, "????");
+	CHECK(!in.tables[3].checksum_ok && in.madt_ok);
+	build(2);
+	mem[HPET + 40] = 1; /* I/O space: not usable */
+	fix(HPET, 56, HPET + 9);
+	acpi_parse(map, 0, RSDP, &in);
+	CHECK(!in.hpet_ok && in.nproblems == 1);
+}
+
+int main(void)
+{
+	test_full();
+	test_rsdt_only();
+	test_bad_checksums();
+	test_damaged_entries();
+	return check_summary("acpi");
+}
