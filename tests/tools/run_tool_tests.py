@@ -475,7 +475,7 @@ def test_ensemble_gap():
 
 def test_summary_disagrees():
     lines = lines_of(boot("tcg"))
-    i = next(k for k, l in enumerate(lines) if l.startswith('{"rec":"ensemble"'))
+    i = next(k for k, l in enumerate(lines) if l.startswith('{"rec":"summary"'))
     s = json.loads(lines[i])
     lines[i] = lines[i].replace(f'"total_variance":{s["total_variance"]},',
                                 f'"total_variance":{s["total_variance"] + 1},')
