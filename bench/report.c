@@ -80,6 +80,29 @@ void report_method_skip(enum method_id m, const char *why)
 			methods[m].name, why);
 }
 
+/* The compact ensemble record (output=both and json; README "Machine-readable
+ * output"): {"e":[U,J,MIN,MAX,VARIANCE,MEDIAN,NMIS,SMIS]}, a fixed-position
+ * array whose method and workload are those of the method record before it.
+ * U is the unit's index in unit_key[] (0 TSC ticks, 1 core cycles, 2
+ * instructions); VARIANCE is null when it overflowed (the full record's
+ * "error": "overflow"); SMIS, the last, is left out where MSR_SMI_COUNT is
+ * not read (the full record's "smis": null). At most 6 + 1 + 7 * 21 + 3 =
+ * 157 bytes whatever the figures (20 digits each). */
+static void report_ensemble_compact(const char *unit, uint64_t j, const struct ensemble_stats *e,
+				    const struct robust_stats *r, const struct disturbance *d)
+{
+	char var[24] = "null", smis[24] = "";
+	int u = 0;
+	while (u < UNIT_COUNT - 1 && unit != unit_key[u])
+		u++;
+	if (!e->error)
+		fmt_format(var, sizeof var, "%llu", ULL(e->var));
+	if (d->smi_ok)
+		fmt_format(smis, sizeof smis, ",%llu", ULL(d->smis));
+	kprintf("{\"e\":[%d,%llu,%llu,%llu,%s,%llu,%llu%s]}\n", u, ULL(j), ULL(e->min), ULL(e->max), var,
+		ULL(r->median), ULL(d->nmis), smis);
+}
+
 void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uint64_t param,
 		     const char *unit, int primary, const struct ensemble_stats *e,
 		     const struct robust_stats *r, const struct disturbance *d)
@@ -96,6 +119,10 @@ void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uin
 	}
 	if (!config_json())
 		return;
+	if (!config_full()) {
+		report_ensemble_compact(unit, j, e, r, d);
+		return;
+	}
 	if (e->error) {
 		fmt_format(mean, sizeof mean, "null");
 		fmt_format(sd, sizeof sd, "null");
