@@ -492,10 +492,12 @@ def expand_compact(values, header):
     u, j, low, high, var, med, nmis = values[:7]
     smis = values[7] if len(values) == 8 else None
     if not (_is_uint(u) and u < len(COMPACT_UNITS)):
-        return f"has the unit {str(u)[:20]!r}, not 0, 1 or 2"
+        return f"has the unit {json.dumps(u)[:20]}, not 0, 1 or 2"
     if not all(_is_uint(x) for x in (j, low, high, med, nmis)) or \
             not (var is None or _is_uint(var)) or (len(values) == 8 and not _is_uint(smis)):
         return "holds something that is not a figure where a figure belongs"
+    if low > high:
+        return f"has its minimum {low} above its maximum {high}"
     if header is None:
         return "comes before any method record: its method and workload are unknown"
     unit = COMPACT_UNITS[u]
