@@ -509,15 +509,17 @@ void report_serial_estimate(const struct cpu_info *cpu, int counters)
 	}
 	uint32_t baud = console_serial_baud();
 	uint64_t ms = baud ? bytes * 10000 / baud : 0; /* 8N1: 10 bits a byte */
-	char when[96] = "nothing goes to a serial port here (console=none, or no UART answered)";
+	char when[128] = "but nothing goes to a serial port here (console=none, or no UART answered)", min[32] = "";
+	if (ms >= 120000)
+		fmt_format(min, sizeof min, " (%llu.%llu min)", ULL(ms / 60000), ULL(ms % 60000 / 6000));
 	if (baud)
-		fmt_format(when, sizeof when, "about %llu.%llu s at %u baud (8N1: 10 bits a byte)",
-			   ULL(ms / 1000), ULL(ms % 1000 / 100), baud);
+		fmt_format(when, sizeof when, "about %llu.%llu s%s at %u baud (8N1: 10 bits a byte)",
+			   ULL(ms / 1000), ULL(ms % 1000 / 100), min, baud);
 	char recs[48] = "no ensemble records";
 	if (records)
 		fmt_format(recs, sizeof recs, "%llu %s ensemble records", ULL(records),
 			   config_full() ? "full" : "compact");
-	kprintf("config: serial output: about %llu KB (%llu bytes), %s; an estimate: the bytes printed so "
+	kprintf("serial: this run prints about %llu KB (%llu bytes), %s; an estimate: the bytes printed so "
 		"far plus %llu paper-format lines, %s and the summaries of %llu series of %llu ensembles "
 		"(%d method%s run), at typical sizes measured under QEMU\n",
 		ULL((bytes + 500) / 1000), ULL(bytes), when, ULL(paper), recs, ULL(series), ULL(cfg.ensembles),

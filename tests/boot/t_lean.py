@@ -113,14 +113,14 @@ def test_serial_estimate_line_and_record():
               f"{level}: the counts of 3 methods x 7 workloads x 20 ensembles: {est}", text)
         check(abs(est["bytes"] - printed) <= printed // 4,
               f"{level}: estimated {est['bytes']} bytes, the run printed {printed}", text)
-        line = next((l for l in run.lines if l.startswith("config: serial output: ")), "")
-        want = (rf"config: serial output: about {(est['bytes'] + 500) // 1000} KB \({est['bytes']} bytes\), "
+        line = next((l for l in run.lines if l.startswith("serial: ")), "")
+        want = (rf"serial: this run prints about {(est['bytes'] + 500) // 1000} KB \({est['bytes']} bytes\), "
                 rf"about {est['ms'] // 1000}\.{est['ms'] % 1000 // 100} s at 57600 baud \(8N1: 10 bits a byte\); "
                 rf"an estimate: .* 420 paper-format lines, 420 {level} ensemble records ")
         check(re.match(want, line), f"the config section's estimate line: {line!r}", text)
     rc, text = qemu("lean-estimate-human", kernel("ensembles=2 samples=10 methods=cr0 output=human"))
     run = expect_complete(rc, text)
-    check(not run.by("serial_estimate") and run.has_line("config: serial output: ") and
+    check(not run.by("serial_estimate") and run.has_line("serial: this run prints ") and
           re.search(r"14 paper-format lines, no ensemble records ",
-                    next(l for l in run.lines if l.startswith("config: serial output: "))),
+                    next(l for l in run.lines if l.startswith("serial: "))),
           "output=human: the estimate line (no record) does not count 14 paper-format lines and no records", text)
