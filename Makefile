@@ -47,7 +47,7 @@ QEMU_CPU ?= max
 QEMU_RUN := $(QEMU) -machine q35 -cpu $(QEMU_CPU) -m 256M -display none \
 	-serial stdio -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
 
-.PHONY: all kernel iso run run-iso check unit fuzz boot-tests tools-tests report deps clean
+.PHONY: all kernel iso run run-iso check unit fuzz boot-tests tools-tests benchmarks report deps clean
 all: kernel iso
 
 kernel: $(BUILD)/bench.elf $(BUILD)/bench32.elf
@@ -152,6 +152,11 @@ report:
 tools-tests: kernel
 	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/tools/run_tool_tests.py
 
+# Benchmarks: figures against the goals, printed, not timed pass/fail
+# (tests/bench/run_benchmarks.py: the serial log's size and time).
+benchmarks: kernel
+	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/bench/run_benchmarks.py
+
 # Every suite runs even if an earlier one failed; the last line adds them up.
 check: deps
 	@rm -rf $(BUILD)/results
@@ -159,7 +164,8 @@ check: deps
 	@$(MAKE) --no-print-directory fuzz || true
 	@$(MAKE) --no-print-directory boot-tests || true
 	@$(MAKE) --no-print-directory tools-tests || true
-	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/total.py unit fuzz boot tools
+	@$(MAKE) --no-print-directory benchmarks || true
+	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/total.py unit fuzz boot tools bench
 
 # Network boot and the other boot paths (iso/netboot.mk, when present).
 -include iso/netboot.mk

@@ -53,5 +53,13 @@ void report_progress(enum method_id m, const struct workload *w, uint64_t done, 
 void report_verdict(enum method_id m, const struct verdict *v);
 void report_resolution(enum method_id m, const struct resolution *r);
 void report_recommendation(int m, const char *why);
+/* report_serial_estimate - in the config section, a line and a
+ * "serial_estimate" record: the bytes the run will print (an estimate from
+ * the counts of its lines and records and their typical sizes, bench/report.c)
+ * and how long they take at the serial console's baud rate (8N1: 10 bits a
+ * byte), or that nothing goes to a serial port. counters: 1 when counters
+ * will be read beside the TSC methods (3 series each, the ctr_ methods run). */
+struct cpu_info;
+void report_serial_estimate(const struct cpu_info *cpu, int counters);
 
 #endif

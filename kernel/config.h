@@ -5,7 +5,10 @@
 
 #include <stdint.h>
 
-enum output_mode { OUTPUT_HUMAN, OUTPUT_JSON, OUTPUT_BOTH };
+/* output= (README "Boot parameters"): human lines only; records only;
+ * both, with compact ensemble records (the default); both, every record in
+ * full. */
+enum output_mode { OUTPUT_HUMAN, OUTPUT_JSON, OUTPUT_BOTH, OUTPUT_FULL };
 enum test_fault { FAULT_NONE, FAULT_UD2, FAULT_GP, FAULT_PF, FAULT_DE };
 enum after_run { AFTER_HALT, AFTER_REBOOT };
 
@@ -63,5 +66,8 @@ void config_print(void);
 /* config_human, config_json - whether that output is on. */
 int config_human(void);
 int config_json(void);
+/* config_full - whether ensemble records are printed in full (output=full)
+ * rather than compact (bench/report.c report_ensemble). */
+int config_full(void);
 
 #endif

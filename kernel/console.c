@@ -22,6 +22,8 @@ static int serial;                   /* 1: output goes to the UART */
 static int serial_muted;             /* 1: console_set_serial(0) */
 static int problems;                 /* bad console= values seen */
 static int init_done;                /* console_init has finished */
+static uint32_t serial_baud;         /* the UART's rate when serial is on */
+static uint64_t written;             /* bytes given to console_write */
 
 /* The serial console console= chose. */
 struct serial_choice {
@@ -115,6 +117,7 @@ void console_init(const struct boot_info *bi)
 	problems = choose_serial(bi, &sc, 0);
 	uint16_t base = sc.port >= 0 ? uart_port_base(sc.port) : 0;
 	serial = base && uart_init(base, sc.baud) == 0;
+	serial_baud = serial ? sc.baud : 0;
 
 	/* The screen: a direct-colour framebuffer when the loader set one up
 	 * (GRUB under UEFI), else VGA text when a BIOS loader left text mode:
@@ -201,8 +204,19 @@ void console_set_screen(int on)
 		vga_init();
 }
 
+uint64_t console_bytes_written(void)
+{
+	return written;
+}
+
+uint32_t console_serial_baud(void)
+{
+	return serial ? serial_baud : 0;
+}
+
 void console_write(const char *s, size_t n)
 {
+	written += n;
 	if (serial && !serial_muted)
 		uart_write(s, n);
 	if (!screen)

@@ -4,6 +4,7 @@
 #define KERNEL_CONSOLE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "multiboot.h"
 
 /* console_init - bring up the consoles from what the loader said and the
@@ -47,6 +48,14 @@ void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* console_write - write n bytes to every console. */
 void console_write(const char *s, size_t n);
+
+/* console_bytes_written - bytes console_write has been given since boot:
+ * what the serial log holds so far when serial output is on. */
+uint64_t console_bytes_written(void);
+
+/* console_serial_baud - the serial console's rate in baud (8N1: 10 bits a
+ * byte), or 0 when nothing goes to a serial port (console=none, no UART). */
+uint32_t console_serial_baud(void);
 
 /* console_set_screen - turn the screen copy on (1) or off (0); turning a
  * VGA text screen on clears it. No effect when there is no screen. */

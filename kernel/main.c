@@ -128,11 +128,11 @@ void kernel_main(uint32_t magic, uint32_t info)
 	pmu_print(config_json());
 	cfg.problems += code_prepare(); /* its loops' memory before the sample buffers */
 	uint64_t want = cfg.samples;
+	/* Whether counters are read beside the TSC (bench/run.c choose_counters). */
+	int counters = (pmu_usable(&pmu, PMU_FIXED0) || pmu_usable(&pmu, PMU_IRPERF)) &&
+		       (pmu_usable(&pmu, PMU_FIXED1) || pmu_usable(&pmu, PMU_APERF));
 	if (want > samples_that_fit(1)) {
-		/* With counters read beside the TSC (bench/run.c choose_counters),
-		 * their two buffers of the same size must fit as well. */
-		int counters = (pmu_usable(&pmu, PMU_FIXED0) || pmu_usable(&pmu, PMU_IRPERF)) &&
-			       (pmu_usable(&pmu, PMU_FIXED1) || pmu_usable(&pmu, PMU_APERF));
+		/* With counters, their two buffers of the same size must fit as well. */
 		cfg.samples = samples_that_fit(counters ? 3 : 1);
 		kprintf("config: samples=%llu needs %llu bytes for one ensemble's buffer but %llu bytes are free, "
 			"%llu of them needed for the ensembles' minimums and medians; using samples=%llu, "
@@ -153,6 +153,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	}
 
 	config_print();
+	report_serial_estimate(&cpu, counters);
 	code_print_config();
 
 	if (!cpu.has_tsc) {

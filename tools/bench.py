@@ -79,6 +79,14 @@ def env_facts(log):
                     f"{rate.get('source', '?')})")
     else:
         tsc_rate = "unknown" if rate else "? (not in this log's format)"
+    est = dict(log.by_kind["serial_estimate"][0][1]) if log.by_kind.get("serial_estimate") else {}
+    serial = f"{log.size} bytes captured" if log.size else "?"
+    if isinstance(est.get("bytes"), int):
+        at = (f", {est['ms'] / 1000:.1f} s at {est['baud']} baud" if isinstance(est.get("ms"), int)
+              and isinstance(est.get("baud"), int) else ", no serial port")
+        serial += f"; the kernel's estimate {est['bytes']} bytes{at}"
+    ens = ("compact ensemble records (output=both or json)" if log.compact else
+           "full ensemble records" if log.by_kind.get("ensemble") else "no ensemble records")
     return [("cpu brand", e.get("brand", "?")),
             ("cpu", f"{e.get('vendor', '?')} family {hx('family')} model {hx('model')} "
                     f"stepping {e.get('stepping', '?')}"),
@@ -89,6 +97,7 @@ def env_facts(log):
             ("memory", f"{e['memory_usable_mib']} MiB usable" if "memory_usable_mib" in e else "?"),
             ("command line", e.get("cmdline", "?")),
             ("run size", size),
+            ("serial log", f"{serial}; {ens}"),
             ("methods", cfg.get("methods", "?")),
             ("workloads", cfg.get("workloads", "(not in this log's format)"))]
 

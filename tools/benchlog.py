@@ -24,8 +24,15 @@ against each other and against the paper's formulas.
 A series holds its method record (header), ensemble records, summary record,
 paper-format lines and dumped samples.
 
-Every output= level is read. output=json and output=both print records;
-output=human prints the paper-format lines, the human summary, skip and
+Every output= level is read. output=json, output=both and output=full print
+records; json and both (the default) print each ensemble as a compact
+record, {"e":[U,J,MIN,MAX,VARIANCE,MEDIAN,NMIS,SMIS]} (README
+"Machine-readable output"), which is read as the ensemble record it stands
+for, with the figures it holds and those that follow from it and from the
+method record before it: method, workload, unit, ensemble, param, samples,
+primary, min, max, max_dev, variance, median, nmis, smis, error
+(COMPACT_KEYS); output=full's records have more (mean, quantiles...), and
+every figure in both is the same for the same run. output=human prints the paper-format lines, the human summary, skip and
 config lines, and only the records of the environment and the end. For a
 (method, workload) without records, the series is made from its human lines
 (log.from_paper lists them): each paper-format line gives its ensemble's
@@ -75,13 +82,19 @@ HUMAN_RESULT = re.compile(r"^result (\S+)/(\S+): (-?\d+) (.+?) net \(least minim
 HUMAN_CONFIG = re.compile(r"^config: (ensembles=\d+ samples=\d+ .*) \((\d+) command-line problems?\)$")
 FINAL = re.compile(r"bench: (?:run (?:complete|aborted)|nested exception.*run aborted)")
 
+# The compact ensemble record: its unit numbers (bench/run.h enum unit) and
+# the keys of the ensemble record it is read as.
+COMPACT = re.compile(r'\{"e":\[')
+COMPACT_UNITS = ("tsc_ticks", "core_cycles", "instructions")
+COMPACT_KEYS = ("rec", "method", "workload", "unit", "ensemble", "param", "samples", "primary", "min",
+                "max", "max_dev", "variance", "median", "nmis", "smis", "error")
 UNIT_NAMES = {"tsc_ticks": "TSC ticks", "core_cycles": "core cycles",
               "instructions": "instructions", "ns": "ns"}
 # Kinds this module files; any other kind is kept in by_kind only.
 CORE_KINDS = ("env", "config", "method", "skip", "ensemble", "summary", "samples", "end")
 # Kinds tools/bench.py shows but nothing here checks.
 SHOWN_KINDS = ("verdict", "resolution", "recommendation", "counters", "counters_choice", "pmu",
-               "tsc_rate", "machine", "quiet")
+               "tsc_rate", "machine", "quiet", "serial_estimate")
 # Figures of a summary record recomputed from its ensembles, with the power
 # of the unit each is in.
 SUMMARY_FIGURES = (("ensembles", 0), ("spurious", 0), ("min_of_mins", 1), ("max_of_mins", 1),
@@ -336,6 +349,7 @@ class Log:
         self.human_skips = collections.OrderedDict()  # method -> (line, reason)
         self.human_config = None  # (line, match)
         self.from_paper = []      # the series made from human lines (no records)
+        self.compact = 0          # ensemble records read from compact ones
 
     @property
     def valid(self):
@@ -467,8 +481,37 @@ def _malformed(kind, rec):
     return None
 
 
+def expand_compact(values, header):
+    """The ensemble record a compact record's array stands for, given the
+    method record before it (a dict); or a string saying why it cannot be
+    read. Positions: U (0 TSC ticks, 1 core cycles, 2 instructions), J,
+    MIN, MAX, VARIANCE (null: overflow), MEDIAN, NMIS, and SMIS (absent
+    where MSR_SMI_COUNT is not read)."""
+    if not isinstance(values, list) or len(values) not in (7, 8):
+        return "is not an array of 7 or 8 figures"
+    u, j, low, high, var, med, nmis = values[:7]
+    smis = values[7] if len(values) == 8 else None
+    if not (_is_uint(u) and u < len(COMPACT_UNITS)):
+        return f"has the unit {json.dumps(u)[:20]}, not 0, 1 or 2"
+    if not all(_is_uint(x) for x in (j, low, high, med, nmis)) or \
+            not (var is None or _is_uint(var)) or (len(values) == 8 and not _is_uint(smis)):
+        return "holds something that is not a figure where a figure belongs"
+    if low > high:
+        return f"has its minimum {low} above its maximum {high}"
+    if header is None:
+        return "comes before any method record: its method and workload are unknown"
+    unit = COMPACT_UNITS[u]
+    return {"rec": "ensemble", "method": header.get("method"), "workload": header.get("workload"),
+            "unit": unit, "ensemble": j,
+            "param": j if header.get("resolution") is True else header.get("param"),
+            "samples": header.get("samples"), "primary": unit == (header.get("unit") or TSC),
+            "min": low, "max": high, "max_dev": high - low, "variance": var, "median": med,
+            "nmis": nmis, "smis": smis, "error": None if var is not None else "overflow"}
+
+
 def parse(text):
     log = Log()
+    header = None   # the last method record: the context of compact records
     log.lines = list(logical_lines(text))
     log.line_count = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     inside = False
@@ -502,6 +545,9 @@ def parse(text):
         # (README); a record after noise on its line is recovered.
         start = 0 if line.startswith("{") else line.find('{"rec"')
         if start < 0:
+            found = COMPACT.search(line)
+            start = found.start() if found else -1
+        if start < 0:
             continue
         if not inside:
             if start == 0:
@@ -514,9 +560,17 @@ def parse(text):
         except ValueError as e:
             log.problem(no, f"corrupted record ({e}): {line[:72]}{'...' if len(line) > 72 else ''}")
             continue
+        if isinstance(rec, dict) and list(rec) == ["e"]:
+            rec = expand_compact(rec["e"], header)
+            if isinstance(rec, str):
+                log.problem(no, f"corrupted compact ensemble record: it {rec}: {line[:72]}")
+                continue
+            log.compact += 1
         if not isinstance(rec, dict) or not isinstance(rec.get("rec"), str):
             log.problem(no, f"a JSON line that is not a record (no \"rec\" kind): {line[:72]}")
             continue
+        if rec["rec"] == "method":
+            header = rec
         _file(log, no, rec)
     _check(log)
     return log

@@ -8,11 +8,11 @@ run with a timeout, and caches the logs as $BENCH_BUILD/logs/tools-*.log
 (with the QEMU command beside them in tools-*.cmd; a rebuilt kernel or a
 changed command boots again):
 
-  tools-tcg.log         plain TCG -cpu max, dump=3
-  tools-icount.log      -icount shift=0: exact figures, dump=3
-  tools-qemu64.log      -cpu qemu64: RDTSCP is skipped
+  tools-tcg.log         plain TCG -cpu max, dump=3, output=full
+  tools-icount.log      -icount shift=0: exact figures, dump=3, output=full
+  tools-qemu64.log      -cpu qemu64: RDTSCP is skipped, output=full
   tools-resolution.log  -icount, resolution=on (the paper's 3.3)
-  tools-output-*.log    -icount, the same small run at output=human, json and both
+  tools-output-*.log    -icount, the same small run at output=human, json, both and full
 
 Damaged logs for the negative cases are made from these. The tools run as
 commands, as a user runs them (sys.executable tools/bench.py ...), and what
@@ -52,10 +52,13 @@ TOOL_TIMEOUT = 180
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 ICOUNT = ["-icount", "shift=0,align=off,sleep=off"]
 
+# tcg, icount and qemu64 print full ensemble records (output=full), which
+# the damaged-log tests edit; the default's compact records have their own
+# tests below ("the compact ensemble records").
 RUNS = {
-    "tcg": (["-cpu", "max"], "ensembles=20 samples=1000 dump=3"),
-    "icount": (["-cpu", "max"] + ICOUNT, "ensembles=20 samples=1000 dump=3"),
-    "qemu64": (["-cpu", "qemu64"], "ensembles=10 samples=500 dump=1 workloads=add_chain_64"),
+    "tcg": (["-cpu", "max"], "ensembles=20 samples=1000 dump=3 output=full"),
+    "icount": (["-cpu", "max"] + ICOUNT, "ensembles=20 samples=1000 dump=3 output=full"),
+    "qemu64": (["-cpu", "qemu64"], "ensembles=10 samples=500 dump=1 workloads=add_chain_64 output=full"),
     "resolution": (["-cpu", "max"] + ICOUNT,
                    "ensembles=24 samples=200 resolution=on workloads=measured_function"),
     "code": (["-cpu", "max"] + ICOUNT,
@@ -63,7 +66,7 @@ RUNS = {
 }
 # Every output= level (README "Boot parameters"), the same run: under
 # -icount its figures are exact, so every level must report the same.
-OUTPUT_LEVELS = ("human", "json", "both")
+OUTPUT_LEVELS = ("human", "json", "both", "full")
 for _level in OUTPUT_LEVELS:
     RUNS[f"output-{_level}"] = (["-cpu", "max"] + ICOUNT,
                                 f"ensembles=8 samples=200 dump=2 output={_level}")
@@ -289,7 +292,7 @@ def test_report_resolution_figures():
 
 
 def test_report_every_output_level():
-    """output=human, json and both: each log reports as valid, with the same
+    """output=human, json, both and full: each log reports as valid, with the same
     statistics (exact under -icount), the same skipped methods and dumped
     samples matching what they are compared with. A human log has no
     ensemble records: its series are read from the paper-format and summary
@@ -315,9 +318,9 @@ def test_report_every_output_level():
         check(dumped and out.count(f"match the {what} (line") == len(dumped) and "DO NOT MATCH" not in out,
               f"output={level}: expected {len(dumped)} dumps matching their {what}s", out)
         check_pngs(d, [f"minvar-{m}-empty.png" for m in methods_run(json_log)], out)
-    check(tables["human"] == tables["json"] == tables["both"],
+    check(tables["human"] == tables["json"] == tables["both"] == tables["full"],
           f"the levels' statistics differ: human {tables['human']} json {tables['json']}")
-    check(skipped["human"] == skipped["json"] == skipped["both"] and skipped["json"],
+    check(skipped["human"] == skipped["json"] == skipped["both"] == skipped["full"] and skipped["json"],
           f"the levels' skipped methods differ: {skipped}")
     # ... and they are the summary records' (read here with plain json)
     check_table_against_summaries(json_log, outs["human"])
@@ -336,6 +339,114 @@ def test_output_human_damaged():
     check(re.search(rf"line {summary + 1}: summary of cpuid/empty disagrees with its ensemble records: "
                     r"max_of_mins is \d+ TSC ticks, the ensembles give \d+ TSC ticks", out),
           f"the altered paper-format line (line {i + 1}) is not reported at the summary line", out)
+
+
+# --- the compact ensemble records (output=both, the default, and json) ---------------------
+
+def compact_lines(lines):
+    """Indices of the compact ensemble records, {"e":[...]}."""
+    return [k for k, l in enumerate(lines) if l.startswith('{"e":[')]
+
+
+def test_compact_and_full_report_compare_the_same():
+    """output=both (compact ensemble records) and output=full of the same
+    -icount run: report gives the same statistics and counts the same
+    ensembles (said compact or full); compare finds no figure that differs."""
+    a, b = boot("output-both"), boot("output-full")
+    n = len(compact_lines(lines_of(a)))
+    check(n == len([l for l in lines_of(b) if l.startswith('{"rec":"ensemble"')]) > 0 and
+          not any(l.startswith('{"rec":"ensemble"') for l in lines_of(a)),
+          f"{n} compact records in the output=both log, not as many as the full ones in output=full's")
+    rc, oa = bench("report", a, "--no-figures")
+    rc2, ob = bench("report", b, "--no-figures")
+    check(rc == rc2 == 0 and "report: the log is valid" in oa, f"exit status {rc}, {rc2}", oa)
+    check(table_rows(oa) == table_rows(ob) and table_rows(oa), "the tables differ", oa + ob)
+    check("compact ensemble records" in oa and "; full ensemble records" in ob,
+          "the report does not say which ensemble records the log has", oa)
+    rc, out = bench("compare", a, b)
+    check(rc == 0, f"compare: exit status {rc}", out)
+    ratios = re.findall(r"^  \S.*?  (\S+(?: \(both 0\))?)$", out.split("\n\n", 2)[2], re.M)
+    figures = [r for r in ratios if r != "B/A"]
+    check(figures and all(r in ("1", "- (both 0)") for r in figures),
+          f"compare finds figures that differ: {sorted(set(figures))}", out)
+
+
+def test_compact_damaged():
+    """A damaged compact record is reported at its line: a unit that is not
+    0, 1 or 2, a line cut short, one lost (the gap at the next of its
+    series), a maximum that disagrees with the paper-format line, a minimum
+    above the maximum, one before any method record; noise before one on
+    its line is tolerated."""
+    lines = lines_of(boot("output-both"))
+    idx = compact_lines(lines)
+    d = workdir("compact_damaged")
+
+    def report(name, ls):
+        return bench("report", write(d, name, "\n".join(ls)), "--no-figures")
+
+    i = idx[5]  # cpuid/empty ensemble 5 of 8
+    bad = list(lines)
+    bad[i] = bad[i].replace('{"e":[0,', '{"e":[7,', 1)
+    rc, out = report("unit.log", bad)
+    check(rc == 1 and f"line {i + 1}: corrupted compact ensemble record: it has the unit 7, not 0, 1 or 2"
+          in out, "a unit out of range is not reported at its line", out)
+    bad = list(lines)
+    bad[i] = bad[i][:len(bad[i]) // 2]
+    rc, out = report("cut.log", bad)
+    check(rc == 1 and re.search(rf"line {i + 1}: corrupted record", out), "a cut record not reported", out)
+    bad = list(lines)
+    gone = json.loads(bad[i])["e"][1]
+    del bad[i]
+    nxt = next(k for k in range(i, len(bad)) if bad[k].startswith('{"e":['))
+    rc, out = report("gap.log", bad)
+    check(rc == 1 and re.search(rf"line {nxt + 1}: \S+: ensemble {gone + 1} follows ensemble {gone - 1}: "
+                                rf"ensemble {gone} missing", out), f"the lost record (ensemble {gone}) "
+          f"is not reported at the next one's line {nxt + 1}", out)
+    e = json.loads(lines[i])["e"]
+    for pos, name, why in ((3, "figure.log", rf"line {i}: \S+: the paper-format line for loop_size {e[1]} "
+                                             rf"disagrees with its record \(line {i + 1}\)"),
+                           (2, "minmax.log", rf"line {i + 1}: corrupted compact ensemble record: it has its "
+                                             rf"minimum {e[3] + 1} above its maximum {e[3]}")):
+        bad, f = list(lines), list(e)
+        f[pos] = e[3] + 1   # the maximum, or the minimum, one above the maximum
+        bad[i] = json.dumps({"e": f}, separators=(",", ":"))
+        rc, out = report(name, bad)
+        check(rc == 1 and re.search(why, out), f"{name}: a compact record with {f} is not reported: {why}", out)
+    bad = list(lines)
+    begin = next(k for k, l in enumerate(bad) if l.rstrip("\r") == "BEGIN bench-records v1")
+    bad.insert(begin + 1, bad[i])
+    rc, out = report("early.log", bad)
+    check(rc == 1 and f"line {begin + 2}: corrupted compact ensemble record: it comes before any method "
+          "record" in out, "a compact record before any method record", out)
+    ok = list(lines)
+    ok[i] = "~#" + ok[i]
+    rc, out = report("noise.log", ok)
+    check(rc == 0 and f"line {i + 1}: 2 characters of noise before a record" in out,
+          "noise before a compact record is not tolerated", out)
+
+
+def test_compact_counter_units():
+    """Compact records of the counters beside the TSC (U 1 and 2, as the
+    kernel prints them where the PMU counts; QEMU's TCG has none) are read
+    in core cycles and instructions. Derived from a real log."""
+    out_lines, method = [], None
+    for l in lines_of(boot("output-both")):
+        out_lines.append(l)
+        if l.startswith('{"rec":"method"'):
+            method = json.loads(l)["method"]
+        elif l.startswith('{"e":[0,') and method == "cpuid":
+            out_lines += [l.replace('{"e":[0,', f'{{"e":[{u},', 1) for u in (1, 2)]
+        elif l.startswith('{"rec":"summary","method":"cpuid"'):
+            out_lines += [l.replace('"unit":"tsc_ticks"', f'"unit":"{unit}"').replace(
+                '"primary":true', '"primary":false') for unit in ("core_cycles", "instructions")]
+    d = workdir("compact_counters")
+    rc, out = bench("report", write(d, "cyc.log", "\n".join(out_lines)), "--no-figures")
+    check(rc == 0, f"exit status {rc}, expected 0", out)
+    tsc = table_rows(out)
+    for unit in ("core cycles", "instructions"):
+        rows = table_rows(out, unit)
+        check(rows and all(k[0] == "cpuid" for k in rows) and all(rows[k][5:] == tsc[k][5:] for k in rows),
+              f"no or wrong {unit} table", out)
 
 
 def test_output_human_own_unit():
@@ -1071,18 +1182,20 @@ def test_db_exact_u64_figures():
 
 
 def test_db_every_output_level():
-    """Runs stored from output=human, json and both (the same -icount run)
-    give the same table; a human log has no medians: n/a, said why."""
+    """Runs stored from output=human, json, both and full (the same -icount
+    run; compact ensemble records in json and both) give the same table; a
+    human log has no medians: n/a, said why."""
     d = workdir("db_levels")
     db, _, out = store_lab(d, tuple(f"output-{lv}" for lv in OUTPUT_LEVELS))
-    check(len(re.findall(r"on (?:a new|the known) machine M1", out)) == 3, "not one machine", out)
+    check(len(re.findall(r"on (?:a new|the known) machine M1", out)) == len(OUTPUT_LEVELS), "not one machine",
+          out)
     rc, out = bench("table", "--db", db)
     _, _, rows = parse_db_table(out)
     check(rows and all(len(set(c)) == 1 and c[0].lstrip("-").isdigit() for c in rows.values()),
           f"the levels' nets differ: {rows}", out)
     rc, out = bench("table", "--db", db, "--figure", "median_of_medians")
     _, _, rows = parse_db_table(out)
-    check(all(c[0] == "n/a" and c[1] == c[2] != "n/a" for c in rows.values()) and
+    check(rows and all(c[0] == "n/a" and len(set(c[1:])) == 1 and c[1] != "n/a" for c in rows.values()) and
           "n/a: not in that run's log" in out, f"medians: {rows}", out)
 
 
