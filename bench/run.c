@@ -664,13 +664,12 @@ static void screen_qr(const struct cpu_info *cpu, const struct run_totals *t, co
 		.has_microcode = has_ucode, .microcode = ucode,
 		.tsc_hz = tsc_hz, .tsc_ppm = tsc_ppm, .tsc_source = tsc_source,
 		.ensembles = cfg.ensembles, .samples = cfg.samples, .warmup = cfg.warmup,
+		.max_var_of_vars = cfg.max_var_of_vars, .max_var_of_mins = cfg.max_var_of_mins,
 		.methods = ms, .skipped = skipped, .workloads = ws,
 		.recommended = t->recommended >= 0 ? methods[t->recommended].name : 0,
 		.final_line = final_line,
 	};
 	int col[METHOD_COUNT]; /* a method's place among the m lines */
-	while (*r.brand == ' ')
-		r.brand++;
 	for (int m = 0; m < METHOD_COUNT; m++) {
 		const struct method_row *row = &rows[m];
 		col[m] = -1;

@@ -94,8 +94,9 @@ int qrtext_body(const struct qrtext_run *r, char *buf, size_t size)
 	put_text(&o, r->hypervisor ? r->hypervisor : "none", 0);
 	put(&o, "\ntsc %llu %u ", (unsigned long long)r->tsc_hz, r->tsc_ppm);
 	put_text(&o, r->tsc_source ? r->tsc_source : "none", 1);
-	put(&o, "\nsize %llu %llu %llu\n", (unsigned long long)r->ensembles,
-	    (unsigned long long)r->samples, (unsigned long long)r->warmup);
+	put(&o, "\nsize %llu %llu %llu\nlimits %llu %llu\n", (unsigned long long)r->ensembles,
+	    (unsigned long long)r->samples, (unsigned long long)r->warmup,
+	    (unsigned long long)r->max_var_of_vars, (unsigned long long)r->max_var_of_mins);
 	for (int i = 0; i < r->nmethods; i++) {
 		const struct qrtext_method *m = &r->methods[i];
 		put(&o, "m ");

@@ -18,6 +18,10 @@
  *   tsc HZ PPM SOURCE      the TSC rate [Hz], its bound [ppm], its source
  *                          (tsc_rate record); HZ 0: unknown
  *   size E S W             ensembles, samples per ensemble, warm-up samples
+ *   limits VV VM           the verdict's limits: a method is ergodic when its
+ *                          variance of variances <= VV [U^4] and variance of
+ *                          minimum values <= VM [U^2] (verdict.var_of_vars=,
+ *                          verdict.var_of_mins=)
  *   m NAME U OFF TV VV VM VERDICT SMIS NMIS
  *                          one per method run, in run order: own unit U (t
  *                          TSC ticks, c core cycles); OFF its offset (the
@@ -91,6 +95,7 @@ struct qrtext_run {
 	uint32_t tsc_ppm;
 	const char *tsc_source;
 	uint64_t ensembles, samples, warmup;
+	uint64_t max_var_of_vars, max_var_of_mins;
 	const struct qrtext_method *methods;
 	int nmethods;                    /* 0..QRTEXT_METHODS */
 	const char *const *skipped;

@@ -36,7 +36,7 @@ static struct qrtext_run run = {
 	.vendor = "GenuineIntel", .brand = "  Intel(R) Core(TM) i7\x01", .hypervisor = 0,
 	.family = 6, .model = 85, .stepping = 4, .has_microcode = 1, .microcode = 0x2006906,
 	.tsc_hz = 2095074000, .tsc_ppm = 12, .tsc_source = "cpuid_15h",
-	.ensembles = 100, .samples = 10000, .warmup = 1000,
+	.ensembles = 100, .samples = 10000, .warmup = 1000, .max_var_of_vars = 10, .max_var_of_mins = 1,
 	.methods = methods, .nmethods = 3, .skipped = skipped, .nskipped = 2,
 	.workloads = workloads, .nworkloads = 2, .recommended = "rdtscp",
 	.final_line = "bench: run complete: 3 methods run, 2 skipped (exit code 0x10)",
@@ -49,6 +49,7 @@ static const char want[] =
 	"hv none\n"
 	"tsc 2095074000 12 cpuid_15h\n"
 	"size 100 10000 1000\n"
+	"limits 10 1\n"
 	"m cpuid t 36 2 10 0 ergodic 3 0\n"
 	"m rdtscp t 20/55/4 0 ovf 1 unknown unread 2\n"
 	"m ctr_rdpmc c -/30/2 18446744073709551615 5 6 not-ergodic na 1\n"
@@ -92,7 +93,7 @@ static void test_body(void)
 	r.nworkloads = 1;
 	n = qrtext_body(&r, buf, sizeof buf);
 	CHECK_STR(buf, "vendor GenuineIntel\ncpu 6 85 4 -\nbrand -\nhv Microsoft Hv\ntsc 0 0 none\n"
-		       "size 100 10000 1000\nw add_chain_64\nrec none\n"
+		       "size 100 10000 1000\nlimits 10 1\nw add_chain_64\nrec none\n"
 		       "final bench: run complete: 3 methods run, 2 skipped (exit code 0x10)\n");
 	r.nmethods = QRTEXT_METHODS + 1;
 	CHECK(qrtext_body(&r, buf, sizeof buf) == -1);
