@@ -73,9 +73,14 @@ def read_ppm(path):
     return w, h, data[pos:pos + 3 * w * h]
 
 
+WHITE = b"\xff\xff\xff"  # the QR code's light modules (kernel/qr.c); the text is 0xC0 grey
+
+
 def framebuffer_text(path, font=None):
     """The text on a screen dump drawn by kernel/fb.c: one string per cell
-    row, trailing blanks removed; a cell that matches no glyph is '\\ufffd'."""
+    row, trailing blanks removed; a cell that matches no glyph is '\\ufffd'.
+    A cell with a white pixel is part of the QR code drawn beside the text
+    (kernel/qr.c), not text: it reads as a blank."""
     font = font or load_font()
     w, h, rgb = read_ppm(path)
     lines = []
@@ -83,14 +88,16 @@ def framebuffer_text(path, font=None):
         chars = []
         for c in range(w // 8):
             cell = bytearray(16)
+            picture = False
             for y in range(16):
                 off = 3 * ((16 * r + y) * w + 8 * c)
                 row = rgb[off:off + 24]
+                picture = picture or any(row[i:i + 3] == WHITE for i in range(0, 24, 3))
                 bits = 0
                 for x in range(8):
                     bits = (bits << 1) | (row[3 * x] + row[3 * x + 1] + row[3 * x + 2] > 3 * 0x60)
                 cell[y] = bits
-            chars.append(font.get(bytes(cell), "\ufffd"))
+            chars.append(" " if picture else font.get(bytes(cell), "\ufffd"))
         lines.append("".join(chars).rstrip())
     return lines
 
