@@ -190,9 +190,11 @@ static int draw_beside(void)
 			h = span(i) * k > h ? span(i) * k : h;
 		}
 		h += cap;
-		if (w + 2 * MARGIN > W || h + 2 * MARGIN > H)
+		if (w + 2 * MARGIN > W || h + 2 * FONT_HEIGHT > H)
 			continue;
-		uint32_t x = W - w - MARGIN, ys[2] = { MARGIN, H - h - MARGIN };
+		/* On the text's cell grid, so that the captions are text cells. */
+		uint32_t x = (W - w - MARGIN) & ~(uint32_t)(FONT_WIDTH - 1);
+		uint32_t ys[2] = { FONT_HEIGHT, (H - h - MARGIN) & ~(uint32_t)(FONT_HEIGHT - 1) };
 		for (int c = 0; c < 2; c++) {
 			if (!clear_of_text(x - MARGIN, ys[c], w + MARGIN, h))
 				continue;
@@ -231,7 +233,8 @@ static void draw_page(int i)
 	uint32_t kw = (W - 2 * MARGIN) / span(i), kh = (H - 2 * MARGIN - CAPTION) / span(i);
 	uint32_t k = kw < kh ? kw : kh;
 	k = k > QR_MAX_SCALE ? QR_MAX_SCALE : k;
-	uint32_t size = span(i) * k, x = (W - size) / 2, y = (H - size - CAPTION) / 2;
+	uint32_t size = span(i) * k, x = (W - size) / 2 & ~(uint32_t)(FONT_WIDTH - 1);
+	uint32_t y = (H - size - CAPTION) / 2 & ~(uint32_t)(FONT_HEIGHT - 1);
 	char more[64];
 	fmt_format(more, sizeof more, ": next on a key press or in %d s", QR_PAGE_SECONDS);
 	caption(i, x, y, more);
@@ -275,7 +278,7 @@ int qr_show(const char *body, size_t len)
 	return nparts;
 }
 
-void qr_page_shown(int page, int pages)
+__attribute__((noinline, noipa, used)) void qr_page_shown(int page, int pages)
 {
 	(void)page;
 	(void)pages;
