@@ -656,9 +656,9 @@ def cmd_qr(args):
     except benchqr.QrError as e:
         print(f"bench.py qr: {e}", file=sys.stderr)
         return 1
-    if args.text:
+    if args.text:  # the joined parts as one code's text: 'bench1 1/1 CRC', the body
         with open(args.text, "w", encoding="utf-8") as f:
-            f.write(log.qr_body)
+            f.write(f"bench1 1/1 {log.qr_crc}\n{log.qr_body}")
     try:
         print("\n".join(report_text(log)))
     except BrokenPipeError:
@@ -719,7 +719,8 @@ def main(argv=None):
     q = sub.add_parser("qr", help="read the QR code of the results from photos of the screen")
     q.add_argument("photos", nargs="+", metavar="PHOTO",
                    help="photos or screenshots (PNG, JPEG, ...) of every code, or the codes' texts")
-    q.add_argument("--text", help="also write the joined text of the codes to this file")
+    q.add_argument("--text", help="also write the codes' joined text to this file (as one code's "
+                                  "text, 'bench1 1/1 CRC' first: bench.py qr and store read it)")
     q.set_defaults(func=cmd_qr)
     a = sub.add_parser("asm", help="assemble code into the boot parameters that measure it")
     a.add_argument("code", help="instructions, Intel syntax (nasm), ';' between them")
