@@ -439,3 +439,56 @@ class Machine:
         except subprocess.TimeoutExpired:
             raise AssertionError(f"QEMU did not exit in {timeout} s (log {self.serial_log})\n"
                                  + tail(self.serial_text()))
+
+
+def attach(m, timeout):
+    """A gdbstub connection to m's running guest, which QEMU stops for it;
+    the stop notification QEMU sends on a new connection is read and
+    dropped. For a Machine with a gdb_sock (stopped=True, or -gdb given)."""
+    g = Gdb(m.gdb_sock, timeout)
+    g.s.settimeout(2)
+    try:
+        while True:
+            g._read_packet()
+    except socket.timeout:
+        pass
+    g.s.settimeout(timeout)
+    m.gdb = g
+    return g
+
+
+def stop_at_page(m, page_fn, want, timeout):
+    """Stop m at kernel/qr.c's qr_page_shown(want, pages) (a key press,
+    QEMU's sendkey into the 8042, before each continue: the next page at
+    once); returns pages. m stays stopped there until m.resume()."""
+    g = attach(m, timeout)
+    m.breakpoints = [page_fn]
+    g.request(f"Z0,{page_fn:x},1")
+    for _ in range(12):
+        m.hmp("sendkey spc")
+        reply = g.request("c")
+        if not reply.startswith(("T05", "S05")):
+            raise AssertionError(f"the run stopped for another reason: {reply!r}")
+        if m.register(5) == want:
+            return m.register(4)
+        g.request(f"z0,{page_fn:x},1")
+        g.request("s")
+        g.request(f"Z0,{page_fn:x},1")
+    raise AssertionError(f"qr_page_shown({want}, ...) not reached in 12 pages")
+
+
+def end_screen(m, elf, timeout=60):
+    """The screen at the end of a run whose halt line has been printed:
+    when the guest halts within 10 s (no QR code, or the code beside the
+    summary) the screen then; else kernel/qr.c shows the summary and the
+    codes in turn (qr_hold) and the screen is read at the summary's page
+    (through the gdbstub). Returns (lines, paged)."""
+    end = time.time() + 10
+    while time.time() < end:
+        if m.halted():
+            return m.framebuffer_text(), False
+        time.sleep(0.5)
+    stop_at_page(m, symbol_address(elf, "qr_page_shown"), 0, timeout)
+    lines = m.framebuffer_text()
+    m.resume()
+    return lines, True
