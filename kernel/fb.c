@@ -103,8 +103,13 @@ static void fill(uint64_t offset, uint64_t bytes, uint8_t v)
 }
 
 /* One character with its top left corner at pixel (x, y), x a multiple of
- * 2 (so a 32-bit pixel pair is one aligned 64-bit store). */
-static void draw_px(uint32_t x, uint32_t y, unsigned char ch)
+ * 2 (so a 32-bit pixel pair is one aligned 64-bit store). It and flush
+ * after it start a 4 KiB page of their own: QEMU's TCG runs the code of a
+ * page that holds a gdbstub breakpoint one instruction per block, and the
+ * boot tests stop at console_screen_clear and bench_exit, linked just
+ * before (tests/boot/t_bootpaths.py): sharing their page made the drawing
+ * about 15 times slower there. */
+static __attribute__((aligned(4096))) void draw_px(uint32_t x, uint32_t y, unsigned char ch)
 {
 	const uint8_t *g = font_glyphs[font_index(ch)];
 	volatile uint8_t *p = fb.base + (uint64_t)y * fb.pitch + (uint64_t)x * fb.bytes;
