@@ -36,6 +36,11 @@ ASM_SRC := boot/entry.asm boot/vectors.asm
 C_SRC   := $(wildcard kernel/*.c) $(wildcard lib/*.c) $(wildcard bench/*.c) $(EXTRA_SRC)
 OBJ     := $(ASM_SRC:%.asm=$(BUILD)/%.o) $(C_SRC:%.c=$(BUILD)/%.o)
 HEADERS := $(wildcard kernel/*.h) $(wildcard lib/*.h) $(wildcard bench/*.h)
+# The QR code encoder (Project Nayuki's QR Code generator, MIT; Debian
+# libqrcodegen-dev, tools/deps.sh): its static archive is linked into the
+# kernel as it is (kernel/qr.c says why that is sound and what it provides).
+QRCODEGEN_A := /usr/lib/x86_64-linux-gnu/libqrcodegen.a
+QRCODEGEN_H := /usr/include/qrcodegen/qrcodegen.h
 
 # Boot parameters for `make run` (README "Boot parameters"), and your own
 # code (README "Measuring your own code"): CODE and INIT as assembly text
@@ -65,9 +70,15 @@ $(BUILD)/%.o: %.c $(HEADERS) Makefile
 	@echo "  CC    $<"
 	@$(CC) $(KERNEL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/bench.elf: $(OBJ) linker.ld
+$(QRCODEGEN_A) $(QRCODEGEN_H):
+	@echo "make: $@ is missing: install Debian's libqrcodegen-dev (make deps)"; exit 1
+
+$(BUILD)/kernel/qr.o: $(QRCODEGEN_H)
+
+$(BUILD)/bench.elf: $(OBJ) linker.ld $(QRCODEGEN_A)
 	@echo "  LD    $@"
-	@$(LD) -n -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld -o $@ $(OBJ)
+	@$(LD) -n -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld -o $@ \
+		$(OBJ) $(QRCODEGEN_A)
 
 # QEMU's multiboot loader refuses ELF64; the same image as ELF32.
 $(BUILD)/bench32.elf: $(BUILD)/bench.elf
@@ -115,6 +126,11 @@ $(BUILD)/host/test_string: tests/unit/test_string.c lib/string.c tests/unit/chec
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -fno-builtin -Dmemcpy=lk_memcpy -Dmemmove=lk_memmove \
 		-Dmemset=lk_memset -Dmemcmp=lk_memcmp -Dstrlen=lk_strlen -o $@ tests/unit/test_string.c lib/string.c
+
+# test_qrtext also checks the part size against the encoder itself.
+$(BUILD)/host/test_qrtext: tests/unit/test_qrtext.c $(LIB_HOST) $(wildcard lib/*.h) tests/unit/check.h $(QRCODEGEN_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -o $@ $< $(LIB_HOST) $(QRCODEGEN_A) -lm
 
 $(BUILD)/host/test_%: tests/unit/test_%.c $(LIB_HOST) $(wildcard lib/*.h) tests/unit/check.h
 	@mkdir -p $(dir $@)

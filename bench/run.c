@@ -10,10 +10,12 @@
 #include "../kernel/mem.h"
 #include "../kernel/pmu.h"
 #include "../kernel/probe.h"
+#include "../kernel/qr.h"
 #include "../kernel/quiet.h"
 #include "../kernel/trap.h"
 #include "../lib/figures.h"
 #include "../lib/fmt.h"
+#include "../lib/qrtext.h"
 #include "../lib/robust.h"
 #include "../lib/tscfreq.h"
 
@@ -41,6 +43,8 @@ static int counters_exist;   /* bufs.ins and bufs.cyc exist */
 static uint64_t *ens_arrays[UNIT_COUNT][2];
 static uint64_t last_progress;
 static uint64_t tsc_hz;
+static uint32_t tsc_ppm;      /* tsc_hz's bound */
+static const char *tsc_source; /* and its source (struct tsc_rate) */
 static int smi_counted; /* MSR_SMI_COUNT was readable when the run began */
 static int smi_ok;      /* ... and has not faulted since */
 
@@ -55,6 +59,8 @@ static struct method_row {
 	struct verdict v;
 	uint64_t smis, nmis, disturbed;
 	int smi_unread;            /* an ensemble's SMIs could not be counted */
+	uint64_t offset_in[UNIT_COUNT]; /* the offset in each unit measured (bit u of offset_units) */
+	uint8_t offset_units;
 } rows[METHOD_COUNT];
 /* The net least minimum of each (method, workload) in each unit measured
  * (bit u of net_units set; the method's own unit is rows[m].r.unit), for
@@ -77,6 +83,12 @@ static int cpu_vendor_is(const struct cpu_info *cpu, const char *v)
 void bench_set_tsc_hz(uint64_t hz)
 {
 	tsc_hz = hz;
+}
+
+void bench_set_tsc_source(uint32_t ppm, const char *source)
+{
+	tsc_ppm = ppm;
+	tsc_source = source;
 }
 
 uint64_t bench_tsc_hz(void)
@@ -512,6 +524,11 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 		rows[m].ran = 1;
 		rows[m].r = wr[primary];
 		rows[m].v = verdicts[m];
+		for (int u = 0; u < UNIT_COUNT; u++)
+			if (unit_measured(m, primary, u)) {
+				rows[m].offset_in[u] = wr[u].s.min_of_mins;
+				rows[m].offset_units |= (uint8_t)(1u << u);
+			}
 		report_verdict(m, &verdicts[m]);
 
 		/* Step 3: the resolution. */
@@ -629,6 +646,76 @@ static const char *ns_of(char *buf, size_t size, int64_t ticks)
 		fmt_format(buf, size, "%llu.%llu", (unsigned long long)(ps / 1000),
 			   (unsigned long long)(ps % 1000 / 100));
 	return buf;
+}
+
+/* The QR code of the results beside the summary (kernel/qr.h): the
+ * compact text (lib/qrtext.h) of the figures the summary shows and more:
+ * every unit of every method's offset and every workload's net. */
+static void screen_qr(const struct cpu_info *cpu, const struct run_totals *t, const char *final_line,
+		      int has_ucode, uint64_t ucode)
+{
+	static struct qrtext_method ms[METHOD_COUNT];
+	static struct qrtext_workload ws[WORKLOADS_MAX + 1];
+	static const char *skipped[METHOD_COUNT];
+	static char body[16384];
+	struct qrtext_run r = {
+		.vendor = cpu->vendor, .brand = cpu->brand, .hypervisor = cpu->hypervisor ? cpu->hv_vendor : 0,
+		.family = cpu->family, .model = cpu->model, .stepping = cpu->stepping,
+		.has_microcode = has_ucode, .microcode = ucode,
+		.tsc_hz = tsc_hz, .tsc_ppm = tsc_ppm, .tsc_source = tsc_source,
+		.ensembles = cfg.ensembles, .samples = cfg.samples, .warmup = cfg.warmup,
+		.max_var_of_vars = cfg.max_var_of_vars, .max_var_of_mins = cfg.max_var_of_mins,
+		.methods = ms, .skipped = skipped, .workloads = ws,
+		.recommended = t->recommended >= 0 ? methods[t->recommended].name : 0,
+		.final_line = final_line,
+	};
+	int col[METHOD_COUNT]; /* a method's place among the m lines */
+	for (int m = 0; m < METHOD_COUNT; m++) {
+		const struct method_row *row = &rows[m];
+		col[m] = -1;
+		if (!row->ran) {
+			if ((cfg.methods >> m) & 1)
+				skipped[r.nskipped++] = methods[m].name;
+			continue;
+		}
+		const struct summary_result *su = &row->r.s;
+		struct qrtext_method *q = &ms[r.nmethods];
+		*q = (struct qrtext_method){
+			.name = methods[m].name, .unit = row->r.unit == UNIT_CYC, .units = row->offset_units,
+			.total_variance = su->total_variance, .var_of_vars = su->var_of_vars,
+			.var_of_mins = su->var_of_mins,
+			.ok = (uint8_t)((su->total_variance_ok ? 1 : 0) | (su->var_of_vars_ok ? 2 : 0) |
+					(su->var_of_mins_ok ? 4 : 0)),
+			.verdict = !row->v.valid ? QRTEXT_UNKNOWN : row->v.ergodic ? QRTEXT_ERGODIC : QRTEXT_NOT_ERGODIC,
+			.smi = !smi_counted ? QRTEXT_SMI_NA : row->smi_unread ? QRTEXT_SMI_UNREAD : QRTEXT_SMI_COUNTED,
+			.smis = row->smis, .nmis = row->nmis,
+		};
+		for (int u = 0; u < UNIT_COUNT; u++)
+			q->offset[u] = row->offset_in[u];
+		col[m] = r.nmethods++;
+	}
+	for (int i = 0; i <= CODE_ROW; i++) {
+		struct qrtext_workload *w = &ws[r.nworkloads];
+		int has = 0;
+		for (int m = 0; m < METHOD_COUNT; m++) {
+			if (col[m] < 0)
+				continue;
+			w->units[col[m]] = net_units[m][i];
+			has |= net_units[m][i];
+			for (int u = 0; u < UNIT_COUNT; u++)
+				w->net[col[m]][u] = net_in[m][i][u];
+		}
+		if (!has)
+			continue;
+		w->name = i == CODE_ROW ? code_row_name : workload_at(i)->name;
+		r.nworkloads++;
+	}
+	int n = qrtext_body(&r, body, sizeof body);
+	if (n < 0)
+		kprintf("qr: no QR code of the results: their text is longer than %u bytes\n",
+			(unsigned)sizeof body);
+	else
+		qr_show(body, (size_t)n);
 }
 
 /* Rows of an 80x25 text screen the summary may use: the final line takes
@@ -767,5 +854,6 @@ void bench_screen_summary(const struct cpu_info *cpu, const struct run_totals *t
 		}
 	}
 	kprintf("%s\n", final_line);
+	screen_qr(cpu, t, final_line, has_ucode, ucode);
 	console_set_serial(1);
 }

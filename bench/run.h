@@ -76,12 +76,19 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
  * most 80 columns and 23 rows (the final line may take two more): wider
  * figures are shown as d.dde+N. Screen only (the serial log has all of it
  * above); clears the screen first; no effect without a screen. Call after
- * bench_run and the final line. */
+ * bench_run and the final line. On a framebuffer the QR code of the
+ * results follows (kernel/qr.h), beside or below the summary, or on pages
+ * of its own that kernel/exit.c shows in turn after the halt line. */
 void bench_screen_summary(const struct cpu_info *cpu, const struct run_totals *t, const char *final_line);
 
 /* bench_set_tsc_hz - the TSC frequency in Hz (0: unknown), for the
  * nanosecond figures; set before bench_run. */
 void bench_set_tsc_hz(uint64_t hz);
 uint64_t bench_tsc_hz(void);
+
+/* bench_set_tsc_source - that frequency's bound [ppm] and its source
+ * (struct tsc_rate: "pit", a tscfreq_kind_name(), "none"), for the QR
+ * code's text (kernel/qr.h). */
+void bench_set_tsc_source(uint32_t ppm, const char *source);
 
 #endif

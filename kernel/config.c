@@ -129,10 +129,11 @@ void config_print(void)
 		if ((cfg.methods >> m) & 1)
 			n += fmt_format(list + n, sizeof list - (size_t)n, "%s%s", n ? "," : "",
 					methods[m].name);
-	char wl[512];
+	/* Up to WORKLOADS_MAX names: cut, never written past, when longer. */
+	char wl[2048];
 	int wn = 0;
 	wl[0] = '\0';
-	for (int i = 0; i < workload_count(); i++)
+	for (int i = 0; i < workload_count() && wn < (int)sizeof wl - 1; i++)
 		if (config_workload_selected(i))
 			wn += fmt_format(wl + wn, sizeof wl - (size_t)wn, "%s%s", wn ? "," : "",
 					 workload_at(i)->name);

@@ -197,6 +197,11 @@ void console_screen_clear(void)
 		vga_init();
 }
 
+int console_framebuffer(void)
+{
+	return screen && screen_kind == SCREEN_FB;
+}
+
 void console_set_screen(int on)
 {
 	screen = on && screen_kind != SCREEN_NONE;

@@ -61,6 +61,11 @@ uint32_t console_serial_baud(void);
  * VGA text screen on clears it. No effect when there is no screen. */
 void console_set_screen(int on);
 
+/* console_framebuffer - 1 when the screen is on and is a framebuffer
+ * (kernel/fb.h), which can show pictures (kernel/qr.h); 0 for VGA text or
+ * no screen. */
+int console_framebuffer(void);
+
 /* console_emergency - make sure an exception report reaches the serial
  * port: undo console_set_serial(0), and before console_init has finished
  * (a fault in multiboot parsing or console set-up) bring up ttyS0 at

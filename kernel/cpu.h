@@ -52,6 +52,20 @@ static inline void outl(uint16_t port, uint32_t v)
 	__asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
 }
 
+/* rdmsr, wrmsr - an MSR that is known to exist (a #GP otherwise: see
+ * rdmsr_safe in kernel/trap.h for one that may not). SDM Vol. 2B RDMSR. */
+static inline uint64_t rdmsr(uint32_t msr)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline void wrmsr(uint32_t msr, uint64_t v)
+{
+	__asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)) : "memory");
+}
+
 static inline uint64_t read_cr0(void)
 {
 	uint64_t v;

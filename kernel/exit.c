@@ -17,6 +17,7 @@
 #include "config.h"
 #include "console.h"
 #include "cpu.h"
+#include "qr.h"
 
 /* About ms milliseconds: io_delay() is about 1 us. */
 static void delay_ms(int ms)
@@ -59,5 +60,6 @@ void bench_exit(int code)
 	if (cfg.after == AFTER_REBOOT)
 		reboot();
 	kprintf("bench: halted; the results above are final (power off or reset the machine)\n");
+	qr_hold(); /* the summary and the QR code pages in turn, when there are pages */
 	halt_forever();
 }

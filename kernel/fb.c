@@ -46,18 +46,6 @@ typedef uint64_t __attribute__((may_alias)) word_t;
 static char text[FB_MAX_ROWS][FB_MAX_COLS] __attribute__((aligned(8)));
 static char shown[FB_MAX_ROWS][FB_MAX_COLS] __attribute__((aligned(8)));
 
-static uint64_t rdmsr(uint32_t msr)
-{
-	uint32_t lo, hi;
-	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static void wrmsr(uint32_t msr, uint64_t v)
-{
-	__asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)) : "memory");
-}
-
 /* The 2 MiB page-directory entry that maps pa, or 0 when the walk does not
  * end at a present 2 MiB page. */
 static volatile uint64_t *pde_of(uint64_t pa)
@@ -114,11 +102,17 @@ static void fill(uint64_t offset, uint64_t bytes, uint8_t v)
 		p[i] = v;
 }
 
-static void draw(int r, int c, unsigned char ch)
+/* One character with its top left corner at pixel (x, y), x a multiple of
+ * 2 (so a 32-bit pixel pair is one aligned 64-bit store). It and flush
+ * after it start a 4 KiB page of their own: QEMU's TCG runs the code of a
+ * page that holds a gdbstub breakpoint one instruction per block, and the
+ * boot tests stop at console_screen_clear and bench_exit, linked just
+ * before (tests/boot/t_bootpaths.py): sharing their page made the drawing
+ * about 15 times slower there. */
+static __attribute__((aligned(4096))) void draw_px(uint32_t x, uint32_t y, unsigned char ch)
 {
 	const uint8_t *g = font_glyphs[font_index(ch)];
-	volatile uint8_t *p = fb.base + (uint64_t)r * FONT_HEIGHT * fb.pitch +
-			      (uint64_t)c * FONT_WIDTH * fb.bytes;
+	volatile uint8_t *p = fb.base + (uint64_t)y * fb.pitch + (uint64_t)x * fb.bytes;
 	for (int y = 0; y < FONT_HEIGHT; y++, p += fb.pitch) {
 		unsigned bits = g[y];
 		if (fb.bytes == 4) {
@@ -128,14 +122,19 @@ static void draw(int r, int c, unsigned char ch)
 			q[2] = fb.pair[(bits >> 2) & 3];
 			q[3] = fb.pair[bits & 3];
 		} else {
-			for (int x = 0; x < FONT_WIDTH; x++) {
-				uint8_t v = (bits << x) & 0x80 ? FB_GREY : 0;
-				p[3 * x] = v;
-				p[3 * x + 1] = v;
-				p[3 * x + 2] = v;
+			for (int i = 0; i < FONT_WIDTH; i++) {
+				uint8_t v = (bits << i) & 0x80 ? FB_GREY : 0;
+				p[3 * i] = v;
+				p[3 * i + 1] = v;
+				p[3 * i + 2] = v;
 			}
 		}
 	}
+}
+
+static void draw(int r, int c, unsigned char ch)
+{
+	draw_px((uint32_t)c * FONT_WIDTH, (uint32_t)r * FONT_HEIGHT, ch);
 }
 
 /* Draw every cell whose character changed. */
@@ -250,4 +249,60 @@ int fb_rows(void)
 int fb_write_combining(void)
 {
 	return fb.wc;
+}
+
+uint32_t fb_width(void)
+{
+	return fb.on ? fb.width : 0;
+}
+
+uint32_t fb_height(void)
+{
+	return fb.on ? fb.height : 0;
+}
+
+int fb_cursor_row(void)
+{
+	return fb.row;
+}
+
+int fb_row_extent(int r)
+{
+	if (!fb.on || r < 0 || r >= fb.rows)
+		return 0;
+	int n = fb.cols;
+	while (n > 0 && text[r][n - 1] == ' ')
+		n--;
+	return n;
+}
+
+void fb_fill_rect(uint32_t x, uint32_t y, uint32_t w, uint32_t h, uint8_t level)
+{
+	if (!fb.on || x >= fb.width || y >= fb.height)
+		return;
+	if (w > fb.width - x)
+		w = fb.width - x;
+	if (h > fb.height - y)
+		h = fb.height - y;
+	for (uint32_t i = 0; i < h; i++)
+		fill((uint64_t)(y + i) * fb.pitch + (uint64_t)x * fb.bytes, (uint64_t)w * fb.bytes, level);
+}
+
+void fb_draw_string(uint32_t x, uint32_t y, const char *s)
+{
+	x &= ~1u;
+	for (; fb.on && *s && x + FONT_WIDTH <= fb.width && y + FONT_HEIGHT <= fb.height; s++, x += FONT_WIDTH)
+		draw_px(x, y, (unsigned char)*s);
+}
+
+void fb_show_text(void)
+{
+	if (!fb.on)
+		return;
+	fill(0, fb.size, 0);
+	for (int r = 0; r < fb.rows; r++)
+		for (int c = 0; c < fb.cols; c++)
+			shown[r][c] = ' ';
+	/* Only the cells that are not blank differ from the black screen. */
+	flush();
 }

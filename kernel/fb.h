@@ -48,4 +48,28 @@ int fb_cols(void);
 int fb_rows(void);
 int fb_write_combining(void);
 
+/* Pixels, for drawing beside the text (the QR code of the results,
+ * kernel/qr.c). fb_width, fb_height: the size in pixels, 0 without a
+ * framebuffer. fb_cursor_row: the text row the next character goes to.
+ * fb_row_extent: the columns of text row r up to its last non-blank
+ * character (0: blank, or no such row). */
+uint32_t fb_width(void);
+uint32_t fb_height(void);
+int fb_cursor_row(void);
+int fb_row_extent(int r);
+
+/* fb_fill_rect - fill w x h pixels from (x, y) (clipped to the screen)
+ * with grey level (R = G = B = level: 0 black, 0xFF white). Not recorded
+ * in the text buffer: a later scroll or fb_show_text draws over it. */
+void fb_fill_rect(uint32_t x, uint32_t y, uint32_t w, uint32_t h, uint8_t level);
+
+/* fb_draw_string - s drawn with the font from pixel (x, y) (x rounded down
+ * to even), light grey on black, cut at the right edge; not recorded in
+ * the text buffer. */
+void fb_draw_string(uint32_t x, uint32_t y, const char *s);
+
+/* fb_show_text - clear the screen and draw the text buffer again (after
+ * fb_fill_rect or fb_draw_string drew over it). */
+void fb_show_text(void);
+
 #endif

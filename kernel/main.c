@@ -124,6 +124,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	 * not (0) or unknown (-1, a vendor other than Intel and AMD). */
 	cpu.lfence_serializing = quiet_cpu_report(&cpu) > 0;
 	bench_set_tsc_hz(rate.hz);
+	bench_set_tsc_source(rate.ppm, rate.source);
 	pmu_setup(cfg.pmu);
 	pmu_print(config_json());
 	cfg.problems += code_prepare(); /* its loops' memory before the sample buffers */

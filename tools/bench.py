@@ -9,14 +9,23 @@
         and write the paper's figures as PNG files into OUTDIR (default: the
         log's path without .log, plus "-report"). Exit 0 when the log is
         valid, 1 when it is not (what could be read is still reported).
+    bench.py qr PHOTO... [--text FILE]
+        Decode the QR code of the results in photos or screenshots of the
+        screen (zbarimg, Debian zbar-tools), join the parts of a code shown
+        in turn (1/2, 2/2), and print the report `report` prints for a serial
+        log, with the figures the code's text carries. The code's text
+        itself ('bench1 ...', e.g. from a phone's scanner app) is read too.
+        Exit 0 when the text is complete and valid.
     bench.py compare LOG_A LOG_B
         The figures of two runs side by side, with the ratio B/A, and how
         their environments differ. Exit 0 when both logs are valid.
-    bench.py store LOG... --db LAB.sqlite [--label NAME]
+    bench.py store LOG|PHOTO... --db LAB.sqlite [--label NAME]
         Store runs in a lab's SQLite database (machines, runs, series, the
         paper's figures): a run already there is said and not stored again;
         an invalid log is refused with its first problem's line, nothing of
-        it stored. Exit 1 when a log was refused.
+        it stored. Photos of the QR code (or its text) are stored with the
+        figures the code carries; the codes of all photos given are joined
+        by run. Exit 1 when a log was refused.
     bench.py table --db LAB.sqlite [--workload W] [--method M] [--unit U]
                    [--figure F] [--csv]
         The stored runs side by side (a column per run, with its machine;
@@ -41,6 +50,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchasm  # noqa: E402
 import benchdb  # noqa: E402
 import benchlog  # noqa: E402
+import benchqr  # noqa: E402
 from benchlog import TSC, unit_name, with_unit  # noqa: E402
 
 
@@ -124,17 +134,25 @@ def figure_row(log, s):
             net = f["min_of_mins"] - min(e["min"] for e in empty.ensembles)
     if s.workload == "empty" or net is None:
         net = "-"
+    # A QR code's text has summaries without ensemble records (tools/benchqr.py).
+    count = len(s.ensembles) or f.get("ensembles", 0)
     return [s.method, (s.workload or "-") + mark,
-            f"{len(s.ensembles)} x {s.samples if s.samples is not None else '?'}",
-            _v(f.get("min_of_mins")), _v(net), _v(f.get("total_variance")),
-            _v(f.get("var_of_vars")), _v(f.get("var_of_mins")), _v(f.get("max_dev_all")),
-            _v(f.get("spurious"))]
+            f"{count} x {s.samples if s.samples is not None else '?'}",
+            _cell(f, "min_of_mins"), _v(net), _cell(f, "total_variance"),
+            _cell(f, "var_of_vars"), _cell(f, "var_of_mins"), _cell(f, "max_dev_all"),
+            _cell(f, "spurious")]
 
 
 def _v(x):
     """A table cell: the figure, or 'overflow' where the kernel's exact
     integer arithmetic overflowed (null in the record)."""
     return "overflow" if x is None else str(x)
+
+
+def _cell(f, key):
+    """_v of figure key, or '-' where the log does not carry it at all (a
+    QR code's text carries only some figures)."""
+    return _v(f[key]) if key in f else "-"
 
 
 def figure_table(log, unit):
@@ -157,6 +175,9 @@ def report_text(log, figures=None, figure_error=None):
             w(f"  {label + ':':15s} {value}")
     if log.final_line:
         w(f"  {'final line:':15s} {log.final_line} (line {log.final_line_no})")
+    if getattr(log, "qr_crc", None):
+        w(f"  {'read from:':15s} the QR code's text (run {log.qr_crc}): the figures it carries; "
+          "'-' marks a figure that is only in the serial log")
     if log.from_paper:
         w(f"  {'read from:':15s} the paper-format and summary lines of {len(log.from_paper)} series, "
           "which have no records (output=human): each ensemble's minimum, max deviation and "
@@ -199,6 +220,12 @@ def report_text(log, figures=None, figure_error=None):
         for name, (no, why) in log.skips.items():
             w(f"  {name}: {why} (line {no})")
     extra_kinds(log, w)
+    if getattr(log, "qr_disturbances", None):
+        w("")
+        w("SMIs and NMIs during each method's ensembles (na: SMIs not counted on this machine; "
+          "unread: MSR_SMI_COUNT faulted):")
+        for name, smis, nmis in log.qr_disturbances:
+            w(f"  {name}: {smis} SMIs, {nmis} NMIs")
     dump_section(log, w)
     if figures is not None or figure_error:
         w("")
@@ -214,7 +241,10 @@ def report_text(log, figures=None, figure_error=None):
         for n in log.notes:
             w(f"  {n}")
     w("")
-    if log.valid:
+    if log.valid and getattr(log, "qr_crc", None):
+        n = sum(1 for s in log.series.values() if s.summary)
+        w(f"report: the QR code's text is valid ({n} series, {len(log.skips)} method(s) skipped)")
+    elif log.valid:
         n = sum(1 for s in log.series.values() if s.ensembles)
         w(f"report: the log is valid ({n} series of ensembles, {len(log.skips)} method(s) skipped)")
     else:
@@ -417,32 +447,57 @@ def cmd_asm(args):
 
 # --- the lab database (tools/benchdb.py) -----------------------------------------------
 
-# First bytes of the image files a phone or a screenshot gives: a photo of
-# the screen's QR code, not a serial log.
-IMAGE_MAGIC = ((b"\x89PNG\r\n\x1a\n", "PNG"), (b"\xff\xd8\xff", "JPEG"), (b"GIF8", "GIF"),
-               (b"II*\x00", "TIFF"), (b"MM\x00*", "TIFF"), (b"P6", "PPM"))
-QR_TEXT = b"bench1 "    # the compact text a QR code holds (issue 13)
-
-
 def read_for_store(path):
     """(parsed log, format name) for tools/benchdb.py store(), chosen by the
-    file's first bytes. A serial log is read with tools/benchlog.py (every
-    output= level). A photo of the screen's QR code, or its compact text
-    ('bench1 ...'), is the extension point: its reader is to return an
-    object store() accepts (see tools/benchdb.py); until then it is refused
-    with a message saying so."""
-    with open(path, "rb") as f:
-        head = f.read(16)
-    kind = next((k for magic, k in IMAGE_MAGIC if head.startswith(magic)), None)
-    if kind is None and head[4:12] in (b"ftypheic", b"ftypheix", b"ftypmif1"):
-        kind = "HEIC"
-    if kind:
-        raise benchdb.Refused(f"a {kind} image: photos of the screen's QR code are not read yet "
-                              "(the kernel does not draw the code yet); store the serial log")
-    if head.startswith(QR_TEXT):
-        raise benchdb.Refused("a QR code's compact text ('bench1 ...'): not read yet; store the "
-                              "serial log")
-    return benchlog.load(path), "serial log"
+    file's first bytes: a serial log is read with tools/benchlog.py (every
+    output= level); a photo or screenshot of the screen's QR code, or the
+    code's text ('bench1 ...'), with tools/benchqr.py, which gives the same
+    log object holding the figures the text carries. A code of several
+    parts needs every part: store_groups() joins the files of one run."""
+    kind = benchqr.file_kind(path)
+    if kind is None:
+        return benchlog.load(path), "serial log"
+    try:
+        return benchqr.load(path), "QR code text" if kind == "text" else "QR code photo"
+    except benchqr.QrError as e:
+        raise benchdb.Refused(str(e))
+
+
+def store_groups(paths):
+    """The runs to store, in the order given: [(label path, [paths], log or
+    Refused, format)]. Serial logs are one run each; the QR codes of all the
+    photos and texts are grouped by run (their CRC), so one run's parts may
+    be in several photos and one photo may hold several runs' codes."""
+    out, qr_at, codes = [], None, []
+    for path in paths:
+        if not os.path.isfile(path):
+            out.append((path, [path], benchdb.Refused("no such file"), None))
+            continue
+        kind = benchqr.file_kind(path)
+        if kind is None:
+            try:
+                log, fmt = read_for_store(path)
+                out.append((path, [path], log, fmt))
+            except benchdb.Refused as e:
+                out.append((path, [path], e, None))
+            continue
+        try:
+            found = benchqr.read_texts(path)
+        except benchqr.QrError as e:
+            out.append((path, [path], benchdb.Refused(str(e)), None))
+            continue
+        if qr_at is None:
+            qr_at = len(out)
+            out.append(None)
+        codes += [(path, kind, t) for t in found]
+    if qr_at is not None:
+        runs = benchqr.group(codes)
+        out[qr_at:qr_at + 1] = [(files[0], files, benchqr.from_texts(texts, path=", ".join(files)),
+                                 "QR code text" if all(k == "text" for k in kinds) else "QR code photo")
+                                for files, kinds, texts in runs] or \
+            [(codes[0][0] if codes else "?", [c[0] for c in codes],
+              benchdb.Refused("no bench1 QR code in the photos or texts"), None)]
+    return out
 
 
 def open_db(args, create=False):
@@ -461,25 +516,23 @@ def cmd_store(args):
     if conn is None:
         return 1
     refused = 0
-    for path in args.logs:
-        if not os.path.isfile(path):
-            print(f"store: {path}: no such file; nothing stored")
-            refused += 1
-            continue
+    for path, files, log, fmt in store_groups(args.logs):
+        shown = path if len(files) == 1 else f"{path} (with {', '.join(files[1:])})"
         try:
-            log, fmt = read_for_store(path)
-            r = benchdb.store(conn, log, source=path, label=args.label, fmt=fmt)
+            if isinstance(log, benchdb.Refused):
+                raise log
+            r = benchdb.store(conn, log, source=", ".join(files), label=args.label, fmt=fmt)
         except benchdb.Refused as e:
             more = f" ('bench.py report {path}' lists the problems)" if e.invalid else ""
-            print(f"store: {path}: REFUSED: {e}; nothing of it stored{more}")
+            print(f"store: {shown}: REFUSED: {e}; nothing of it stored{more}")
             refused += 1
             continue
         if r.duplicate:
-            print(f"store: {path}: already stored as run R{r.run_id} '{r.label}' on machine "
+            print(f"store: {shown}: already stored as run R{r.run_id} '{r.label}' on machine "
                   f"M{r.machine_id} (from {r.source}, {r.stored_utc}): not stored again")
         else:
             m = benchdb.list_runs(conn)[1][r.machine_id]
-            print(f"store: {path}: stored as run R{r.run_id} '{r.label}', {r.series} series, on "
+            print(f"store: {shown}: stored as run R{r.run_id} '{r.label}' ({fmt}), {r.series} series, on "
                   f"{'a new' if r.new_machine else 'the known'} machine M{r.machine_id}: "
                   f"{benchdb.machine_text(m)}")
     conn.close()
@@ -600,6 +653,28 @@ def cmd_plot(args):
     return 0
 
 
+def cmd_qr(args):
+    """The report of a QR code's photos (or texts): as cmd_report prints it
+    for a serial log, with the figures the code's text carries."""
+    for path in args.photos:
+        if not os.path.isfile(path):
+            print(f"bench.py qr: {path}: no such file", file=sys.stderr)
+            return 1
+    try:
+        log = benchqr.load(args.photos)
+    except benchqr.QrError as e:
+        print(f"bench.py qr: {e}", file=sys.stderr)
+        return 1
+    if args.text:  # the joined parts as one code's text: 'bench1 1/1 CRC', the body
+        with open(args.text, "w", encoding="utf-8") as f:
+            f.write(f"bench1 1/1 {log.qr_crc}\n{log.qr_body}")
+    try:
+        print("\n".join(report_text(log)))
+    except BrokenPipeError:
+        pass
+    return 0 if log.valid else 1
+
+
 def cmd_capture(args):
     import benchcapture
     return benchcapture.main(args)
@@ -608,7 +683,7 @@ def cmd_capture(args):
 def main(argv=None):
     p = argparse.ArgumentParser(prog="bench.py", description=__doc__.split("\n", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = p.add_subparsers(dest="command", metavar="{capture,report,compare,store,table,plot,asm}")
+    sub = p.add_subparsers(dest="command", metavar="{capture,report,qr,compare,store,table,plot,asm}")
     sub.required = True
     c = sub.add_parser("capture", help="save a run's serial output until its final line")
     c.add_argument("source", nargs="?", choices=["-"], help="'-': standard input (the default)")
@@ -630,7 +705,8 @@ def main(argv=None):
     m.add_argument("log_b")
     m.set_defaults(func=cmd_compare)
     s = sub.add_parser("store", help="store runs in a lab's SQLite database")
-    s.add_argument("logs", nargs="+", metavar="LOG", help="serial logs (bench.py capture)")
+    s.add_argument("logs", nargs="+", metavar="LOG",
+                   help="serial logs (bench.py capture), photos of the QR code, or its text")
     s.add_argument("--db", required=True, help="the database file (made when missing)")
     s.add_argument("--label", help="the run's name in tables (default: the log's file name)")
     s.set_defaults(func=cmd_store)
@@ -649,6 +725,12 @@ def main(argv=None):
             t_.add_argument("-o", "--output", help="PNG file (default: the database's name "
                                                    "without .sqlite, plus -FIGURE.png)")
         t_.set_defaults(func=func)
+    q = sub.add_parser("qr", help="read the QR code of the results from photos of the screen")
+    q.add_argument("photos", nargs="+", metavar="PHOTO",
+                   help="photos or screenshots (PNG, JPEG, ...) of every code, or the codes' texts")
+    q.add_argument("--text", help="also write the codes' joined text to this file (as one code's "
+                                  "text, 'bench1 1/1 CRC' first: bench.py qr and store read it)")
+    q.set_defaults(func=cmd_qr)
     a = sub.add_parser("asm", help="assemble code into the boot parameters that measure it")
     a.add_argument("code", help="instructions, Intel syntax (nasm), ';' between them")
     a.add_argument("--init", help="instructions run before each sample, outside the window")

@@ -28,6 +28,11 @@ REQUIRED=(
 	"/usr/lib/python3/dist-packages/matplotlib/__init__.py|python3-matplotlib"
 	# tools/bench.py capture reads a serial device with pyserial.
 	"/usr/lib/python3/dist-packages/serial/__init__.py|python3-serial"
+	# The QR code of the results: the encoder linked into the kernel
+	# (kernel/qr.c), and the decoder of screen photos (tools/bench.py qr).
+	"/usr/lib/x86_64-linux-gnu/libqrcodegen.a|libqrcodegen-dev"
+	"/usr/include/qrcodegen/qrcodegen.h|libqrcodegen-dev"
+	"zbarimg|zbar-tools"
 )
 
 present() {

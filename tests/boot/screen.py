@@ -73,9 +73,14 @@ def read_ppm(path):
     return w, h, data[pos:pos + 3 * w * h]
 
 
+WHITE = b"\xff\xff\xff"  # the QR code's light modules (kernel/qr.c); the text is 0xC0 grey
+
+
 def framebuffer_text(path, font=None):
     """The text on a screen dump drawn by kernel/fb.c: one string per cell
-    row, trailing blanks removed; a cell that matches no glyph is '\\ufffd'."""
+    row, trailing blanks removed; a cell that matches no glyph is '\\ufffd'.
+    A cell with a white pixel is part of the QR code drawn beside the text
+    (kernel/qr.c), not text: it reads as a blank."""
     font = font or load_font()
     w, h, rgb = read_ppm(path)
     lines = []
@@ -83,14 +88,16 @@ def framebuffer_text(path, font=None):
         chars = []
         for c in range(w // 8):
             cell = bytearray(16)
+            picture = False
             for y in range(16):
                 off = 3 * ((16 * r + y) * w + 8 * c)
                 row = rgb[off:off + 24]
+                picture = picture or any(row[i:i + 3] == WHITE for i in range(0, 24, 3))
                 bits = 0
                 for x in range(8):
                     bits = (bits << 1) | (row[3 * x] + row[3 * x + 1] + row[3 * x + 2] > 3 * 0x60)
                 cell[y] = bits
-            chars.append(font.get(bytes(cell), "\ufffd"))
+            chars.append(" " if picture else font.get(bytes(cell), "\ufffd"))
         lines.append("".join(chars).rstrip())
     return lines
 
@@ -432,3 +439,56 @@ class Machine:
         except subprocess.TimeoutExpired:
             raise AssertionError(f"QEMU did not exit in {timeout} s (log {self.serial_log})\n"
                                  + tail(self.serial_text()))
+
+
+def attach(m, timeout):
+    """A gdbstub connection to m's running guest, which QEMU stops for it;
+    the stop notification QEMU sends on a new connection is read and
+    dropped. For a Machine with a gdb_sock (stopped=True, or -gdb given)."""
+    g = Gdb(m.gdb_sock, timeout)
+    g.s.settimeout(2)
+    try:
+        while True:
+            g._read_packet()
+    except socket.timeout:
+        pass
+    g.s.settimeout(timeout)
+    m.gdb = g
+    return g
+
+
+def stop_at_page(m, page_fn, want, timeout):
+    """Stop m at kernel/qr.c's qr_page_shown(want, pages) (a key press,
+    QEMU's sendkey into the 8042, before each continue: the next page at
+    once); returns pages. m stays stopped there until m.resume()."""
+    g = attach(m, timeout)
+    m.breakpoints = [page_fn]
+    g.request(f"Z0,{page_fn:x},1")
+    for _ in range(12):
+        m.hmp("sendkey spc")
+        reply = g.request("c")
+        if not reply.startswith(("T05", "S05")):
+            raise AssertionError(f"the run stopped for another reason: {reply!r}")
+        if m.register(5) == want:
+            return m.register(4)
+        g.request(f"z0,{page_fn:x},1")
+        g.request("s")
+        g.request(f"Z0,{page_fn:x},1")
+    raise AssertionError(f"qr_page_shown({want}, ...) not reached in 12 pages")
+
+
+def end_screen(m, elf, timeout=60):
+    """The screen at the end of a run whose halt line has been printed:
+    when the guest halts within 10 s (no QR code, or the code beside the
+    summary) the screen then; else kernel/qr.c shows the summary and the
+    codes in turn (qr_hold) and the screen is read at the summary's page
+    (through the gdbstub). Returns (lines, paged)."""
+    end = time.time() + 10
+    while time.time() < end:
+        if m.halted():
+            return m.framebuffer_text(), False
+        time.sleep(0.5)
+    stop_at_page(m, symbol_address(elf, "qr_page_shown"), 0, timeout)
+    lines = m.framebuffer_text()
+    m.resume()
+    return lines, True

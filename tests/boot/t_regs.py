@@ -4,9 +4,13 @@ its disassembly). The kernel's C code uses only the general registers
 compiler cannot put SSE into the set-up, where a hypervisor that does not
 emulate it stops the guest, nor into a workload, where it would change what
 is measured. Only the workloads that measure vector instructions use them,
-in inline asm: vaddb is Goossens' MMX code, with EMMS outside the window."""
+in inline asm: vaddb is Goossens' MMX code, with EMMS outside the window.
+And, after the run, the QR code encoder linked from Debian's
+libqrcodegen.a, built with SSE, called through kernel/qr.c's qr_encode,
+which saves and restores the x87/SSE state around it (FXSAVE, FXRSTOR)."""
 import os
 import re
+import subprocess
 
 from qemu import BUILD, check
 from vector import disassemble, sampling_loop, uses_vector_state
@@ -17,6 +21,16 @@ ELF = os.path.join(BUILD, "bench.elf")
 VECTOR_WORKLOADS = {"vaddb"}
 BOOT_VECTOR = {("long_mode_entry", "fninit")}
 READS = ("rdtsc", "rdtscp", "rdmsr", "rdpmc")
+QRCODEGEN_A = "/usr/lib/x86_64-linux-gnu/libqrcodegen.a"  # the Makefile's
+QR_CALLER = {("qr_encode", "fxsave"), ("qr_encode", "fxrstor")}
+
+
+def archive_functions(path=QRCODEGEN_A):
+    """The functions the encoder's archive defines (nm: text symbols)."""
+    p = subprocess.run(["nm", path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+    check(p.returncode == 0, f"nm {path} failed", p.stdout.decode(errors="replace"))
+    return {l.split()[2] for l in p.stdout.decode(errors="replace").splitlines()
+            if len(l.split()) == 3 and l.split()[1] in "tT"}
 
 
 def listing(insns):
@@ -25,9 +39,18 @@ def listing(insns):
 
 def test_regs_general_registers_only_outside_vector_workloads():
     """No x87, MMX or SSE/AVX instruction in the image but in the sampling
-    loops of the vector workloads and the boot code's FNINIT."""
+    loops of the vector workloads, the boot code's FNINIT, the QR code
+    encoder's own functions (libqrcodegen.a, which is linked: its SSE
+    moves are there) and qr_encode's FXSAVE and FXRSTOR around it."""
     insns = disassemble(ELF)
+    encoder = archive_functions()
+    linked = {i[0] for i in insns} & encoder
+    check("qrcodegen_encodeBinary" in linked, f"no qrcodegen_encodeBinary in {ELF}: "
+          f"the encoder's functions found there: {sorted(linked)}")
+    check({(i[0], i[2]) for i in insns if i[0] == "qr_encode"} >= QR_CALLER,
+          "qr_encode does not save and restore the x87/SSE state (FXSAVE, FXRSTOR)")
     stray = [i for i in insns if uses_vector_state(i[2], i[3]) and (i[0], i[2]) not in BOOT_VECTOR
+             and (i[0], i[2]) not in QR_CALLER and i[0] not in encoder
              and (sampling_loop(i[0]) or ("", ""))[0] not in VECTOR_WORKLOADS]
     check(not stray, f"{len(stray)} x87/MMX/SSE instructions outside the vector workloads' sampling loops "
           "(is the kernel built with -mgeneral-regs-only?):\n" + listing(stray))

@@ -1,0 +1,143 @@
+/* lib/qrtext.h - the compact, versioned text of a run's results that the
+ * screen shows as a QR code (README "The screen": "The QR code"), and its
+ * split into numbered parts when it does not fit one code.
+ *
+ * Format "bench1" (ASCII lines ending in '\n'; tools/benchqr.py reads it):
+ *
+ *   bench1 P/N CRC         each part's first line: part P of N (1..9), CRC
+ *                          the CRC-32 (IEEE 802.3, as zlib's crc32) of the
+ *                          joined body, 8 lower-case hex digits: it ties
+ *                          the parts of one run together and checks them
+ *   vendor TEXT            CPUID.0 vendor string (rest of the line)
+ *   cpu F M S UCODE        display family, model, stepping (decimal, as the
+ *                          env record); microcode revision 0xHEX, '-' when
+ *                          unreadable
+ *   brand TEXT             CPUID brand string, '-' when the CPU has none
+ *   hv TEXT                hypervisor vendor (CPUID.40000000H), 'none'
+ *                          when CPUID.1:ECX[31] = 0
+ *   tsc HZ PPM SOURCE      the TSC rate [Hz], its bound [ppm], its source
+ *                          (tsc_rate record); HZ 0: unknown
+ *   size E S W             ensembles, samples per ensemble, warm-up samples
+ *   limits VV VM           the verdict's limits: a method is ergodic when its
+ *                          variance of variances <= VV [U^4] and variance of
+ *                          minimum values <= VM [U^2] (verdict.var_of_vars=,
+ *                          verdict.var_of_mins=)
+ *   m NAME U OFF TV VV VM VERDICT SMIS NMIS
+ *                          one per method run, in run order: own unit U (t
+ *                          TSC ticks, c core cycles); OFF its offset (the
+ *                          empty window's least minimum) as a group (below);
+ *                          total variance [U^2], variance of variances
+ *                          [U^4], variance of minimum values [U^2] of the
+ *                          empty window ('ovf': the kernel's exact
+ *                          arithmetic overflowed); verdict ergodic,
+ *                          not-ergodic or unknown (paper 4); SMIs during its
+ *                          ensembles (a count; 'na': not counted on this
+ *                          machine; 'unread': MSR_SMI_COUNT faulted); NMIs
+ *   skip NAME...           the methods skipped (the reasons: serial log)
+ *   w NAME G...            one per workload measured (the code= workload
+ *                          too): its net least minimum (least minimum -
+ *                          offset) by each method of the m lines, in their
+ *                          order, one group each
+ *   rec NAME               the recommended method, or 'none'
+ *   final TEXT             the run's final line
+ *
+ * A group is "T/C/I": the figure in TSC ticks, core cycles, instructions
+ * retired, '-' where that unit was not measured; fields after the last
+ * measured one are left out ("12" is 12 TSC ticks only), and a group with
+ * no unit is "-". Text fields have bytes outside 0x20..0x7E replaced by
+ * '?'; a name field also its spaces by '_'.
+ *
+ * Parts: the body is cut at line ends into chunks such that each part,
+ * header included, is at most part_max bytes (QRTEXT_PART_MAX: what a
+ * version 40 code at error correction level M holds in byte mode, ISO/IEC
+ * 18004:2015 table 7); one part when it all fits. */
+#ifndef LIB_QRTEXT_H
+#define LIB_QRTEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define QRTEXT_PART_MAX 2331 /* bytes: version 40-M, byte mode */
+#define QRTEXT_MAX_PARTS 9
+#define QRTEXT_HEADER_MAX 20 /* "bench1 9/9 0123abcd\n" */
+#define QRTEXT_METHODS 16
+#define QRTEXT_UNITS 3       /* TSC ticks, core cycles, instructions */
+
+enum qrtext_verdict { QRTEXT_UNKNOWN, QRTEXT_ERGODIC, QRTEXT_NOT_ERGODIC };
+enum qrtext_smi { QRTEXT_SMI_COUNTED, QRTEXT_SMI_NA, QRTEXT_SMI_UNREAD };
+
+struct qrtext_method {
+	const char *name;
+	int unit;                        /* own unit: 0 TSC ticks, 1 core cycles */
+	uint8_t units;                   /* bit u: offset[u] measured */
+	uint64_t offset[QRTEXT_UNITS];   /* [unit u] */
+	uint64_t total_variance;         /* [unit^2] */
+	uint64_t var_of_vars;            /* [unit^4] */
+	uint64_t var_of_mins;            /* [unit^2] */
+	uint8_t ok;                      /* bits 0, 1, 2: the three figures did not overflow */
+	enum qrtext_verdict verdict;
+	enum qrtext_smi smi;
+	uint64_t smis, nmis;             /* [count] */
+};
+
+struct qrtext_workload {
+	const char *name;
+	uint8_t units[QRTEXT_METHODS];   /* per method (m lines' order): bit u measured */
+	int64_t net[QRTEXT_METHODS][QRTEXT_UNITS]; /* [unit u] */
+};
+
+struct qrtext_run {
+	const char *vendor, *brand, *hypervisor; /* hypervisor NULL: none */
+	uint32_t family, model, stepping;
+	int has_microcode;
+	uint64_t microcode;
+	uint64_t tsc_hz;                 /* [Hz], 0: unknown */
+	uint32_t tsc_ppm;
+	const char *tsc_source;
+	uint64_t ensembles, samples, warmup;
+	uint64_t max_var_of_vars, max_var_of_mins;
+	const struct qrtext_method *methods;
+	int nmethods;                    /* 0..QRTEXT_METHODS */
+	const char *const *skipped;
+	int nskipped;
+	const struct qrtext_workload *workloads;
+	int nworkloads;
+	const char *recommended;         /* NULL: none */
+	const char *final_line;
+};
+
+/* qrtext_body - the body (every line but the parts' headers) of r into
+ * buf[0..size-1], NUL-terminated. Returns its length in bytes, or -1 when
+ * it does not fit in size - 1 bytes (buf then holds a cut-off body) or r
+ * has more than QRTEXT_METHODS methods. */
+int qrtext_body(const struct qrtext_run *r, char *buf, size_t size);
+
+/* The cut of a body into parts: part i is body[start[i]..start[i+1]-1]. */
+struct qrtext_split {
+	int n;                               /* 1..QRTEXT_MAX_PARTS */
+	uint32_t crc;                        /* CRC-32 of the whole body */
+	size_t start[QRTEXT_MAX_PARTS + 1];
+};
+
+/* qrtext_split - cut body[0..len-1] (whole lines) into the fewest parts of
+ * at most part_max bytes each, header included (part_max >
+ * QRTEXT_HEADER_MAX). Returns 0, or -1 when a line is longer than a part
+ * can hold or more than QRTEXT_MAX_PARTS parts are needed. */
+int qrtext_split(const char *body, size_t len, size_t part_max, struct qrtext_split *s);
+
+/* qrtext_part - part i (0-based) of a split as the code holds it, header
+ * first, into out[0..size-1] (not NUL-terminated: it is binary data to the
+ * encoder). Returns its length, or -1 when i is out of range or it does
+ * not fit in size. */
+int qrtext_part(const char *body, const struct qrtext_split *s, int i, char *out, size_t size);
+
+/* qrtext_capacity - the bytes a QR code of version 1..40 holds in byte
+ * mode at error correction level M (ISO/IEC 18004:2015 table 7; checked
+ * against the encoder in tests/unit/test_qrtext.c); 0 for another version. */
+int qrtext_capacity(int version);
+
+/* qrtext_crc32 - CRC-32 (IEEE 802.3: reflected polynomial 0xEDB88320,
+ * initial and final XOR 0xFFFFFFFF; zlib's crc32) of p[0..len-1]. */
+uint32_t qrtext_crc32(const void *p, size_t len);
+
+#endif

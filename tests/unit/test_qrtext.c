@@ -1,0 +1,192 @@
+/* tests/unit/test_qrtext.c - lib/qrtext.c, the QR code's compact text: the
+ * exact body of a run (every line kind, groups with units missing,
+ * overflowed figures, unreadable SMIs, text sanitised), the buffer limit
+ * at every size, the CRC-32 against its check value, the split into parts
+ * (whole lines, each part within its limit, the parts joining back to the
+ * body, headers numbered with the body's CRC) and its refusals. Linked
+ * with the host's libqrcodegen (Debian libqrcodegen-dev, the encoder the
+ * kernel links): QRTEXT_PART_MAX bytes fit one version 40 code at error
+ * correction level M in byte mode and one byte more does not. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <qrcodegen/qrcodegen.h>
+#include "check.h"
+#include "../../lib/qrtext.h"
+
+static struct qrtext_method methods[3] = {
+	{ .name = "cpuid", .unit = 0, .units = 1, .offset = { 36 }, .total_variance = 2,
+	  .var_of_vars = 10, .var_of_mins = 0, .ok = 7, .verdict = QRTEXT_ERGODIC,
+	  .smi = QRTEXT_SMI_COUNTED, .smis = 3, .nmis = 0 },
+	{ .name = "rdtscp", .unit = 0, .units = 7, .offset = { 20, 55, 4 }, .total_variance = 0,
+	  .var_of_vars = 0, .var_of_mins = 1, .ok = 5, .verdict = QRTEXT_UNKNOWN,
+	  .smi = QRTEXT_SMI_UNREAD, .smis = 0, .nmis = 2 },
+	{ .name = "ctr_rdpmc", .unit = 1, .units = 6, .offset = { 0, 30, 2 },
+	  .total_variance = 18446744073709551615ull, .var_of_vars = 5, .var_of_mins = 6, .ok = 7,
+	  .verdict = QRTEXT_NOT_ERGODIC, .smi = QRTEXT_SMI_NA, .nmis = 1 },
+};
+
+static struct qrtext_workload workloads[2] = {
+	{ .name = "add_chain_64", .units = { 1, 7, 6 }, .net = { { 64 }, { 63, 70, 64 }, { 0, 65, 64 } } },
+	{ .name = "my code", .units = { 1, 0, 2 }, .net = { { -3 }, { 0 }, { 0, -1 } } },
+};
+
+static const char *const skipped[2] = { "serialize", "lfence" };
+
+static struct qrtext_run run = {
+	.vendor = "GenuineIntel", .brand = "  Intel(R) Core(TM) i7\x01", .hypervisor = 0,
+	.family = 6, .model = 85, .stepping = 4, .has_microcode = 1, .microcode = 0x2006906,
+	.tsc_hz = 2095074000, .tsc_ppm = 12, .tsc_source = "cpuid_15h",
+	.ensembles = 100, .samples = 10000, .warmup = 1000, .max_var_of_vars = 10, .max_var_of_mins = 1,
+	.methods = methods, .nmethods = 3, .skipped = skipped, .nskipped = 2,
+	.workloads = workloads, .nworkloads = 2, .recommended = "rdtscp",
+	.final_line = "bench: run complete: 3 methods run, 2 skipped (exit code 0x10)",
+};
+
+static const char want[] =
+	"vendor GenuineIntel\n"
+	"cpu 6 85 4 0x2006906\n"
+	"brand   Intel(R) Core(TM) i7?\n"
+	"hv none\n"
+	"tsc 2095074000 12 cpuid_15h\n"
+	"size 100 10000 1000\n"
+	"limits 10 1\n"
+	"m cpuid t 36 2 10 0 ergodic 3 0\n"
+	"m rdtscp t 20/55/4 0 ovf 1 unknown unread 2\n"
+	"m ctr_rdpmc c -/30/2 18446744073709551615 5 6 not-ergodic na 1\n"
+	"skip serialize lfence\n"
+	"w add_chain_64 64 63/70/64 -/65/64\n"
+	"w my_code -3 - -/-1\n"
+	"rec rdtscp\n"
+	"final bench: run complete: 3 methods run, 2 skipped (exit code 0x10)\n";
+
+static void test_body(void)
+{
+	char buf[2048];
+	int n = qrtext_body(&run, buf, sizeof buf);
+	CHECK_STR(buf, want);
+	CHECK_EQ_U64(n, sizeof want - 1);
+
+	/* Every buffer size: -1 until it all fits with its NUL, never an overrun. */
+	for (size_t size = 1; size <= sizeof want; size++) {
+		char *b = malloc(size);
+		int k = qrtext_body(&run, b, size);
+		if (size < sizeof want)
+			CHECK(k == -1);
+		else
+			CHECK(k == (int)sizeof want - 1 && strcmp(b, want) == 0);
+		free(b);
+	}
+	CHECK(qrtext_body(&run, buf, 0) == -1);
+
+	/* No CPU brand, a hypervisor, unknown rate and microcode, nothing
+	 * recommended, no method run. */
+	struct qrtext_run r = run;
+	r.brand = "";
+	r.hypervisor = "Microsoft Hv";
+	r.tsc_hz = 0;
+	r.tsc_ppm = 0;
+	r.tsc_source = 0;
+	r.has_microcode = 0;
+	r.recommended = 0;
+	r.nmethods = 0;
+	r.nskipped = 0;
+	r.nworkloads = 1;
+	n = qrtext_body(&r, buf, sizeof buf);
+	CHECK_STR(buf, "vendor GenuineIntel\ncpu 6 85 4 -\nbrand -\nhv Microsoft Hv\ntsc 0 0 none\n"
+		       "size 100 10000 1000\nlimits 10 1\nw add_chain_64\nrec none\n"
+		       "final bench: run complete: 3 methods run, 2 skipped (exit code 0x10)\n");
+	r.nmethods = QRTEXT_METHODS + 1;
+	CHECK(qrtext_body(&r, buf, sizeof buf) == -1);
+}
+
+static void test_crc(void)
+{
+	CHECK_EQ_U64(qrtext_crc32("123456789", 9), 0xCBF43926u); /* the CRC-32 check value */
+	CHECK_EQ_U64(qrtext_crc32("", 0), 0);
+	CHECK_EQ_U64(qrtext_crc32("a", 1), 0xE8B7BE43u);
+}
+
+/* The parts of body joined without their headers are the body; each is
+ * at most max bytes, starts with its header and ends at a line's end. */
+static void check_parts(const char *body, size_t len, size_t max, int want_n)
+{
+	struct qrtext_split s;
+	CHECK(qrtext_split(body, len, max, &s) == 0);
+	CHECK_EQ_U64(s.n, want_n);
+	CHECK_EQ_U64(s.crc, qrtext_crc32(body, len));
+	char joined[8192], part[4096], head[32];
+	size_t at = 0;
+	for (int i = 0; i < s.n; i++) {
+		int n = qrtext_part(body, &s, i, part, sizeof part);
+		CHECK(n > 0 && (size_t)n <= max);
+		snprintf(head, sizeof head, "bench1 %d/%d %08x\n", i + 1, s.n, s.crc);
+		CHECK(n >= (int)strlen(head) && memcmp(part, head, strlen(head)) == 0);
+		CHECK(part[n - 1] == '\n' || (len == 0 && n == (int)strlen(head)));
+		memcpy(joined + at, part + strlen(head), (size_t)n - strlen(head));
+		at += (size_t)n - strlen(head);
+	}
+	CHECK_EQ_U64(at, len);
+	CHECK(memcmp(joined, body, len) == 0);
+	CHECK(qrtext_part(body, &s, s.n, part, sizeof part) == -1);
+	CHECK(qrtext_part(body, &s, -1, part, sizeof part) == -1);
+}
+
+static void test_split(void)
+{
+	size_t len = strlen(want);
+	check_parts(want, len, QRTEXT_PART_MAX, 1);
+	check_parts(want, len, len + QRTEXT_HEADER_MAX, 1);
+	check_parts(want, len, len + QRTEXT_HEADER_MAX - 1, 2);
+	check_parts("", 0, QRTEXT_PART_MAX, 1);
+	/* The longest line is the final one (69 bytes): 90-byte parts (70
+	 * bytes of body) hold one to four lines. */
+	check_parts(want, len, 90, 8);
+
+	struct qrtext_split s;
+	CHECK(qrtext_split(want, len, 88, &s) == -1);   /* the final line does not fit */
+	CHECK(qrtext_split(want, len, 20, &s) == -1);   /* no room beside the header */
+	char big[4000];
+	for (int i = 0; i < 100; i++)
+		memcpy(big + 40 * i, "w a_workload 1 2 3 4 5 6 7 8 9 10 11 12\n", 40);
+	CHECK(qrtext_split(big, 4000, 100, &s) == -1);  /* 50 parts needed */
+	check_parts(big, 4000, QRTEXT_PART_MAX, 2);
+	char part[64];
+	CHECK(qrtext_split(big, 4000, QRTEXT_PART_MAX, &s) == 0);
+	CHECK(qrtext_part(big, &s, 0, part, sizeof part) == -1); /* out too small */
+}
+
+/* QRTEXT_PART_MAX is version 40-M's byte-mode capacity, and
+ * qrtext_capacity(v) every version's: that many bytes fit version v at
+ * level M (without a raised level), one more does not. */
+static void test_capacity(void)
+{
+	static uint8_t data[qrcodegen_BUFFER_LEN_MAX], code[qrcodegen_BUFFER_LEN_MAX];
+	for (int v = 1; v <= 40; v++) {
+		int n = qrtext_capacity(v);
+		memset(data, 'x', (size_t)n);
+		CHECK(qrcodegen_encodeBinary(data, (size_t)n, code, qrcodegen_Ecc_MEDIUM, v, v,
+					     qrcodegen_Mask_AUTO, 0));
+		CHECK(qrcodegen_getSize(code) == 17 + 4 * v);
+		memset(data, 'x', (size_t)n + 1);
+		CHECK(!qrcodegen_encodeBinary(data, (size_t)n + 1, code, qrcodegen_Ecc_MEDIUM, v, v,
+					      qrcodegen_Mask_AUTO, 0));
+	}
+	CHECK(qrtext_capacity(0) == 0 && qrtext_capacity(41) == 0);
+	CHECK(qrtext_capacity(40) == QRTEXT_PART_MAX);
+	memset(data, 'x', QRTEXT_PART_MAX);
+	CHECK(qrcodegen_encodeBinary(data, QRTEXT_PART_MAX, code, qrcodegen_Ecc_MEDIUM, 40, 40,
+				     qrcodegen_Mask_AUTO, 0));
+	CHECK(qrcodegen_getSize(code) == 177);
+	memset(data, 'x', QRTEXT_PART_MAX + 1);
+	CHECK(!qrcodegen_encodeBinary(data, QRTEXT_PART_MAX + 1, code, qrcodegen_Ecc_MEDIUM, 40, 40,
+				      qrcodegen_Mask_AUTO, 0));
+}
+
+int main(void)
+{
+	test_body();
+	test_crc();
+	test_split();
+	test_capacity();
+	return check_summary("test_qrtext");
+}
