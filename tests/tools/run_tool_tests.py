@@ -980,7 +980,7 @@ def test_db_store_two_machines():
     skipped methods with their reasons."""
     d = workdir("db_store")
     db, logs, out = store_lab(d)
-    stored = re.findall(r"stored as run R(\d+) '([^']+)', (\d+) series, on (a new|the known) machine M(\d+)",
+    stored = re.findall(r"stored as run R(\d+) '([^']+)'(?: \([^)]*\))?, (\d+) series, on (a new|the known) machine M(\d+)",
                         out)
     check([(r, m, new) for r, _, _, new, m in stored] ==
           [("1", "1", "a new"), ("2", "1", "the known"), ("3", "2", "a new")],
