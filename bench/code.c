@@ -182,6 +182,7 @@ int code_prepare(void)
 			(unsigned long long)cfg.unroll);
 		return 1;
 	}
+	uint64_t free_bytes = mem_free_bytes();
 	for (int k = 0; k < 3; k++) {
 		gens[k].cap = sizes[k];
 		gens[k].buf = mem_alloc(sizes[k]);
@@ -190,7 +191,7 @@ int code_prepare(void)
 				"%llu bytes of free memory; the code workload is left out\n",
 				(unsigned long long)cfg.unroll,
 				(unsigned long long)(sizes[0] + sizes[1] + sizes[2]),
-				(unsigned long long)(mem_free_bytes() + (k ? sizes[0] : 0) + (k > 1 ? sizes[1] : 0)));
+				(unsigned long long)free_bytes);
 			return 1;
 		}
 	}
@@ -304,13 +305,14 @@ int code_fault_take(enum method_id m, const struct workload *w)
 
 void code_print_config(void)
 {
+	char loop[48] = "";
 	if (!configured)
 		return;
-	kprintf("code: workload %s: %llu bytes of code= x unroll=%llu%s%s, init= %llu bytes; generated loops of "
+	if (cfg.loops)
+		fmt_format(loop, sizeof loop, " in a loop of %llu iterations (R15)", (unsigned long long)cfg.loops);
+	kprintf("code: workload %s: %llu bytes of code= x unroll=%llu%s, init= %llu bytes; generated loops of "
 		"%llu, %llu and %llu bytes (empty, N, 2N)\n", cfg.code_name, (unsigned long long)code_len,
-		(unsigned long long)cfg.unroll, cfg.loops ? " in a loop of " : "",
-		cfg.loops ? (fmt_format(gens[0].name, sizeof gens[0].name, "%llu iterations (R15)",
-					(unsigned long long)cfg.loops), gens[0].name) : "",
+		(unsigned long long)cfg.unroll, loop,
 		(unsigned long long)init_len, (unsigned long long)gens[0].cap, (unsigned long long)gens[1].cap,
 		(unsigned long long)gens[2].cap);
 	if (config_json())

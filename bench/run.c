@@ -213,9 +213,11 @@ static void walk_report(enum method_id m, const struct workload *w, struct wl_ct
 			fmt_format(size, sizeof size, " loop_size:%llu", (unsigned long long)j);
 		}
 		int bad = walk_window(pick_fill(w, m), &bufs, c, &r);
-		if (config_human() && bad)
-			kprintf("walk %s/%s%s: incomplete: %s\n", methods[m].name, w->name, size,
-				r.steps ? "more than 2000000 single steps" : "too many window markers");
+		if (config_human() && bad && r.steps)
+			kprintf("walk %s/%s%s: incomplete: more than %llu single steps\n", methods[m].name, w->name,
+				size, (unsigned long long)WALK_MAX_STEPS);
+		else if (config_human() && bad)
+			kprintf("walk %s/%s%s: incomplete: too many window markers\n", methods[m].name, w->name, size);
 		else if (config_human())
 			kprintf("walk %s/%s%s: body %llu instructions; %llu instructions between the start "
 				"sequence and the body, %llu between the body and the stop sequence (one sample "

@@ -41,8 +41,10 @@ const char *trap_vector_name(uint64_t vector);
 /* trap_hook - when set, called first for every exception (vectors 0-31
  * but NMI) with the trap frame, which it may change (RIP, RFLAGS, general
  * registers); it returns 1 when it handled the exception (the handler then
- * returns to the frame), 0 to let the usual handling go on. Used by the
- * single-step walk of a sampling window (bench/walk.c). */
+ * returns to the frame), 0 to let the usual handling go on. Hooks chain:
+ * one set over another calls the one before for what it does not handle.
+ * Used by the single-step walk of a sampling window (bench/walk.c) and by
+ * the recovery from faults in the user's code (bench/code.c). */
 extern int (*trap_hook)(struct trap_frame *f);
 
 /* trap_nmi_count - NMIs received since boot. */
