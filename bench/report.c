@@ -109,6 +109,8 @@ void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uin
 		     const struct robust_stats *r, const struct disturbance *d)
 {
 	char mean[32], sd[32], var[24] = "null", smis[24] = "null", nsbuf[32];
+	if (!config_per_ensemble())
+		return;
 	if (config_human() && primary) {
 		if (e->error)
 			kprintf("loop_size:%llu >>>> variance(cycles): ERROR (128-bit overflow in var_calc); "
@@ -427,6 +429,7 @@ static const struct {
 	[OUTPUT_JSON] = { 750, 400, 1300 },
 	[OUTPUT_BOTH] = { 1960, 300, 1400 },
 	[OUTPUT_FULL] = { 1960, 300, 1400 },
+	[OUTPUT_SUMMARY] = { 1960, 300, 1400 },
 };
 
 size_t strlen(const char *s); /* lib/string.c */
@@ -455,11 +458,11 @@ static uint64_t est_workload(int units, uint64_t lm, uint64_t lw, int resolution
 			     uint64_t *records)
 {
 	uint64_t e = cfg.ensembles, jd = digits_below(e), b = 0;
-	if (config_human()) {
+	if (config_human() && config_per_ensemble()) {
 		b += e * EST_PAPER_LINE + jd;
 		*paper += e;
 	}
-	for (int u = 0; u < units && config_json(); u++) {
+	for (int u = 0; u < units && config_json() && config_per_ensemble(); u++) {
 		b += config_full() ? e * (EST_FULL + lm + lw + strlen(unit_key[u]) + digits_of(cfg.samples)) + jd
 				   : e * EST_COMPACT + jd;
 		*records += e;
@@ -515,8 +518,10 @@ void report_serial_estimate(const struct cpu_info *cpu, int counters)
 	if (baud)
 		fmt_format(when, sizeof when, "about %llu.%llu s%s at %u baud (8N1: 10 bits a byte)",
 			   ULL(ms / 1000), ULL(ms % 1000 / 100), min, baud);
-	char recs[48] = "no ensemble records";
-	if (records)
+	char recs[64] = "no ensemble records";
+	if (!config_per_ensemble())
+		fmt_format(recs, sizeof recs, "no per-ensemble lines or records (output=summary)");
+	else if (records)
 		fmt_format(recs, sizeof recs, "%llu %s ensemble records", ULL(records),
 			   config_full() ? "full" : "compact");
 	kprintf("serial: this run prints about %llu KB (%llu bytes), %s; an estimate: the bytes printed so "

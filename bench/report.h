@@ -17,7 +17,8 @@
 #define RECORDS_END "END bench-records"
 
 /* Units are given by their record key (unit_key[], run.h). Paper-format
- * lines are printed for a method's own unit (primary) only. */
+ * lines are printed for a method's own unit (primary) only; report_ensemble
+ * prints nothing at output=summary. */
 void report_run_start(enum method_id m, const struct workload *w, uint64_t ensembles,
 		      uint64_t samples, uint64_t warmup, int resolution, const char *unit);
 void report_method_skip(enum method_id m, const char *why);

@@ -9,7 +9,7 @@
 
 struct config cfg;
 
-static const char *const output_words[] = { "human", "json", "both", "full", 0 };
+static const char *const output_words[] = { "human", "json", "both", "full", "summary", 0 };
 static const char *const fault_words[] = { "none", "ud2", "gp", "pf", "de", 0 };
 static const char *method_words[METHOD_COUNT + 1];
 static const char *const onoff_words[] = { "off", "on", 0 };
@@ -113,6 +113,11 @@ int config_human(void)
 int config_json(void)
 {
 	return cfg.output != OUTPUT_HUMAN;
+}
+
+int config_per_ensemble(void)
+{
+	return cfg.output != OUTPUT_SUMMARY;
 }
 
 int config_full(void)

@@ -7,8 +7,9 @@
 
 /* output= (README "Boot parameters"): human lines only; records only;
  * both, with compact ensemble records (the default); both, every record in
- * full. */
-enum output_mode { OUTPUT_HUMAN, OUTPUT_JSON, OUTPUT_BOTH, OUTPUT_FULL };
+ * full; both without any per-ensemble line or record (the summaries only:
+ * a long run's printing kept to a small part of its measuring time). */
+enum output_mode { OUTPUT_HUMAN, OUTPUT_JSON, OUTPUT_BOTH, OUTPUT_FULL, OUTPUT_SUMMARY };
 enum test_fault { FAULT_NONE, FAULT_UD2, FAULT_GP, FAULT_PF, FAULT_DE };
 enum after_run { AFTER_HALT, AFTER_REBOOT };
 
@@ -66,6 +67,9 @@ void config_print(void);
 /* config_human, config_json - whether that output is on. */
 int config_human(void);
 int config_json(void);
+/* config_per_ensemble - whether per-ensemble lines and records are
+ * printed (every level but output=summary). */
+int config_per_ensemble(void);
 /* config_full - whether ensemble records are printed in full (output=full)
  * rather than compact (bench/report.c report_ensemble). */
 int config_full(void);

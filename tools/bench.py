@@ -96,7 +96,9 @@ def env_facts(log):
               and isinstance(est.get("baud"), int) else ", no serial port")
         serial += f"; the kernel's estimate {est['bytes']} bytes{at}"
     ens = ("compact ensemble records (output=both or json)" if log.compact else
-           "full ensemble records" if log.by_kind.get("ensemble") else "no ensemble records")
+           "full ensemble records" if log.by_kind.get("ensemble") else
+           "summaries only, no per-ensemble lines (output=summary)" if benchlog.summary_only(log) else
+           "no ensemble records")
     return [("cpu brand", e.get("brand", "?")),
             ("cpu", f"{e.get('vendor', '?')} family {hx('family')} model {hx('model')} "
                     f"stepping {e.get('stepping', '?')}"),
@@ -244,6 +246,10 @@ def report_text(log, figures=None, figure_error=None):
     if log.valid and getattr(log, "qr_crc", None):
         n = sum(1 for s in log.series.values() if s.summary)
         w(f"report: the QR code's text is valid ({n} series, {len(log.skips)} method(s) skipped)")
+    elif log.valid and benchlog.summary_only(log):
+        n = sum(1 for s in log.series.values() if s.summary)
+        w(f"report: the log is valid ({n} series summarized, no per-ensemble lines (output=summary), "
+          f"{len(log.skips)} method(s) skipped)")
     elif log.valid:
         n = sum(1 for s in log.series.values() if s.ensembles)
         w(f"report: the log is valid ({n} series of ensembles, {len(log.skips)} method(s) skipped)")
@@ -363,6 +369,9 @@ def cmd_report(args):
             f.write(text)
     if err:
         print(f"report: WARNING: no figures: {err}", file=sys.stderr)
+    elif not args.no_figures and benchlog.summary_only(log):
+        print("report: no figures: an output=summary log has no per-ensemble lines to draw "
+              "(boot with output=both for the paper's figures)", file=sys.stderr)
     return 0 if log.valid else 1
 
 
@@ -399,8 +408,8 @@ def compare_text(a, b):
         fb, _ = sb.figures()
         u = sa.unit
         w("")
-        w(f"{sa.name} (A: {len(sa.ensembles)} ensembles x {sa.samples} samples, "
-          f"B: {len(sb.ensembles)} x {sb.samples})")
+        w(f"{sa.name} (A: {len(sa.ensembles) or fa.get('ensembles', 0)} ensembles x {sa.samples} samples, "
+          f"B: {len(sb.ensembles) or fb.get('ensembles', 0)} x {sb.samples})")
         rows = []
         for label, k, power in COMPARED:
             if k == "net_min" and (sa.workload == "empty" or k not in fa or k not in fb):

@@ -782,7 +782,7 @@ def _check(log):
                              f"({shown!r}), after '{END}' (line {log.end_marker_line})")
     if log.final_line and not log.final_line.startswith("bench: run complete"):
         log.problem(log.final_line_no, f"the run did not complete: {log.final_line}")
-    if log.begin_line and log.end_marker_line and not log.skips and \
+    if log.begin_line and log.end_marker_line and not log.skips and not summary_only(log) and \
             not any(s.ensembles for s in log.series.values()):
         log.problem(log.end_marker_line, "no ensemble records and no paper-format lines between "
                                          "the markers")
@@ -817,8 +817,21 @@ def _last_series(log):
     return None
 
 
+def summary_only(log):
+    """Whether the log is an output=summary run's: summaries without any
+    per-ensemble line or record, so there is nothing to count or recompute."""
+    return (log.config or {}).get("output") == "summary"
+
+
 def _check_series(log, s, in_progress):
     u = s.unit
+    if summary_only(log):
+        if s.ensembles or s.paper:
+            log.problem((s.ensemble_lines or [s.paper[0][0] if s.paper else None])[0],
+                        f"{s.name}: per-ensemble lines in an output=summary log")
+        elif s.header and s.summary is None and not in_progress:
+            log.problem(s.header_line, f"{s.name}: a method record but no summary record")
+        return
     if not s.ensembles and not s.summary:
         if s.header and not in_progress and not s.paper:
             log.problem(s.header_line, f"{s.name}: a method record but no ensemble records")
@@ -921,7 +934,8 @@ def _check_dump(log, d):
 
 def _check_methods(log):
     cfg = log.config or {}
-    ran = [m for m in log.methods.values() if any(s.ensembles for s in m.series)]
+    ran = [m for m in log.methods.values()
+           if any(s.ensembles or (summary_only(log) and s.summary) for s in m.series)]
     if isinstance(cfg.get("methods"), str):
         for name in filter(None, cfg["methods"].split(",")):
             if name not in log.methods or (not log.methods[name].series and not log.methods[name].skip):

@@ -124,3 +124,36 @@ def test_serial_estimate_line_and_record():
           re.search(r"14 paper-format lines, no ensemble records ",
                     next(l for l in run.lines if l.startswith("serial: "))),
           "output=human: the estimate line (no record) does not count 14 paper-format lines and no records", text)
+
+
+def test_output_summary_same_summaries_no_ensemble_lines_icount():
+    """output=summary (the level for long runs: printing a small part of
+    the measuring time): the same run as the default's, with no
+    paper-format line and no ensemble record, and every summary, method,
+    verdict and resolution record equal to the default run's (but the
+    elapsed TSC ticks, which printing changes); tools/benchlog.py reads it
+    as valid, and the estimate counts no per-ensemble line."""
+    lean, _ = boot_both()
+    rc, text = qemu("lean-summary", ICOUNT + kernel(LEAN + " output=summary"), cpu=INTEL_MAX)
+    summ = expect_complete(rc, text)
+    per_ens = [l for l in summ.lines if l.startswith(("loop_size:", '{"e":[', '{"rec":"ensemble"'))]
+    check(not per_ens, f"output=summary printed {len(per_ens)} per-ensemble lines, the first {per_ens[:1]}", text)
+    for kind in ("summary", "method", "verdict", "resolution", "recommendation"):
+        a, b = lean.by(kind), summ.by(kind)
+        a = [{k: v for k, v in r.items() if k != "elapsed_ticks"} for r in a]
+        b = [{k: v for k, v in r.items() if k != "elapsed_ticks"} for r in b]
+        check(a and a == b, f"{kind} records differ from the default run's: {len(a)} and {len(b)}; "
+              f"first difference {next(((x, y) for x, y in zip(a, b) if x != y), None)}", text)
+    check(len(summ.by("summary")) == 15, f"{len(summ.by('summary'))} summary records, not 15", text)
+    log = benchlog.parse(text)
+    check(log.valid and benchlog.summary_only(log), f"benchlog: valid {log.valid}, {log.problems[:3]}", text)
+    check(all(s.summary and not s.ensembles for s in log.series.values()) and len(log.series) == 15,
+          "benchlog's series are not 15 summaries without ensembles", text)
+    est = summ.one("serial_estimate")
+    check(est["paper_lines"] == 0 and est["ensemble_records"] == 0 and est["series"] == 15,
+          f"the estimate counts per-ensemble lines at output=summary: {est}", text)
+    check(abs(est["bytes"] - len(text.encode())) <= len(text.encode()) // 4,
+          f"estimated {est['bytes']} bytes, the run printed {len(text.encode())}", text)
+    check(summ.has_line("serial: this run prints ") and
+          "no per-ensemble lines or records (output=summary)" in
+          next(l for l in summ.lines if l.startswith("serial: ")), "the estimate line does not say so", text)

@@ -72,6 +72,11 @@ for _level in OUTPUT_LEVELS:
                                 f"ensembles=8 samples=200 dump=2 output={_level}")
 
 
+# output=summary: the same run without per-ensemble lines (no dump=: the
+# samples of an ensemble have no ensemble record to match there).
+RUNS["output-summary"] = (["-cpu", "max"] + ICOUNT, "ensembles=8 samples=200 output=summary")
+
+
 class Skip(Exception):
     pass
 
@@ -324,6 +329,35 @@ def test_report_every_output_level():
           f"the levels' skipped methods differ: {skipped}")
     # ... and they are the summary records' (read here with plain json)
     check_table_against_summaries(json_log, outs["human"])
+
+
+def test_report_compare_store_output_summary():
+    """output=summary (no per-ensemble lines): report reads it as valid
+    with the same statistics as output=both of the same -icount run, says
+    it has no figures to draw and why; compare finds no figure that
+    differs; store and table give the same nets."""
+    a, b = boot("output-summary"), boot("output-both")
+    check(not any(l.startswith(("loop_size:", '{"e":[')) for l in lines_of(a)), "per-ensemble lines at "
+          "output=summary")
+    d = workdir("output_summary")
+    rc, out = bench("report", a, "-o", d)
+    _, ob = bench("report", b, "--no-figures")
+    check(rc == 0 and "report: the log is valid (21 series summarized, no per-ensemble lines (output=summary)"
+          in out and "summaries only, no per-ensemble lines (output=summary)" in out, f"exit status {rc}", out)
+    check(table_rows(out) and table_rows(out) == table_rows(ob), "the statistics differ from output=both's",
+          out + ob)
+    check("no figures: an output=summary log has no per-ensemble lines" in out and
+          not any(f.endswith(".png") for f in os.listdir(d)), "figures, or no word why there are none", out)
+    rc, out = bench("compare", a, b)
+    ratios = re.findall(r"^  \S.*?  (\S+(?: \(both 0\))?)$", out.split("\n\n", 2)[2], re.M)
+    figures = [r for r in ratios if r != "B/A"]
+    check(rc == 0 and figures and all(r in ("1", "- (both 0)") for r in figures) and
+          "(A: 8 ensembles x 200 samples, B: 8 x 200)" in out, f"compare: {sorted(set(figures))}", out)
+    db, _, out = store_lab(workdir("db_summary"), ("output-summary", "output-both"))
+    rc, out = bench("table", "--db", db)
+    _, _, rows = parse_db_table(out)
+    check(rc == 0 and rows and all(len(c) == 2 and c[0] == c[1] for c in rows.values()),
+          f"the nets of output=summary and output=both differ: {rows}", out)
 
 
 def test_output_human_damaged():
