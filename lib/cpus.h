@@ -1,0 +1,130 @@
+/* lib/cpus.h - which CPUs a run measures: the processor topology from
+ * CPUID (package, core, thread of each APIC ID), the hybrid core type, and
+ * the cpus= boot parameter (README "Boot parameters") that selects among
+ * the CPUs of the MADT.
+ *
+ * Freestanding and host-tested (tests/unit/test_cpus.c): the caller
+ * executes CPUID and passes what it returned.
+ *
+ * Sources:
+ *  - SDM Vol. 2A, CPUID leaves 0BH ("Extended Topology Enumeration") and
+ *    1FH ("V2 Extended Topology Enumeration"): sub-leaf n gives in EAX[4:0]
+ *    the bits to shift the x2APIC ID right to get the ID of the next level
+ *    up, in ECX[15:8] the level type (0 invalid, 1 SMT, 2 core, 3 module,
+ *    4 tile, 5 die); 1FH is preferred when it exists.
+ *  - SDM Vol. 3A, "Identifying Topology Levels" / "Hierarchical Mapping of
+ *    Shared Resources" (chapter "Multiple-Processor Management"): the
+ *    legacy derivation without leaf 0BH, from CPUID.1:EBX[23:16] (the
+ *    addressable logical processor IDs of a package, when CPUID.1:EDX[28]
+ *    HTT) and CPUID.4:EAX[31:26] + 1 (addressable core IDs).
+ *  - AMD64 APM Vol. 3, CPUID 8000_0008H:ECX[15:12] ApicIdSize (the APIC ID
+ *    bits of the package) and 8000_001EH:EBX[15:8] (threads per core - 1).
+ *  - SDM Vol. 2A, CPUID.07H:EDX[15] Hybrid, and leaf 1AH ("Native Model ID
+ *    Enumeration"): EAX[31:24] the core type, 20H Intel Atom (E-core),
+ *    40H Intel Core (P-core).
+ */
+#ifndef LIB_CPUS_H
+#define LIB_CPUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CPUS_TOPO_LEVELS 8   /* sub-leaves of 0BH/1FH read at most */
+#define CPUS_LIST_MAX 64     /* numbers in a cpus= list */
+
+/* Core types of CPUID.1AH:EAX[31:24]. */
+#define CPU_TYPE_ATOM 0x20   /* E-core */
+#define CPU_TYPE_CORE 0x40   /* P-core */
+
+/* What CPUID says of the topology; the caller fills it on one CPU. */
+struct cpus_topo_cpuid {
+	int leaf;                /* 0x1F or 0x0B when read from it, 0: legacy */
+	int nlevels;             /* valid sub-leaves, in order (level type != 0) */
+	uint32_t level_type[CPUS_TOPO_LEVELS]; /* ECX[15:8] of each */
+	uint32_t level_shift[CPUS_TOPO_LEVELS]; /* EAX[4:0] of each */
+	/* legacy: */
+	int htt;                 /* CPUID.1:EDX[28] */
+	uint32_t logical_ids;    /* CPUID.1:EBX[23:16] */
+	uint32_t core_ids;       /* CPUID.4:EAX[31:26] + 1 (Intel), 0 when leaf 4 is absent */
+	int amd;                 /* AuthenticAMD or HygonGenuine */
+	uint32_t amd_apic_id_size;  /* 8000_0008H:ECX[15:12], 0: not given */
+	uint32_t amd_threads;    /* 8000_001EH:EBX[15:8] + 1, 0: leaf absent */
+};
+
+/* How an APIC ID splits into package, core and thread. */
+struct cpus_topo {
+	int known;               /* 0: nothing to go by (a single-core CPU) */
+	const char *source;      /* "CPUID 1FH", "CPUID 0BH", "CPUID 1H/4H", "CPUID 8000001EH", "none" */
+	uint32_t smt_shift;      /* thread ID bits */
+	uint32_t pkg_shift;      /* thread and core ID bits (and module/tile/die) */
+};
+
+/* cpus_topo_from_cpuid - the split of APIC IDs that in describes: from
+ * the extended leaf when it has levels (smt_shift: the SMT level's shift,
+ * 0 when there is none; pkg_shift: the last level's), else the legacy
+ * fields. Never fails: with nothing to go by, known = 0 and both shifts 0
+ * (every APIC ID its own package, core 0, thread 0). A shift above 32 or
+ * an SMT shift above the package's is refused the same way. */
+void cpus_topo_from_cpuid(const struct cpus_topo_cpuid *in, struct cpus_topo *out);
+
+/* cpus_topo_split - package, core (within the package) and thread (within
+ * the core) of an APIC ID. */
+void cpus_topo_split(const struct cpus_topo *t, uint32_t apic_id, uint32_t *pkg, uint32_t *core,
+		     uint32_t *thread);
+
+/* cpus_core_type_name - "P-core (Intel Core)", "E-core (Intel Atom)",
+ * "not hybrid" for 0, or "unknown core type" for other values. */
+const char *cpus_core_type_name(uint8_t type);
+
+/* One CPU of the machine, in MADT order (the number cpus= uses). */
+struct cpus_desc {
+	uint32_t apic_id;
+	int online;              /* started and answering (the boot CPU always) */
+	int is_boot;             /* the boot CPU */
+	uint8_t core_type;       /* CPUID.1AH:EAX[31:24] on that CPU; 0: not hybrid */
+	uint32_t pkg, core, thread;
+};
+
+enum cpus_mode { CPUS_BOOT, CPUS_ALL, CPUS_LIST, CPUS_P, CPUS_E, CPUS_ONE_PER_CORE };
+
+/* A parsed cpus= value. */
+struct cpus_sel {
+	enum cpus_mode mode;
+	int n;                      /* CPUS_LIST: numbers */
+	uint32_t list[CPUS_LIST_MAX]; /* CPUS_LIST: in the order given */
+};
+
+/* cpus_parse - v[0..len-1] as a cpus= value: boot, all, p, e,
+ * one-per-core, or a comma list of CPU numbers and ranges A-B (MADT order,
+ * 0..65535, at most CPUS_LIST_MAX numbers, a number given twice counted
+ * once). Returns 0, or -1 with a message in err (NUL-terminated, at most
+ * errsize bytes) naming what is wrong; *out is then CPUS_BOOT. */
+int cpus_parse(const char *v, size_t len, struct cpus_sel *out, char *err, size_t errsize);
+
+/* cpus_mode_name - the value's words: "boot", "all", "p", "e",
+ * "one-per-core", "list". */
+const char *cpus_mode_name(enum cpus_mode m);
+
+/* The result of a selection: chosen[i] = 1 for CPU i, in MADT order; and
+ * why CPUs were left out, one line each (messages NUL-terminated). */
+#define CPUS_MSG_MAX 8
+#define CPUS_MSG_LEN 160
+struct cpus_choice {
+	int count;                  /* CPUs chosen */
+	int fell_back;              /* nothing selectable: the boot CPU instead */
+	int nmsgs;
+	char msg[CPUS_MSG_MAX][CPUS_MSG_LEN];
+};
+
+/* cpus_select - which of the n CPUs (n >= 1, one of them is_boot) sel
+ * measures: boot, the boot CPU; all, every online CPU; p / e, the online
+ * CPUs of that core type (on a CPU that is not hybrid: a message, and the
+ * boot CPU); one-per-core, the online CPU with the lowest thread number of
+ * each (package, core); a list, those numbers, each one that does not exist
+ * or is not online a message. When nothing is left, the boot CPU is
+ * chosen, said in a message (fell_back = 1; always the last message, even
+ * when the others filled CPUS_MSG_MAX). chosen has n entries. */
+void cpus_select(const struct cpus_sel *sel, const struct cpus_desc *cpus, int n, uint8_t *chosen,
+		 struct cpus_choice *out);
+
+#endif

@@ -1,0 +1,236 @@
+/* tests/unit/test_cpus.c - lib/cpus.c: topology from CPUID leaves 1FH,
+ * 0BH, legacy 1H/4H and AMD's, the cpus= values and the selection, with
+ * made-up CPUID values of the machines the boot tests emulate and of
+ * hybrid parts QEMU cannot. */
+#include <stdint.h>
+#include "check.h"
+#include "../../lib/cpus.h"
+
+static struct cpus_topo topo_ext(int leaf, int n, const uint32_t *type, const uint32_t *shift)
+{
+	struct cpus_topo_cpuid in = { .leaf = leaf, .nlevels = n };
+	for (int i = 0; i < n; i++) {
+		in.level_type[i] = type[i];
+		in.level_shift[i] = shift[i];
+	}
+	struct cpus_topo t;
+	cpus_topo_from_cpuid(&in, &t);
+	return t;
+}
+
+static void split_is(const struct cpus_topo *t, uint32_t id, uint32_t pkg, uint32_t core, uint32_t thread)
+{
+	uint32_t p, c, th;
+	cpus_topo_split(t, id, &p, &c, &th);
+	CHECK_EQ_U64(p, pkg);
+	CHECK_EQ_U64(c, core);
+	CHECK_EQ_U64(th, thread);
+}
+
+static void test_topology(void)
+{
+	/* QEMU -smp 4,threads=2: leaf 0BH SMT shift 1, core shift 2. */
+	struct cpus_topo t = topo_ext(0x0B, 2, (const uint32_t[]){ 1, 2 }, (const uint32_t[]){ 1, 2 });
+	CHECK(t.known);
+	CHECK_STR(t.source, "CPUID 0BH");
+	split_is(&t, 0, 0, 0, 0);
+	split_is(&t, 1, 0, 0, 1);
+	split_is(&t, 2, 0, 1, 0);
+	split_is(&t, 3, 0, 1, 1);
+	split_is(&t, 5, 1, 0, 1);
+	/* -smp 2,sockets=2: no SMT, one core a package: shifts 0 and 0. */
+	t = topo_ext(0x0B, 2, (const uint32_t[]){ 1, 2 }, (const uint32_t[]){ 0, 0 });
+	split_is(&t, 1, 1, 0, 0);
+	/* Leaf 1FH with module and die levels: SMT 1, core 4, module 5, die 7. */
+	t = topo_ext(0x1F, 4, (const uint32_t[]){ 1, 2, 3, 5 }, (const uint32_t[]){ 1, 4, 5, 7 });
+	CHECK_STR(t.source, "CPUID 1FH");
+	CHECK_EQ_U64(t.smt_shift, 1);
+	CHECK_EQ_U64(t.pkg_shift, 7);
+	split_is(&t, 0x93, 1, 0x09, 1);
+	/* No SMT level (a part without hyper-threading lists the core level only). */
+	t = topo_ext(0x1F, 1, (const uint32_t[]){ 2 }, (const uint32_t[]){ 3 });
+	CHECK(t.known && t.smt_shift == 0 && t.pkg_shift == 3);
+	split_is(&t, 9, 1, 1, 0);
+	/* Nonsense is refused: an SMT shift above the package's, a shift above 32. */
+	t = topo_ext(0x0B, 2, (const uint32_t[]){ 1, 2 }, (const uint32_t[]){ 4, 2 });
+	CHECK(!t.known && t.smt_shift == 0 && t.pkg_shift == 0);
+	CHECK_STR(t.source, "none");
+	t = topo_ext(0x0B, 1, (const uint32_t[]){ 2 }, (const uint32_t[]){ 33 });
+	CHECK(!t.known);
+	split_is(&t, 7, 7, 0, 0); /* unknown: every APIC ID its own package */
+	/* A 32-bit shift: everything below the package. */
+	t = topo_ext(0x1F, 2, (const uint32_t[]){ 1, 2 }, (const uint32_t[]){ 1, 32 });
+	CHECK(t.known);
+	split_is(&t, 0xFFFFFFFFu, 0, 0x7FFFFFFF, 1);
+
+	/* Legacy Intel: HTT, 16 logical IDs, 8 core IDs: 1 thread bit, 4 package bits. */
+	struct cpus_topo_cpuid in = { .htt = 1, .logical_ids = 16, .core_ids = 8 };
+	cpus_topo_from_cpuid(&in, &t);
+	CHECK(t.known && t.smt_shift == 1 && t.pkg_shift == 4);
+	CHECK_STR(t.source, "CPUID 1H/4H");
+	split_is(&t, 0x13, 1, 1, 1);
+	/* 6 logical IDs, 3 cores (rounded up to powers of two). */
+	in = (struct cpus_topo_cpuid){ .htt = 1, .logical_ids = 6, .core_ids = 3 };
+	cpus_topo_from_cpuid(&in, &t);
+	CHECK(t.smt_shift == 1 && t.pkg_shift == 3);
+	/* No leaf 4: cores unknown, counted as one: every logical ID a thread. */
+	in = (struct cpus_topo_cpuid){ .htt = 1, .logical_ids = 2 };
+	cpus_topo_from_cpuid(&in, &t);
+	CHECK(t.smt_shift == 1 && t.pkg_shift == 1);
+	/* Not HTT: nothing to go by. */
+	in = (struct cpus_topo_cpuid){ .htt = 0, .logical_ids = 8, .core_ids = 4 };
+	cpus_topo_from_cpuid(&in, &t);
+	CHECK(!t.known);
+	/* AMD: ApicIdSize 4, 2 threads a core. */
+	in = (struct cpus_topo_cpuid){ .amd = 1, .amd_apic_id_size = 4, .amd_threads = 2 };
+	cpus_topo_from_cpuid(&in, &t);
+	CHECK(t.known && t.smt_shift == 1 && t.pkg_shift == 4);
+	CHECK_STR(t.source, "CPUID 8000001EH");
+	in = (struct cpus_topo_cpuid){ .amd = 1, .amd_apic_id_size = 3 };
+	cpus_topo_from_cpuid(&in, &t);
+	CHECK(t.known && t.smt_shift == 0 && t.pkg_shift == 3);
+	CHECK_STR(t.source, "CPUID 80000008H");
+	/* The extended leaf wins over the legacy fields. */
+	in = (struct cpus_topo_cpuid){ .leaf = 0x0B, .nlevels = 2, .level_type = { 1, 2 }, .level_shift = { 0, 3 },
+				       .htt = 1, .logical_ids = 16, .core_ids = 8 };
+	cpus_topo_from_cpuid(&in, &t);
+	CHECK(t.smt_shift == 0 && t.pkg_shift == 3);
+
+	CHECK_STR(cpus_core_type_name(0x40), "P-core (Intel Core)");
+	CHECK_STR(cpus_core_type_name(0x20), "E-core (Intel Atom)");
+	CHECK_STR(cpus_core_type_name(0), "not hybrid");
+	CHECK_STR(cpus_core_type_name(0x10), "unknown core type");
+}
+
+static int parse(const char *v, struct cpus_sel *s, char *err)
+{
+	return cpus_parse(v, strlen(v), s, err, 200);
+}
+
+static void test_parse(void)
+{
+	struct cpus_sel s;
+	char err[200];
+	CHECK(parse("boot", &s, err) == 0 && s.mode == CPUS_BOOT && err[0] == 0);
+	CHECK(parse("all", &s, err) == 0 && s.mode == CPUS_ALL);
+	CHECK(parse("p", &s, err) == 0 && s.mode == CPUS_P);
+	CHECK(parse("e", &s, err) == 0 && s.mode == CPUS_E);
+	CHECK(parse("one-per-core", &s, err) == 0 && s.mode == CPUS_ONE_PER_CORE);
+	CHECK_STR(cpus_mode_name(CPUS_ONE_PER_CORE), "one-per-core");
+	CHECK(parse("0,2,4-7", &s, err) == 0 && s.mode == CPUS_LIST && s.n == 6);
+	CHECK(s.list[0] == 0 && s.list[1] == 2 && s.list[2] == 4 && s.list[5] == 7);
+	CHECK(parse("3,1,3", &s, err) == 0 && s.n == 2 && s.list[0] == 3 && s.list[1] == 1);
+	CHECK(parse("7", &s, err) == 0 && s.n == 1 && s.list[0] == 7);
+	CHECK(parse("65535", &s, err) == 0 && s.list[0] == 65535);
+	CHECK(parse("0-63", &s, err) == 0 && s.n == 64);
+	static const char *const bad[] = { "x", "", "1,,2", "1,", ",1", "3-1", "65536", "0-64", "1-", "-1",
+					   "Boot", "all,1", "1 2", "0x1", "0000001" };
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		s.mode = CPUS_ALL;
+		CHECK(parse(bad[k], &s, err) == -1 && s.mode == CPUS_BOOT && s.n == 0);
+		CHECK(strncmp(err, "cpus=", 5) == 0 && strstr(err, "accepted: boot, all, p, e, one-per-core"));
+	}
+	parse("x", &s, err);
+	CHECK_STR(err, "cpus=x: not a word or a list of CPU numbers 0..65535 (accepted: boot, all, p, e, "
+		       "one-per-core, or CPU numbers in MADT order such as 0,2,4-7)");
+	parse("3-1", &s, err);
+	CHECK(strstr(err, "cpus=3-1: a range A-B needs A <= B") != NULL);
+	parse("0-64", &s, err);
+	CHECK(strstr(err, "more than 64 CPU numbers") != NULL);
+	parse("\x1b[2J", &s, err); /* echoed escaped */
+	CHECK(strchr(err, 0x1b) == NULL);
+}
+
+/* 4 CPUs of -smp 4,threads=2 (pkg 0; cores 0,0,1,1; threads 0,1,0,1). */
+static struct cpus_desc smp4[4] = {
+	{ .apic_id = 0, .online = 1, .is_boot = 1, .core = 0, .thread = 0 },
+	{ .apic_id = 1, .online = 1, .core = 0, .thread = 1 },
+	{ .apic_id = 2, .online = 1, .core = 1, .thread = 0 },
+	{ .apic_id = 3, .online = 1, .core = 1, .thread = 1 },
+};
+
+static int sel(const char *v, const struct cpus_desc *c, int n, uint8_t *chosen, struct cpus_choice *out)
+{
+	struct cpus_sel s;
+	char err[200];
+	CHECK(parse(v, &s, err) == 0);
+	cpus_select(&s, c, n, chosen, out);
+	int mask = 0;
+	for (int i = 0; i < n; i++)
+		mask |= chosen[i] << i;
+	CHECK_EQ_U64(out->count, __builtin_popcount(mask));
+	return mask;
+}
+
+static void test_select(void)
+{
+	uint8_t ch[8];
+	struct cpus_choice out;
+	CHECK_EQ_U64(sel("boot", smp4, 4, ch, &out), 0x1);
+	CHECK(out.nmsgs == 0 && !out.fell_back);
+	CHECK_EQ_U64(sel("all", smp4, 4, ch, &out), 0xF);
+	CHECK_EQ_U64(sel("one-per-core", smp4, 4, ch, &out), 0x5);
+	CHECK_EQ_U64(sel("3,1", smp4, 4, ch, &out), 0xA);
+	/* A CPU that does not exist: a line; the rest measured. */
+	CHECK_EQ_U64(sel("1,7", smp4, 4, ch, &out), 0x2);
+	CHECK(out.nmsgs == 1 && !out.fell_back);
+	CHECK_STR(out.msg[0], "cpus=: CPU 7 does not exist: this machine has 4 CPUs in its MADT (numbers 0 up)");
+	/* Nothing left: the boot CPU, said. */
+	CHECK_EQ_U64(sel("7", smp4, 4, ch, &out), 0x1);
+	CHECK(out.nmsgs == 2 && out.fell_back);
+	CHECK_STR(out.msg[1], "cpus=: no CPU selected is online: measuring the boot CPU (number 0, APIC ID 0) "
+			      "instead");
+	/* Not hybrid: p and e say why and fall back. */
+	CHECK_EQ_U64(sel("p", smp4, 4, ch, &out), 0x1);
+	CHECK(out.fell_back && out.nmsgs == 2);
+	CHECK_STR(out.msg[0], "cpus=p: no CPU reports a hybrid core type (CPUID.07H:EDX[15] Hybrid is 0, or leaf "
+			      "1AH is absent)");
+	CHECK_EQ_U64(sel("e", smp4, 4, ch, &out), 0x1);
+	CHECK(strncmp(out.msg[0], "cpus=e: ", 8) == 0);
+
+	/* An offline CPU: left out of all, said in a list. */
+	struct cpus_desc c[4];
+	memcpy(c, smp4, sizeof c);
+	c[2].online = 0;
+	CHECK_EQ_U64(sel("all", c, 4, ch, &out), 0xB);
+	CHECK_EQ_U64(sel("2", c, 4, ch, &out), 0x1);
+	CHECK_STR(out.msg[0], "cpus=: CPU 2 (APIC ID 2) is not online: left out");
+	/* one-per-core takes the next thread of a core whose first is offline
+	 * (CPU 2 is still offline: core 1 is measured on CPU 3). */
+	CHECK_EQ_U64(sel("one-per-core", c, 4, ch, &out), 0x9);
+
+	/* A hybrid machine: 2 P-cores with 2 threads, 4 E-cores; the boot CPU is a P-core thread. */
+	struct cpus_desc h[8] = {
+		{ .apic_id = 0, .online = 1, .is_boot = 1, .core_type = 0x40, .core = 0, .thread = 0 },
+		{ .apic_id = 1, .online = 1, .core_type = 0x40, .core = 0, .thread = 1 },
+		{ .apic_id = 8, .online = 1, .core_type = 0x40, .core = 4, .thread = 0 },
+		{ .apic_id = 9, .online = 1, .core_type = 0x40, .core = 4, .thread = 1 },
+		{ .apic_id = 16, .online = 1, .core_type = 0x20, .core = 8 },
+		{ .apic_id = 18, .online = 1, .core_type = 0x20, .core = 9 },
+		{ .apic_id = 20, .online = 1, .core_type = 0x20, .core = 10 },
+		{ .apic_id = 22, .online = 0, .core_type = 0x20, .core = 11 },
+	};
+	CHECK_EQ_U64(sel("p", h, 8, ch, &out), 0x0F);
+	CHECK(out.nmsgs == 0);
+	CHECK_EQ_U64(sel("e", h, 8, ch, &out), 0x70);
+	CHECK_EQ_U64(sel("one-per-core", h, 8, ch, &out), 0x75);
+	CHECK_EQ_U64(sel("all", h, 8, ch, &out), 0x7F);
+	/* The boot CPU need not be CPU 0. */
+	h[0].is_boot = 0;
+	h[4].is_boot = 1;
+	CHECK_EQ_U64(sel("boot", h, 8, ch, &out), 0x10);
+	CHECK_EQ_U64(sel("99", h, 8, ch, &out), 0x10);
+	CHECK(out.fell_back);
+	/* More than CPUS_MSG_MAX lines: the rest are not written past the array. */
+	CHECK_EQ_U64(sel("20-40", h, 8, ch, &out), 0x10);
+	CHECK_EQ_U64(out.nmsgs, CPUS_MSG_MAX);
+	CHECK(out.fell_back && strncmp(out.msg[CPUS_MSG_MAX - 1], "cpus=: no CPU selected is online", 32) == 0);
+}
+
+int main(void)
+{
+	test_topology();
+	test_parse();
+	test_select();
+	return check_summary("cpus");
+}
