@@ -107,11 +107,28 @@ def env_facts(log):
             ("TSC rate", tsc_rate),
             ("boot loader", loader),
             ("memory", f"{e['memory_usable_mib']} MiB usable" if "memory_usable_mib" in e else "?"),
+            ("ACPI", acpi_text(log)),
             ("command line", e.get("cmdline", "?")),
             ("run size", size),
             ("serial log", f"{serial}; {ens}"),
             ("methods", cfg.get("methods", "?")),
             ("workloads", cfg.get("workloads", "(not in this log's format)"))]
+
+
+def acpi_text(log):
+    """The acpi record in a few words: tables, CPUs of the MADT, HPET, PM timer."""
+    if not log.by_kind.get("acpi"):
+        return "? (not in this log's format)"
+    a = dict(log.by_kind["acpi"][0][1])
+    if not a.get("rsdp"):
+        return "no RSDP found"
+    hpet = (f"HPET at {a['hpet_base']:#x} ({a.get('hpet_period_fs')} fs a tick)"
+            if isinstance(a.get("hpet_base"), int) and a["hpet_base"] else "no HPET")
+    pm = (f"PM timer at port {a['pm_timer_port']:#x} ({a.get('pm_timer_bits')}-bit)"
+          if isinstance(a.get("pm_timer_port"), int) and a["pm_timer_port"] else "no PM timer")
+    return (f"revision {a.get('revision', '?')}, {a.get('tables', '?')} tables ({a.get('bad_checksums', '?')} "
+            f"bad checksums), MADT: {a.get('cpus_enabled', '?')} of {a.get('cpus_listed', '?')} CPUs enabled, "
+            f"{hpet}, {pm}, {a.get('problems', '?')} problems")
 
 
 def ratio(a, b):

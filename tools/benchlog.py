@@ -94,7 +94,7 @@ UNIT_NAMES = {"tsc_ticks": "TSC ticks", "core_cycles": "core cycles",
 CORE_KINDS = ("env", "config", "method", "skip", "ensemble", "summary", "samples", "end")
 # Kinds tools/bench.py shows but nothing here checks.
 SHOWN_KINDS = ("verdict", "resolution", "recommendation", "counters", "counters_choice", "pmu",
-               "tsc_rate", "machine", "quiet", "serial_estimate")
+               "tsc_rate", "machine", "quiet", "serial_estimate", "acpi")
 # Figures of a summary record recomputed from its ensembles, with the power
 # of the unit each is in.
 SUMMARY_FIGURES = (("ensembles", 0), ("spurious", 0), ("min_of_mins", 1), ("max_of_mins", 1),

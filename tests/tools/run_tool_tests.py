@@ -360,6 +360,19 @@ def test_report_compare_store_output_summary():
           f"the nets of output=summary and output=both differ: {rows}", out)
 
 
+def test_report_acpi_line():
+    """The report's environment says what the acpi record says (q35: HPET,
+    PM timer, the MADT's CPUs), and the record is not an unknown kind."""
+    log = boot("output-both")
+    a = records(log, "acpi")
+    check(len(a) == 1 and a[0]["rsdp"], f"acpi records: {a}")
+    rc, out = bench("report", log, "--no-figures")
+    want = (f"  ACPI:           revision {a[0]['revision']}, {a[0]['tables']} tables (0 bad checksums), MADT: "
+            f"1 of 1 CPUs enabled, HPET at 0xfed00000 ({a[0]['hpet_period_fs']} fs a tick), PM timer at port "
+            f"{a[0]['pm_timer_port']:#x} (24-bit), 0 problems")
+    check(rc == 0 and want in out.split("\n") and "kind 'acpi'" not in out, f"no line {want!r}", out)
+
+
 def test_output_human_damaged():
     """A human log is checked as records are: a paper-format line that
     disagrees with the summary line is reported at its line."""
