@@ -87,7 +87,8 @@ void bench_set_tsc_hz(uint64_t hz);
 uint64_t bench_tsc_hz(void);
 
 /* bench_set_tsc_source - that frequency's bound [ppm] and its source
- * (struct tsc_rate: "pit", a tscfreq_kind_name(), "none"), for the QR
+ * (kernel/clocks.h struct tsc_rate: "pit", "hpet", "pmtimer", a
+ * tscfreq_kind_name(), "none"), for the QR
  * code's text (kernel/qr.h). */
 void bench_set_tsc_source(uint32_t ppm, const char *source);
 

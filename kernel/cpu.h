@@ -52,6 +52,13 @@ static inline void outl(uint16_t port, uint32_t v)
 	__asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
 }
 
+static inline uint32_t inl(uint16_t port)
+{
+	uint32_t v;
+	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
 /* rdmsr, wrmsr - an MSR that is known to exist (a #GP otherwise: see
  * rdmsr_safe in kernel/trap.h for one that may not). SDM Vol. 2B RDMSR. */
 static inline uint64_t rdmsr(uint32_t msr)

@@ -1,6 +1,12 @@
 /* kernel/exit.c - see exit.h.
  *
- * after=reboot tries, in order, what PCs have answered to for decades:
+ * after=reboot tries, in order:
+ *  0. the FADT's reset register (ACPI 6.5 4.8.3.6, "Reset Register"; FADT
+ *     flags RESET_REG_SUP, RESET_REG and RESET_VALUE in 5.2.9): RESET_VALUE
+ *     written, as one byte, to the register when its Generic Address
+ *     Structure is in system I/O or memory space (PCI configuration space
+ *     is not written here: that needs the PCI configuration mechanism);
+ * then what PCs have answered to for decades:
  *  1. the reset control register, I/O port 0xCF9, of Intel chipsets since
  *     the PIIX (and AMD's): writing 0x02 (SYS_RST, "full reset" next) then
  *     0x06 (RST_CPU set: do it) resets the platform;
@@ -14,6 +20,7 @@
  * Each step is announced first, and the serial port drained, so the log
  * says which one did not work. */
 #include "exit.h"
+#include "acpi.h"
 #include "config.h"
 #include "console.h"
 #include "cpu.h"
@@ -26,9 +33,36 @@ static void delay_ms(int ms)
 		io_delay();
 }
 
+/* The FADT's reset register when it can be written here: 1 after trying it
+ * (the machine is still running), 0 when it cannot be used, said why. */
+static int reboot_fadt(void)
+{
+	const struct acpi_gas *g = &acpi.reset_reg;
+	const char *why = !acpi.rsdp_found ? "no ACPI tables" : !acpi.fadt_ok ? "no usable FADT"
+			: !acpi.reset_supported ? "the FADT does not support it (RESET_REG_SUP = 0)"
+			: g->space > 1 ? "it is in PCI configuration space (not written here)"
+			: g->space == 1 && g->address > 0xFFFF ? "its I/O address is past 0xFFFF"
+			: g->space == 0 && (!g->address || g->address >= 0x100000000ull)
+				? "its memory address is 0 or outside the identity-mapped 4 GiB" : 0;
+	if (why) {
+		kprintf("bench: after=reboot: FADT reset register: not used: %s\n", why);
+		return 0;
+	}
+	kprintf("bench: after=reboot: resetting through the FADT reset register (0x%x to %s 0x%llx; ACPI 6.5 "
+		"4.8.3.6)\n", acpi.reset_value, g->space == 1 ? "I/O" : "memory", (unsigned long long)g->address);
+	console_flush();
+	if (g->space == 1)
+		outb((uint16_t)g->address, acpi.reset_value);
+	else
+		*(volatile uint8_t *)g->address = acpi.reset_value;
+	delay_ms(500);
+	return 1;
+}
+
 static __attribute__((noreturn)) void reboot(void)
 {
-	kprintf("bench: after=reboot: resetting through the reset control register (0x02, 0x06 to I/O 0xCF9)\n");
+	kprintf("bench: %s: resetting through the reset control register (0x02, 0x06 to I/O 0xCF9)\n",
+		reboot_fadt() ? "still running" : "after=reboot");
 	console_flush();
 	outb(0xCF9, 0x02);
 	io_delay();

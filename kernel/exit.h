@@ -7,8 +7,9 @@
  *                             exception, or no usable time-stamp counter).
  * Elsewhere the write to port 0xF4 does nothing, and what follows is the
  * boot parameter after=: halt (the default) leaves the one-screen summary
- * on the console and halts; reboot resets the machine (reset control
- * register 0xCF9, then the 8042, then a triple fault), so a lab can chain
+ * on the console and halts; reboot resets the machine (the FADT's reset
+ * register, the reset control register 0xCF9, then the 8042, then a
+ * triple fault), so a lab can chain
  * runs. */
 #ifndef KERNEL_EXIT_H
 #define KERNEL_EXIT_H

@@ -3,6 +3,7 @@
  * measure (methods x ensembles) -> analyze -> report -> exit. */
 #include <stdint.h>
 #include "acpi.h"
+#include "clocks.h"
 #include "config.h"
 #include "console.h"
 #include "cpu.h"
@@ -10,7 +11,6 @@
 #include "mem.h"
 #include "multiboot.h"
 #include "pic.h"
-#include "pit.h"
 #include "quiet.h"
 #include "pmu.h"
 #include "probe.h"

@@ -18,14 +18,6 @@
  * under QEMU -icount shift=0; a period is 838 ns. */
 #define PIT_LIMIT_POLLS_PER_COUNT 1000u
 
-static int vendor_is(const struct cpu_info *c, const char *v)
-{
-	for (int i = 0; i < 12; i++)
-		if (c->vendor[i] != v[i])
-			return 0;
-	return 1;
-}
-
 uint8_t pit_stop_channel0(void)
 {
 	outb(PIT_MODE, 0x30);
@@ -163,7 +155,7 @@ int pit_calibrate_best(uint32_t counts, int tries, uint32_t target_ppm, struct p
 	return have ? 0 : -1;
 }
 
-static void print_cal(int run, const struct pit_cal *p, int windows)
+void pit_print_cal(int run, const struct pit_cal *p, int windows)
 {
 	char mhz[TSCFREQ_MHZ_BUF];
 	if (p->error) {
@@ -179,98 +171,4 @@ static void print_cal(int run, const struct pit_cal *p, int windows)
 		p->counts, PIT_HZ, (unsigned long long)p->polls, (unsigned long long)p->poll_min,
 		(unsigned long long)p->poll_max, (unsigned long long)p->start_ticks,
 		(unsigned long long)p->end_ticks);
-}
-
-void tsc_rate_measure(const struct cpu_info *c, struct tsc_rate *out)
-{
-	char mhz[TSCFREQ_MHZ_BUF], mhz2[TSCFREQ_MHZ_BUF];
-	*out = (struct tsc_rate){ .source = "none" };
-
-	/* CPUID: the leaves are read only when they exist (max_basic). */
-	struct tscfreq_cpuid in = {
-		.vendor_intel = vendor_is(c, "GenuineIntel"),
-		.family = c->family,
-		.model = c->model,
-		.max_basic = c->max_basic,
-	};
-	if (c->max_basic >= 0x15) {
-		struct cpuid_regs r = cpuid(0x15, 0);
-		in.eax15 = r.eax;
-		in.ebx15 = r.ebx;
-		in.ecx15 = r.ecx;
-	}
-	if (c->max_basic >= 0x16)
-		in.eax16 = cpuid(0x16, 0).eax;
-	if (tscfreq_from_cpuid(&in, &out->cpuid) == 0) {
-		kprintf("tsc: cpuid: %s +-%u ppm (%s; CPUID.15H EAX=%u EBX=%u ECX=%u, CPUID.16H EAX=%u; "
-			"crystal %llu Hz)\n",
-			tscfreq_format_mhz(mhz, sizeof mhz, out->cpuid.hz), out->cpuid.ppm, out->cpuid.source,
-			in.eax15, in.ebx15, in.ecx15, in.eax16, (unsigned long long)out->cpuid.crystal_hz);
-	} else {
-		kprintf("tsc: cpuid: %s\n", out->cpuid.source);
-	}
-
-	pit_calibrate_best(PIT_COUNTS_50MS, TSC_RATE_TRIES, TSC_RATE_TARGET_PPM, &out->pit[0],
-			   &out->pit_windows[0]);
-	print_cal(0, &out->pit[0], out->pit_windows[0]);
-	if (!out->pit[0].error) {
-		pit_calibrate_best(PIT_COUNTS_50MS, TSC_RATE_TRIES, TSC_RATE_TARGET_PPM, &out->pit[1],
-				   &out->pit_windows[1]);
-		print_cal(1, &out->pit[1], out->pit_windows[1]);
-	} else {
-		out->pit[1] = out->pit[0];
-		kprintf("tsc: pit run 1: skipped: run 0 failed\n");
-	}
-
-	/* The PIT's figure is only as good as its own crystal (14.31818 MHz,
-	 * nominal like CPUID's): its total uncertainty adds that tolerance
-	 * to the method's bound. */
-	const struct pit_cal *best = 0;
-	uint64_t pit_total = 0;
-	if (!out->pit[0].error && !out->pit[1].error) {
-		kprintf("tsc: pit runs differ by %u ppm (their bounds: %u and %u ppm)\n",
-			tscfreq_ppm_diff(out->pit[1].hz, out->pit[0].hz), out->pit[0].ppm, out->pit[1].ppm);
-		best = out->pit[1].ppm <= out->pit[0].ppm ? &out->pit[1] : &out->pit[0];
-		pit_total = (uint64_t)best->ppm + TSCFREQ_PPM_CRYSTAL;
-	}
-	struct tscfreq_choice ch;
-	tscfreq_choose(out->cpuid.hz, out->cpuid.ppm, best ? best->hz : 0,
-		       pit_total > UINT32_MAX ? UINT32_MAX : (uint32_t)pit_total, &ch);
-	if (best && out->cpuid.hz) {
-		uint64_t both = pit_total + out->cpuid.ppm;
-		kprintf("tsc: cpuid and pit differ by %u ppm: %s their combined uncertainty, %llu ppm%s\n",
-			tscfreq_ppm_diff(best->hz, out->cpuid.hz), ch.disagree ? "MORE than" : "within",
-			(unsigned long long)both,
-			!ch.disagree ? "" : c->hypervisor ? " (under a hypervisor the TSC may be scaled or the PIT emulated from another clock)"
-						 : " (a crystal off nominal, an SMI at a window's end, or a wrong crystal table entry)");
-	}
-	out->hz = ch.hz;
-	out->ppm = ch.ppm;
-	out->disagree = ch.disagree;
-	out->why = ch.why;
-	out->source = !ch.hz ? "none" : ch.from_pit ? "pit" : tscfreq_kind_name(out->cpuid.kind);
-	if (ch.hz && ch.disagree)
-		kprintf("tsc: rate used: %s +-%u ppm (%s: CPUID's %s +-%u ppm lies %u ppm away)\n",
-			tscfreq_format_mhz(mhz, sizeof mhz, out->hz), out->ppm, ch.why,
-			tscfreq_format_mhz(mhz2, sizeof mhz2, out->cpuid.hz), out->cpuid.ppm, ch.diff_ppm);
-	else if (ch.hz && ch.from_pit)
-		kprintf("tsc: rate used: %s +-%u ppm (%s; pit: %u ppm measured bound + %u ppm assumed tolerance "
-			"of the PIT's crystal)\n", tscfreq_format_mhz(mhz, sizeof mhz, out->hz), out->ppm,
-			ch.why, best->ppm, TSCFREQ_PPM_CRYSTAL);
-	else if (ch.hz)
-		kprintf("tsc: rate used: %s +-%u ppm (%s; %s)\n", tscfreq_format_mhz(mhz, sizeof mhz, out->hz),
-			out->ppm, ch.why, out->source);
-	else
-		kprintf("tsc: rate used: none: neither CPUID nor the PIT gave one; times stay in TSC ticks\n");
-
-	kprintf("{\"rec\":\"tsc_rate\",\"hz\":%llu,\"ppm\":%u,\"source\":\"%s\",\"disagree\":%s,\"why\":\"%s\","
-		"\"cpuid_hz\":%llu,"
-		"\"cpuid_ppm\":%u,\"cpuid_kind\":\"%s\",\"pit_hz\":[%llu,%llu],\"pit_ppm\":[%u,%u],"
-		"\"pit_ticks\":[%llu,%llu],\"pit_windows\":[%d,%d],\"pit_counts\":%u}\n",
-		(unsigned long long)out->hz, out->ppm, out->source, out->disagree ? "true" : "false", out->why,
-		(unsigned long long)out->cpuid.hz,
-		out->cpuid.ppm, tscfreq_kind_name(out->cpuid.kind), (unsigned long long)out->pit[0].hz,
-		(unsigned long long)out->pit[1].hz, out->pit[0].ppm, out->pit[1].ppm,
-		(unsigned long long)out->pit[0].ticks, (unsigned long long)out->pit[1].ticks,
-		out->pit_windows[0], out->pit_windows[1], PIT_COUNTS_50MS);
 }

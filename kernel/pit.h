@@ -13,7 +13,6 @@
 #define KERNEL_PIT_H
 
 #include <stdint.h>
-#include "probe.h"
 #include "../lib/tscfreq.h"
 
 #define PIT_HZ 1193182u          /* input clock, Hz */
@@ -78,34 +77,8 @@ int pit_calibrate_best(uint32_t counts, int tries, uint32_t target_ppm, struct p
  * status of 0xFF means no PIT answered. */
 uint8_t pit_stop_channel0(void);
 
-/* The TSC's rate from every source, and the one to use. */
-struct tsc_rate {
-	uint64_t hz;          /* the rate used; 0 when no source gave one */
-	uint32_t ppm;         /* its uncertainty, ppm (a PIT figure's includes its crystal's) */
-	const char *source;   /* "pit", a tscfreq_kind_name(), or "none" */
-	int disagree;         /* CPUID and the PIT disagreed beyond their uncertainties */
-	const char *why;      /* why this source (tscfreq_choose) */
-	struct tscfreq cpuid; /* CPUID 15H/16H (lib/tscfreq.h) */
-	struct pit_cal pit[2];/* two PIT calibrations, each the best of its windows */
-	int pit_windows[2];   /* windows each took */
-};
-
-/* Per calibration: at most this many 50 ms windows, stopping at the first
- * whose bound is within TSC_RATE_TARGET_PPM. */
-#define TSC_RATE_TRIES 5
-#define TSC_RATE_TARGET_PPM 500u
-
-/* tsc_rate_measure - CPUID's figure (tscfreq_from_cpuid), two PIT
- * calibrations (pit_calibrate_best: 50 ms windows, up to TSC_RATE_TRIES
- * each), their agreement in ppm, and the figure tscfreq_choose picks: the
- * one with the smaller uncertainty (CPUID on a tie) when they agree, the
- * PIT's with an uncertainty widened to cover CPUID's when they do not. The
- * PIT's uncertainty is its method bound plus TSCFREQ_PPM_CRYSTAL: its
- * 14.31818 MHz crystal is as nominal as the one CPUID names, so an
- * enumerated crystal is preferred when the two agree. Prints one "tsc:" line per source, one
- * comparing them, the choice, and a "tsc_rate" record. Takes about 100 ms
- * (two windows), up to 500 ms when windows must be repeated. c->has_tsc
- * must be set. */
-void tsc_rate_measure(const struct cpu_info *c, struct tsc_rate *out);
+/* pit_print_cal - the "tsc: pit run N:" line of calibration p, the best
+ * of `windows` windows: its rate, bound and what it saw, or why it failed. */
+void pit_print_cal(int run, const struct pit_cal *p, int windows);
 
 #endif

@@ -121,51 +121,73 @@ int tscfreq_from_cpuid(const struct tscfreq_cpuid *in, struct tscfreq *out)
 			 "and there is no CPUID.16H base frequency");
 }
 
-int tscfreq_choose(uint64_t cpuid_hz, uint32_t cpuid_ppm, uint64_t pit_hz, uint32_t pit_ppm,
-		   struct tscfreq_choice *out)
+int tscfreq_disagree(uint64_t a_hz, uint32_t a_ppm, uint64_t b_hz, uint32_t b_ppm)
 {
-	*out = (struct tscfreq_choice){ 0 };
-	if (!cpuid_hz && !pit_hz) {
-		out->why = "neither CPUID nor the PIT gave a rate";
+	uint64_t gap = a_hz > b_hz ? a_hz - b_hz : b_hz - a_hz;
+	/* gap x 10^6 < 2^84; each product < 2^96: the sum < 2^97 */
+	return (u128)gap * 1000000u > (u128)a_hz * a_ppm + (u128)b_hz * b_ppm;
+}
+
+int tscfreq_choose(const struct tscfreq_clock *c, int n, struct tscfreq_choice *out)
+{
+	*out = (struct tscfreq_choice){ .best = -1 };
+	int best = -1, measured = -1;
+	for (int i = 0; i < n; i++) {
+		if (!c[i].hz)
+			continue;
+		if (best < 0 || c[i].ppm < c[best].ppm)
+			best = i;
+		if (c[i].measured && (measured < 0 || c[i].ppm < c[measured].ppm))
+			measured = i;
+		for (int j = 0; j < i; j++)
+			if (c[j].hz) {
+				out->pairs++;
+				out->disagree += tscfreq_disagree(c[i].hz, c[i].ppm, c[j].hz, c[j].ppm);
+			}
+	}
+	if (best < 0) {
+		out->why = "no clock gave a rate";
 		return -1;
 	}
-	if (!pit_hz || !cpuid_hz) {
-		out->from_pit = !cpuid_hz;
-		out->hz = cpuid_hz ? cpuid_hz : pit_hz;
-		out->ppm = cpuid_hz ? cpuid_ppm : pit_ppm;
-		out->why = cpuid_hz ? "CPUID's: the only source (no PIT calibration)"
-				    : "the PIT's: the only source (CPUID does not enumerate the rate)";
-		return 0;
+	int against_best = 0;
+	for (int i = 0; i < n; i++)
+		against_best |= c[i].hz && i != best && tscfreq_disagree(c[i].hz, c[i].ppm, c[best].hz, c[best].ppm);
+	if (against_best && !c[best].measured && measured >= 0)
+		best = measured;
+	out->best = best;
+	out->hz = c[best].hz;
+	/* Widened to the far end of each disagreeing clock's interval: gap x
+	 * 10^6 + other x other_ppm (< 2^97), in ppm of the chosen figure,
+	 * rounded up. */
+	u128 wide = c[best].ppm;
+	for (int i = 0; i < n; i++) {
+		if (!c[i].hz || i == best)
+			continue;
+		uint64_t gap = c[i].hz > out->hz ? c[i].hz - out->hz : out->hz - c[i].hz;
+		uint32_t d = tscfreq_ppm(gap, out->hz);
+		if (d > out->diff_ppm)
+			out->diff_ppm = d;
+		if (!tscfreq_disagree(c[i].hz, c[i].ppm, out->hz, c[best].ppm))
+			continue;
+		out->widened = 1;
+		u128 far = (u128)gap * 1000000u + (u128)c[i].hz * c[i].ppm;
+		u128 w = u128_div_u64(far + out->hz - 1, out->hz, 0);
+		if (w > wide)
+			wide = w;
 	}
-	/* Apart by more than cpuid_ppm + pit_ppm of CPUID's figure, exactly:
-	 * |pit - cpuid| x 10^6 > (cpuid_ppm + pit_ppm) x cpuid (< 2^97). */
-	uint64_t gap = pit_hz > cpuid_hz ? pit_hz - cpuid_hz : cpuid_hz - pit_hz;
-	int disagree = (u128)gap * 1000000u > ((u128)cpuid_ppm + pit_ppm) * cpuid_hz;
-	if (!disagree) {
-		out->from_pit = pit_ppm < cpuid_ppm;
-		out->hz = out->from_pit ? pit_hz : cpuid_hz;
-		out->ppm = out->from_pit ? pit_ppm : cpuid_ppm;
-		out->diff_ppm = tscfreq_ppm(gap, out->hz);
-		out->why = out->from_pit ? "the PIT's: CPUID and the PIT agree within their combined "
-					   "uncertainty, and the PIT's is smaller"
-					 : "CPUID's: CPUID and the PIT agree within their combined uncertainty, "
-					   "and CPUID's is not larger";
-		return 0;
-	}
-	out->disagree = 1;
-	out->from_pit = 1;
-	out->hz = pit_hz;
-	out->diff_ppm = tscfreq_ppm(gap, pit_hz);
-	/* From the PIT's figure to the far end of CPUID's interval: gap +
-	 * cpuid x cpuid_ppm / 10^6 (rounded up), in ppm of the PIT's figure,
-	 * rounded up; never below the PIT's own. */
-	u128 far = (u128)gap * 1000000u + (u128)cpuid_hz * cpuid_ppm;
-	u128 wide = u128_div_u64(far + pit_hz - 1, pit_hz, 0);
-	out->ppm = wide > UINT32_MAX ? UINT32_MAX : wide < pit_ppm ? pit_ppm : (uint32_t)wide;
-	out->why = "the PIT's: CPUID and the PIT disagree by more than their combined uncertainty; the PIT "
-		   "measured this TSC, CPUID's figure is nominal (a crystal off nominal or spread-spectrum "
-		   "clocked, a wrong model table entry, a hypervisor's figure); the uncertainty is widened "
-		   "to cover CPUID's figure";
+	out->ppm = wide > UINT32_MAX ? UINT32_MAX : (uint32_t)wide;
+	if (out->pairs == 0)
+		out->why = "the only clock that gave a rate";
+	else if (!out->widened && !out->disagree)
+		out->why = "the smallest uncertainty; every pair of clocks agrees within its combined uncertainty";
+	else if (!out->widened)
+		out->why = "the smallest uncertainty; it agrees with every other clock, though some of the others "
+			   "disagree among themselves";
+	else
+		out->why = "it disagrees with another clock by more than their combined uncertainty and nothing "
+			   "says which is wrong: the smallest uncertainty among the measured clocks (a "
+			   "calibration measured this TSC; CPUID's figure is nominal), widened to cover every "
+			   "clock it disagrees with";
 	return 0;
 }
 
@@ -184,6 +206,37 @@ const char *tscfreq_kind_name(enum tscfreq_kind k)
 		break;
 	}
 	return "none";
+}
+
+uint64_t tscfreq_counter_delta(uint64_t from, uint64_t to, unsigned bits)
+{
+	uint64_t mask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+	return (to - from) & mask;
+}
+
+int tscfreq_window_rate(const struct tscfreq_window *w, unsigned bits, uint64_t ref_num, uint64_t ref_den,
+			struct tscfreq_window_rate *out)
+{
+	*out = (struct tscfreq_window_rate){ 0 };
+	if (w->a2 < w->a1 || w->b1 < w->a2 || w->b2 < w->b1 || !ref_den)
+		return -1;
+	out->counts = tscfreq_counter_delta(w->c0, w->c1, bits);
+	/* Midpoint to midpoint, ((b1 - a1) + (b2 - a2)) / 2, each difference
+	 * below 2^64: the sum in 128 bits. */
+	out->ticks = (uint64_t)((((u128)(w->b1 - w->a1)) + (w->b2 - w->a2)) / 2);
+	u128 den = (u128)out->counts * ref_den;
+	if (!out->counts || !out->ticks || den >> 64)
+		return -1;
+	if (div_round((u128)out->ticks * ref_num, (uint64_t)den, &out->hz) || !out->hz) {
+		out->hz = 0;
+		return -1;
+	}
+	uint64_t half = (uint64_t)((((u128)(w->a2 - w->a1)) + (w->b2 - w->b1) + 1) / 2);
+	uint64_t period = out->ticks / out->counts + (out->ticks % out->counts != 0);
+	u128 err = (u128)half + 1 + period;
+	out->err_ticks = err >> 64 ? UINT64_MAX : (uint64_t)err;
+	out->ppm = tscfreq_ppm(out->err_ticks, out->ticks);
+	return 0;
 }
 
 int tscfreq_ratio_hz(uint64_t ticks, uint64_t ref_hz, uint64_t ref_counts, uint64_t *hz)

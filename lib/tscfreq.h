@@ -78,36 +78,96 @@ struct tscfreq {
  * TSCFREQ_NONE, out->hz = 0 and out->source saying why. */
 int tscfreq_from_cpuid(const struct tscfreq_cpuid *in, struct tscfreq *out);
 
-/* The rate to use, from CPUID's figure and the PIT's (tscfreq_choose). */
+/* Assumed tolerance of the HPET's counter period, ppm: the IA-PC HPET
+ * specification 1.0a, 2.2 "Timer Accuracy", requires the main counter to be
+ * within 0.05 % (500 ppm) of the period its General Capabilities register
+ * states, over any 1 ms or longer. */
+#define TSCFREQ_PPM_HPET 500u
+
+/* One reference clock's figure for the TSC's rate (tscfreq_choose). */
+struct tscfreq_clock {
+	const char *name;  /* "cpuid", "pit", "hpet", "pmtimer" (static) */
+	uint64_t hz;       /* TSC ticks per second by this clock; 0: absent */
+	uint32_t ppm;      /* its whole uncertainty, ppm: for a calibration the
+			    * measured bound plus the clock's own tolerance */
+	int measured;      /* 1: this TSC calibrated against the clock; 0: a
+			    * nominal figure (CPUID 15H/16H) */
+};
+
+/* The rate to use, from every clock's figure (tscfreq_choose). */
 struct tscfreq_choice {
-	uint64_t hz;       /* TSC ticks per second; 0 when neither source gave one */
-	uint32_t ppm;      /* its uncertainty: the chosen source's, or, when the two
-			    * disagree, wide enough to cover the other's figure */
-	int from_pit;      /* 1: the PIT's figure; 0: CPUID's (or none) */
-	int disagree;      /* both given and farther apart than their combined uncertainty */
-	uint32_t diff_ppm; /* |pit - cpuid| in ppm of the chosen figure, rounded up,
-			    * saturated; 0 unless both given */
+	int best;          /* index of the clock used; -1 when none gave a rate */
+	uint64_t hz;       /* TSC ticks per second; 0 when none gave one */
+	uint32_t ppm;      /* its uncertainty: the chosen clock's, or, when it
+			    * disagrees with others, wide enough to cover theirs */
+	int pairs;         /* pairs of present clocks compared */
+	int disagree;      /* of them, pairs farther apart than their combined uncertainty */
+	int widened;       /* the chosen clock disagrees with another: ppm widened */
+	uint32_t diff_ppm; /* the largest |other - chosen| in ppm of the chosen
+			    * figure, rounded up, saturated; 0 with one clock */
 	const char *why;   /* one sentence: why this figure (static) */
 };
 
-/* tscfreq_choose - the rate to use from CPUID's (cpuid_hz +- cpuid_ppm; 0
- * Hz: none) and the PIT calibration's (pit_hz +- pit_ppm, the latter
- * including the PIT crystal's tolerance; 0 Hz: none). One source alone is
- * used with its own uncertainty. When both agree within the sum of their
- * uncertainties, the one with the smaller uncertainty is used (CPUID on a
- * tie). When they disagree, one of them is wrong beyond what it claims and
- * nothing says which: the PIT's is used, because it is a measurement of
- * this TSC, while CPUID's is a nominal figure (a crystal off nominal or
- * spread-spectrum clocked, a wrong model table entry, a hypervisor's
- * figure); and its uncertainty is widened to reach the far end of CPUID's
- * interval, (|pit - cpuid| + cpuid x cpuid_ppm / 10^6) in ppm of the PIT's
- * figure, rounded up (at least pit_ppm, at most UINT32_MAX). They
- * disagree when |pit - cpuid| x 10^6 > (cpuid_ppm + pit_ppm) x cpuid,
- * computed exactly. out->why
- * says which case it was. Returns 0, or -1 when neither gave a rate
- * (out->hz = 0). */
-int tscfreq_choose(uint64_t cpuid_hz, uint32_t cpuid_ppm, uint64_t pit_hz, uint32_t pit_ppm,
-		   struct tscfreq_choice *out);
+/* tscfreq_disagree - whether a_hz +- a_ppm and b_hz +- b_ppm disagree:
+ * their intervals do not overlap, |a - b| x 10^6 > a x a_ppm + b x b_ppm,
+ * computed exactly (128 bits). Returns 1 or 0. */
+int tscfreq_disagree(uint64_t a_hz, uint32_t a_ppm, uint64_t b_hz, uint32_t b_ppm);
+
+/* tscfreq_choose - the rate to use from n (0..) clocks' figures, c[i].hz =
+ * 0 meaning absent. When no pair of present clocks disagrees
+ * (tscfreq_disagree), the one with the smallest uncertainty is used, the
+ * first in c[] on a tie (list CPUID first: its figure is exact when it
+ * agrees). When the clock of the smallest uncertainty disagrees with
+ * another, one of them is wrong beyond what it claims and nothing says
+ * which: a measured clock is then preferred to a nominal one (the one of
+ * the smallest uncertainty among the measured), because it measured this
+ * TSC while CPUID's is a specification's figure (a crystal off nominal or
+ * spread-spectrum clocked, a wrong model table entry, a hypervisor's); and
+ * the chosen uncertainty is widened to reach the far end of the interval
+ * of every clock it disagrees with, (|other - chosen| + other x other_ppm
+ * / 10^6) in ppm of the chosen figure, rounded up (at least its own, at
+ * most UINT32_MAX). out->why says which case it was. Returns 0, or -1
+ * when no clock gave a rate (out->hz = 0, out->best = -1). */
+int tscfreq_choose(const struct tscfreq_clock *c, int n, struct tscfreq_choice *out);
+
+/* tscfreq_counter_delta - to - from modulo 2^bits: the periods a counter
+ * of `bits` bits (1..64) advanced from `from` to `to`, across at most one
+ * wrap (the ACPI PM timer is 24 or 32 bits, ACPI 6.5 4.8.3.3; an HPET
+ * main counter 32 or 64, IA-PC HPET 1.0a 2.3.4 COUNT_SIZE_CAP). Only the
+ * low `bits` bits of each are used. */
+uint64_t tscfreq_counter_delta(uint64_t from, uint64_t to, unsigned bits);
+
+/* One calibration window against a counter read with RDTSC on each side
+ * (the way Linux's tsc_read_refs brackets its HPET and PM timer reads).
+ * TSC values in ticks, counter values in its periods. */
+struct tscfreq_window {
+	uint64_t a1, a2;   /* TSC right before and right after the start read */
+	uint64_t c0;       /* the counter at the start */
+	uint64_t b1, b2;   /* TSC right before and right after the end read */
+	uint64_t c1;       /* the counter at the end */
+};
+
+struct tscfreq_window_rate {
+	uint64_t hz;        /* the TSC's rate, ticks per second */
+	uint32_t ppm;       /* bound on |hz - true rate| from the method, ppm */
+	uint64_t ticks;     /* TSC ticks between the reads' midpoints */
+	uint64_t counts;    /* counter periods between the reads (wrap undone) */
+	uint64_t err_ticks; /* the bound in ticks (see tscfreq_window_rate) */
+};
+
+/* tscfreq_window_rate - the TSC's rate over window w against a counter of
+ * `bits` bits counting at ref_num / ref_den Hz (the PM timer: 3579545 / 1;
+ * an HPET: 10^15 / its period in fs). Each read happened somewhere inside
+ * its bracket, so the ticks between the midpoints are off by at most half
+ * of each bracket; a counter's value stands for any instant of its period,
+ * so the counts are off by less than one period. hz = round(ticks x
+ * ref_num / (counts x ref_den)); err_ticks = ceil(half brackets) + 1 (the
+ * midpoints' rounding) + ceil(ticks / counts) (one period); ppm =
+ * ceil(err_ticks x 10^6 / ticks). Returns 0, or -1 when the brackets are
+ * out of order (a2 < a1, b1 < a2, b2 < b1), the counter did not advance,
+ * no tick passed, counts x ref_den passes 64 bits or hz does. */
+int tscfreq_window_rate(const struct tscfreq_window *w, unsigned bits, uint64_t ref_num, uint64_t ref_den,
+			struct tscfreq_window_rate *out);
 
 /* tscfreq_kind_name - "cpuid15h-ecx", "cpuid15h-model", "cpuid15h-16h",
  * "cpuid16h-nominal" or "none": a short name for records. */

@@ -417,16 +417,30 @@ def expect_complete_halted_or_reset(text):
     run = Run(None, text)
     final = run.final_line()
     check(final is not None and final.startswith("bench: run complete"), "no final line", text)
-    check(run.has_line("bench: after=reboot: resetting through the reset control register"),
-          "no reset message", text)
+    check(run.has_line("bench: after=reboot: resetting through the "), "no reset message", text)
     check(not run.has_line(HALTED), "halted instead of resetting", text)
     return run
 
 
-def test_bootpaths_after_reboot_cf9():
-    """after=reboot on q35 (ICH9): the reset control register at 0xCF9 resets."""
+def test_bootpaths_after_reboot_fadt():
+    """after=reboot on q35 (ICH9): the FADT's reset register (QEMU's: 0xF to
+    I/O 0xCF9) is tried first, announced, and resets (ACPI 6.5 4.8.3.6)."""
     run = reboot_run("reboot-q35", "q35")
-    check(not run.has_line("bench: still running"), "0xCF9 did not reset the q35 machine", run.text)
+    check(run.has_line("bench: after=reboot: resetting through the FADT reset register (0xf to I/O 0xcf9; "),
+          "the FADT's reset register was not tried first", run.text)
+    check(not run.has_line("bench: still running"), "the FADT reset register did not reset the q35 machine",
+          run.text)
+
+
+def test_bootpaths_after_reboot_cf9():
+    """after=reboot on i440fx without ACPI: one line says why the FADT's
+    reset register is not used; the reset control register at 0xCF9 resets."""
+    run = reboot_run("reboot-pc-noacpi", "pc,acpi=off")
+    check(run.has_line("bench: after=reboot: FADT reset register: not used: no ACPI tables"),
+          "no line saying why the FADT reset register is not used", run.text)
+    check(run.has_line("bench: after=reboot: resetting through the reset control register"),
+          "0xCF9 not tried", run.text)
+    check(not run.has_line("bench: still running"), "0xCF9 did not reset the machine", run.text)
 
 
 def test_bootpaths_after_reboot_8042():

@@ -197,17 +197,23 @@ static void test_ratio_ppm(void)
 	CHECK_EQ_U64(tscfreq_ppm_diff(1, 0), UINT32_MAX);
 }
 
-/* tscfreq_choose's result for these inputs, checked against the figure,
+/* tscfreq_choose's result for CPUID's figure and the PIT's (two clocks,
+ * CPUID listed first as the kernel does), checked against the figure,
  * uncertainty, source and agreement expected. */
 static struct tscfreq_choice choose(uint64_t cpuid_hz, uint32_t cpuid_ppm, uint64_t pit_hz, uint32_t pit_ppm,
 				    uint64_t hz, uint32_t ppm, int from_pit, int disagree)
 {
+	struct tscfreq_clock c[2] = {
+		{ .name = "cpuid", .hz = cpuid_hz, .ppm = cpuid_ppm, .measured = 0 },
+		{ .name = "pit", .hz = pit_hz, .ppm = pit_ppm, .measured = 1 },
+	};
 	struct tscfreq_choice ch;
-	CHECK_EQ_U64(tscfreq_choose(cpuid_hz, cpuid_ppm, pit_hz, pit_ppm, &ch), hz ? 0 : -1);
+	CHECK_EQ_U64(tscfreq_choose(c, 2, &ch), hz ? 0 : -1);
 	CHECK_EQ_U64(ch.hz, hz);
 	CHECK_EQ_U64(ch.ppm, ppm);
-	CHECK_EQ_U64(ch.from_pit, from_pit);
+	CHECK_EQ_U64(ch.best, hz ? from_pit : -1);
 	CHECK_EQ_U64(ch.disagree, disagree);
+	CHECK_EQ_U64(ch.widened, disagree);
 	CHECK(ch.why != NULL);
 	return ch;
 }
@@ -218,7 +224,7 @@ static void test_choose(void)
 
 	/* Neither; one alone, with its own uncertainty. */
 	ch = choose(0, 0, 0, 0, 0, 0, 0, 0);
-	CHECK(strstr(ch.why, "neither"));
+	CHECK(strstr(ch.why, "no clock"));
 	choose(3192000000ull, 100, 0, 0, 3192000000ull, 100, 0, 0);
 	choose(0, 0, 1000000123ull, 140, 1000000123ull, 140, 1, 0);
 
@@ -226,7 +232,7 @@ static void test_choose(void)
 	 * 94 ppm apart, within 250: CPUID's smaller uncertainty. */
 	ch = choose(3192000000ull, 100, 3192300000ull, 150, 3192000000ull, 100, 0, 0);
 	CHECK_EQ_U64(ch.diff_ppm, 94);
-	CHECK(strstr(ch.why, "agree"));
+	CHECK(strstr(ch.why, "agrees"));
 	/* A tie goes to CPUID; a smaller PIT bound to the PIT. */
 	choose(3192000000ull, 150, 3192300000ull, 150, 3192000000ull, 150, 0, 0);
 	choose(3200000000ull, 5000, 3192300000ull, 150, 3192300000ull, 150, 1, 0);
@@ -249,10 +255,163 @@ static void test_choose(void)
 	choose(1000000000ull, 100, 2000000000ull, 150, 2000000000ull, 500050, 1, 1);
 	ch = choose(UINT64_MAX, 100, 1, 0, 1, UINT32_MAX, 1, 1); /* saturated */
 	CHECK_EQ_U64(ch.diff_ppm, UINT32_MAX);
-	/* Extremes compared exactly, not through a saturated ppm: 1 Hz and
-	 * 2^64-1 Hz disagree even with a PIT bound of 2^32-6 ppm, which then
-	 * stays the uncertainty (it is wider than the gap). */
-	choose(1, 100, UINT64_MAX, UINT32_MAX - 5, UINT64_MAX, UINT32_MAX - 5, 1, 1);
+	/* Extremes compared exactly, not through a saturated ppm: 1 Hz +-100
+	 * and 2^64-1 Hz +-(2^32-6) ppm overlap (the latter's interval reaches
+	 * down past 0): they agree, and CPUID's smaller uncertainty is used;
+	 * with 999999 ppm the PIT's reaches only down to 2^64 x 10^-6, and
+	 * is widened to reach down to 1 Hz: 10^6 ppm. */
+	choose(1, 100, UINT64_MAX, UINT32_MAX - 5, 1, 100, 0, 0);
+	choose(1, 100, UINT64_MAX, 999999, UINT64_MAX, 1000000, 1, 1);
+}
+
+/* The same choice among four clocks, listed as the kernel lists them. */
+static struct tscfreq_choice choose4(uint64_t cpuid, uint32_t cpuid_ppm, uint64_t pit, uint32_t pit_ppm,
+				     uint64_t hpet, uint32_t hpet_ppm, uint64_t pm, uint32_t pm_ppm)
+{
+	struct tscfreq_clock c[4] = {
+		{ "cpuid", cpuid, cpuid_ppm, 0 },
+		{ "pit", pit, pit_ppm, 1 },
+		{ "hpet", hpet, hpet_ppm, 1 },
+		{ "pmtimer", pm, pm_ppm, 1 },
+	};
+	struct tscfreq_choice ch;
+	int rc = tscfreq_choose(c, 4, &ch);
+	CHECK_EQ_U64(rc, ch.hz ? 0 : -1);
+	CHECK(ch.why != NULL);
+	return ch;
+}
+
+static void test_choose_n(void)
+{
+	struct tscfreq_choice ch;
+
+	/* No clock at all (q35 with pit=off and acpi=off on AMD). */
+	ch = choose4(0, 0, 0, 0, 0, 0, 0, 0);
+	CHECK_EQ_U64(ch.best, -1);
+	CHECK_EQ_U64(ch.hz, 0);
+	CHECK_EQ_U64(ch.pairs, 0);
+	/* No PIT (pit=off): the PM timer's +-108 beats the HPET's +-503. */
+	ch = choose4(0, 0, 0, 0, 2596141000ull, 503, 2596140000ull, 108);
+	CHECK_EQ_U64(ch.best, 3);
+	CHECK_EQ_U64(ch.hz, 2596140000ull);
+	CHECK_EQ_U64(ch.ppm, 108);
+	CHECK_EQ_U64(ch.pairs, 1);
+	CHECK_EQ_U64(ch.disagree, 0);
+	CHECK_EQ_U64(ch.diff_ppm, 1);
+	/* Only the HPET (pit=off, no FADT PM timer). */
+	ch = choose4(0, 0, 0, 0, 2596141000ull, 503, 0, 0);
+	CHECK_EQ_U64(ch.best, 2);
+	CHECK_EQ_U64(ch.ppm, 503);
+	CHECK(strstr(ch.why, "only"));
+	/* All four agree: a tie between CPUID and the PIT goes to the first
+	 * listed (CPUID). */
+	ch = choose4(3000000000ull, 124, 3000010000ull, 124, 3000020000ull, 510, 3000005000ull, 130);
+	CHECK_EQ_U64(ch.best, 0);
+	CHECK_EQ_U64(ch.pairs, 6);
+	CHECK_EQ_U64(ch.disagree, 0);
+	CHECK_EQ_U64(ch.diff_ppm, 7); /* the HPET's 20 kHz of 3 GHz: 6.67 -> 7 */
+	/* The PIT disagrees with the HPET and the PM timer (an emulated PIT
+	 * from another clock): the PIT has the smallest uncertainty and is
+	 * measured, so it stays, widened to cover both: the HPET's far end
+	 * 3003000000 x 1.0005 = 3004501500 is 1500.5 ppm above 3 GHz -> 1501. */
+	ch = choose4(0, 0, 3000000000ull, 110, 3003000000ull, 500, 3003001000ull, 120);
+	CHECK_EQ_U64(ch.best, 1);
+	CHECK_EQ_U64(ch.disagree, 2);
+	CHECK_EQ_U64(ch.widened, 1);
+	CHECK_EQ_U64(ch.ppm, 1501);
+	CHECK_EQ_U64(ch.diff_ppm, 1001);
+	CHECK(strstr(ch.why, "widened"));
+	/* CPUID (nominal, +-100) disagrees with the measured clocks, which
+	 * agree among themselves: the PM timer (the smallest measured bound)
+	 * is used, widened to reach CPUID's far end: 3850 MHz +-100 from
+	 * 3696.1 MHz: (153.9 + 0.385) MHz / 3696.1 MHz = 41742.3 -> 41743. */
+	ch = choose4(3850000000ull, 100, 3696100000ull, 150, 3696110000ull, 505, 3696100000ull, 105);
+	CHECK_EQ_U64(ch.best, 3);
+	CHECK_EQ_U64(ch.hz, 3696100000ull);
+	CHECK_EQ_U64(ch.ppm, 41743);
+	CHECK_EQ_U64(ch.disagree, 3);
+	/* Others disagree among themselves but not with the chosen one: the
+	 * PIT 300 ppm above, the HPET 300 below, each +-250; the PM timer
+	 * +-200 between them. */
+	ch = choose4(0, 0, 1000300000ull, 250, 999700000ull, 250, 1000000000ull, 200);
+	CHECK_EQ_U64(ch.best, 3);
+	CHECK_EQ_U64(ch.widened, 0);
+	CHECK_EQ_U64(ch.ppm, 200);
+	CHECK_EQ_U64(ch.disagree, 1);
+	CHECK(strstr(ch.why, "among themselves"));
+	/* Every clock nominal (no measurement): the smallest, widened. */
+	struct tscfreq_clock nominal[2] = { { "a", 1000000000ull, 100, 0 }, { "b", 1010000000ull, 5000, 0 } };
+	CHECK_EQ_U64(tscfreq_choose(nominal, 2, &ch), 0);
+	CHECK_EQ_U64(ch.best, 0);
+	CHECK_EQ_U64(ch.widened, 1);
+	CHECK_EQ_U64(ch.ppm, 15050); /* (10^7 + 5.05 x 10^6) / 10^9 x 10^6 */
+	/* n = 0: none. */
+	CHECK_EQ_U64(tscfreq_choose(nominal, 0, &ch), -1);
+
+	/* tscfreq_disagree: the intervals' overlap, symmetric and exact. */
+	CHECK_EQ_U64(tscfreq_disagree(1000000000ull, 100, 1000250000ull, 150), 0); /* 100000 + 150037.5 >= 250000 */
+	CHECK_EQ_U64(tscfreq_disagree(1000250000ull, 150, 1000000000ull, 100), 0);
+	CHECK_EQ_U64(tscfreq_disagree(1000000000ull, 100, 1000251000ull, 150), 1);
+	CHECK_EQ_U64(tscfreq_disagree(5, 0, 5, 0), 0);
+	CHECK_EQ_U64(tscfreq_disagree(5, 0, 6, 0), 1);
+	CHECK_EQ_U64(tscfreq_disagree(UINT64_MAX, UINT32_MAX, 0, 0), 0);
+}
+
+/* A window's rate and bound, for the counters the kernel reads. */
+static void test_window(void)
+{
+	struct tscfreq_window_rate r;
+
+	CHECK_EQ_U64(tscfreq_counter_delta(10, 25, 24), 15);
+	CHECK_EQ_U64(tscfreq_counter_delta(0xFFFFF0, 0x10, 24), 0x20);       /* 24-bit PM timer wrap */
+	CHECK_EQ_U64(tscfreq_counter_delta(0x12FFFFF0, 0x13000010, 24), 0x20); /* bits above 24 ignored */
+	CHECK_EQ_U64(tscfreq_counter_delta(0xFFFFFFF0u, 0x10, 32), 0x20);    /* 32-bit PM timer or HPET */
+	CHECK_EQ_U64(tscfreq_counter_delta(UINT64_MAX - 1, 3, 64), 5);
+	CHECK_EQ_U64(tscfreq_counter_delta(3, 3, 64), 0);
+
+	/* The HPET of QEMU (10 ns periods, 64-bit) under -icount, 1 GHz:
+	 * 5000000 periods (50 ms) over 50000000 ticks midpoint to midpoint;
+	 * brackets of 40 and 60 ticks: 50 + 1 + 10 ticks = 61 in 5x10^7 ->
+	 * 1.22 -> 2 ppm. */
+	struct tscfreq_window w = { .a1 = 1000, .a2 = 1040, .c0 = 77, .b1 = 50001000, .b2 = 50001060,
+				    .c1 = 5000077 };
+	CHECK_EQ_U64(tscfreq_window_rate(&w, 64, 1000000000000000ull, 10000000, &r), 0);
+	CHECK_EQ_U64(r.ticks, 50000010);
+	CHECK_EQ_U64(r.counts, 5000000);
+	CHECK_EQ_U64(r.hz, 1000000200ull);
+	CHECK_EQ_U64(r.err_ticks, 50 + 1 + 11);
+	CHECK_EQ_U64(r.ppm, 2);
+
+	/* A 24-bit PM timer wrapping inside the window: from 0xFF0000 to
+	 * 0x01BAE9 is 178921 periods of 3579545 Hz (49.984 ms); at 2.5 GHz
+	 * 124960714 ticks midpoint to midpoint (1000 to 124961714):
+	 * 2499999994.4 Hz; one period is 699 ticks (698.4 rounded up);
+	 * brackets 2000 + 1000: 1500 + 1 + 699 = 2200 ticks, 17.6 -> 18 ppm. */
+	w = (struct tscfreq_window){ .a1 = 0, .a2 = 2000, .c0 = 0xFF0000, .b1 = 124961214, .b2 = 124962214,
+				     .c1 = 0x01BAE9 };
+	CHECK_EQ_U64(tscfreq_window_rate(&w, 24, 3579545, 1, &r), 0);
+	CHECK_EQ_U64(r.counts, 178921);
+	CHECK_EQ_U64(r.ticks, 124960714);
+	CHECK_EQ_U64(r.err_ticks, 1500 + 1 + 699);
+	CHECK_EQ_U64(r.ppm, 18);
+	CHECK_EQ_U64(r.hz, 2499999994ull);
+	/* Read as a 32-bit counter the same values make no sense: a wrap is
+	 * not undone, and the figure is far off (what a wrong width costs). */
+	CHECK_EQ_U64(tscfreq_window_rate(&w, 32, 3579545, 1, &r), 0);
+	CHECK(r.counts != 178921);
+
+	/* Errors: a counter that did not advance, brackets out of order, no
+	 * ticks, a period product past 64 bits. */
+	w = (struct tscfreq_window){ .a1 = 0, .a2 = 10, .c0 = 5, .b1 = 1000, .b2 = 1010, .c1 = 5 };
+	CHECK_EQ_U64(tscfreq_window_rate(&w, 24, 3579545, 1, &r), -1);
+	w.c1 = 6;
+	w.b1 = 5;
+	CHECK_EQ_U64(tscfreq_window_rate(&w, 24, 3579545, 1, &r), -1);
+	w = (struct tscfreq_window){ .a1 = 7, .a2 = 7, .c0 = 0, .b1 = 7, .b2 = 7, .c1 = 1 };
+	CHECK_EQ_U64(tscfreq_window_rate(&w, 64, 1, 1, &r), -1);
+	w = (struct tscfreq_window){ .a1 = 0, .a2 = 1, .c0 = 0, .b1 = 100, .b2 = 101, .c1 = UINT64_MAX };
+	CHECK_EQ_U64(tscfreq_window_rate(&w, 64, 1000000000000000ull, 100000000, &r), -1);
+	CHECK_EQ_U64(tscfreq_window_rate(&w, 64, 1, 0, &r), -1);
 }
 
 static void test_ticks(void)
@@ -319,6 +478,8 @@ int main(void)
 	test_cpuid();
 	test_ratio_ppm();
 	test_choose();
+	test_choose_n();
+	test_window();
 	test_ticks();
 	test_format();
 	return check_summary("tscfreq");
