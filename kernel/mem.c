@@ -160,9 +160,10 @@ void mem_test_report(void)
 	if (cfg.test_buffers != TEST_BUFFERS_HIGH)
 		return;
 	if (handed_hi)
-		kprintf("test: test.buffers=high: mem_alloc handed out 0x%llx-0x%llx during the run (%s 4 GiB)\n",
-			(unsigned long long)handed_lo, (unsigned long long)(handed_hi - 1),
-			handed_lo >= MEM_4G ? "all above" : "NOT all above");
+		kprintf("test: test.buffers=high: mem_alloc handed out 0x%llx-0x%llx during the run (%s 4 GiB); "
+			"page-table pages taken from the pool: %d\n", (unsigned long long)handed_lo,
+			(unsigned long long)(handed_hi - 1), handed_lo >= MEM_4G ? "all above" : "NOT all above",
+			paging_pool_used());
 	else
 		kprintf("test: test.buffers=high: mem_alloc handed out nothing\n");
 }

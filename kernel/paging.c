@@ -104,6 +104,11 @@ int paging_wc(void)
 	return pg.has_pat;
 }
 
+int paging_pool_used(void)
+{
+	return pg.used;
+}
+
 void paging_print(void)
 {
 	if (!pg.ready)

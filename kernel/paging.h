@@ -41,6 +41,10 @@ uint64_t paging_limit(void);
 /* paging_wc - 1 when PG_WC gives write-combining (the CPU has a PAT). */
 int paging_wc(void);
 
+/* paging_pool_used - page-table pages taken from the pool so far
+ * (0..PAGING_POOL_PAGES). */
+int paging_pool_used(void);
+
 /* paging_print - one env: line: MAXPHYADDR, 1 GiB pages, the PAT, the
  * pool's use. */
 void paging_print(void);
