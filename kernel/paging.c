@@ -115,7 +115,7 @@ void paging_print(void)
 		setup();
 	kprintf("env: paging: MAXPHYADDR %d bits (CPUID.80000008H:EAX[7:0]), 1 GiB pages %s "
 		"(CPUID.80000001H:EDX[26]=%d), PAT %s (CPUID.1:EDX[16]=%d); the boot's identity map of 0..4 GiB "
-		"(2 MiB pages) is extended on demand up to 0x%llx from a pool of %d page-table pages (%d used)\n",
+		"(2 MiB pages) is extended on demand up to 0x%llx from a pool of %d page-table pages (%d used so far)\n",
 		pg.maxphyaddr, pg.has_1g ? "yes" : "no", pg.has_1g, pg.has_pat ? "yes" : "no", pg.has_pat,
 		(unsigned long long)paging_limit(), PAGING_POOL_PAGES, pg.used);
 }
