@@ -28,7 +28,10 @@
  * first page, when it is not 2 MiB-aligned) is given UC instead: it may
  * hold other registers; the last page may reach past the range, which for
  * a framebuffer is more video memory (a BAR is a naturally aligned power
- * of two). Tables of 4 KiB pages are not handled (none are made).
+ * of two). A WB page may reach past the RAM asked for, as the boot code's
+ * map of 0..4 GiB covers the MMIO hole: the firmware's MTRRs make such
+ * space UC (SDM Vol. 3A 12.5.2.2, table 12-7: MTRR UC with PAT WB is UC).
+ * Tables of 4 KiB pages are not handled (none are made).
  */
 #ifndef LIB_PAGING_H
 #define LIB_PAGING_H
