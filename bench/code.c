@@ -52,8 +52,10 @@ struct tpl {
 static const struct tpl tpls[METHOD_COUNT] = { FOR_EACH_TSC_METHOD(CODE__ROW_TSC, _)
 						       FOR_EACH_CTR_METHOD(CODE__ROW_CTR, _) };
 
-/* The user's bytes and what the loops need, all below 2 GiB (the kernel's
- * .bss and the identity-mapped memory mem_alloc hands out). */
+/* The user's bytes and what the loops address with an absolute disp32
+ * (sign-extended: below 2 GiB), all in the kernel's .bss. The loops
+ * themselves lie where mem_alloc puts them, above 4 GiB too: they jump
+ * within themselves (rel32). */
 static uint8_t code_bytes[CODE_MAX_BYTES], init_bytes[CODE_MAX_BYTES];
 static size_t code_len, init_len;
 static int configured;

@@ -2,18 +2,19 @@
 #include "acpi.h"
 #include "config.h"
 #include "console.h"
+#include "paging.h"
 #include "../lib/fmt.h"
 
 struct acpi_info acpi;
 uint64_t acpi_hpet_period_fs;
 
-/* Physical memory below 4 GiB is identity-mapped (boot/entry.asm). */
-#define MAPPED_END 0x100000000ull
-
+/* The tables lie in RAM the firmware reserved (ACPI reclaim or NVS),
+ * below 4 GiB (identity-mapped by boot/entry.asm) or above, where
+ * kernel/paging.c maps them write-back; beyond MAXPHYADDR it says why. */
 static const uint8_t *map(void *ctx, uint64_t phys, uint64_t len)
 {
 	(void)ctx;
-	return phys && phys < MAPPED_END && len <= MAPPED_END - phys ? (const uint8_t *)phys : 0;
+	return phys ? paging_map(phys, len, PG_WB, "acpi table") : 0;
 }
 
 static uint64_t find_rsdp(const struct boot_info *bi, const char **where)
@@ -55,9 +56,11 @@ static void corrupt_table(const char *sig)
 static void hpet_period(void)
 {
 	acpi_hpet_period_fs = 0;
-	if (!acpi.hpet_ok || !map(0, acpi.hpet_base, 8))
+	/* Its registers: 1 KiB of MMIO, mapped UC (its 2 MiB page). */
+	const volatile uint64_t *regs = acpi.hpet_ok && acpi.hpet_base ? paging_map(acpi.hpet_base, 1024, PG_UC, "HPET") : 0;
+	if (!regs)
 		return;
-	uint64_t cap = *(const volatile uint64_t *)acpi.hpet_base;
+	uint64_t cap = regs[0];
 	uint64_t p = cap >> 32;
 	if (p > 0 && p <= 100000000ull) /* at most 100 ns (the specification) */
 		acpi_hpet_period_fs = p;

@@ -14,6 +14,8 @@ static const char *const fault_words[] = { "none", "ud2", "gp", "pf", "de", 0 };
 static const char *method_words[METHOD_COUNT + 1];
 static const char *const onoff_words[] = { "off", "on", 0 };
 static const char *const after_words[] = { "halt", "reboot", 0 };
+static const char *const buffers_words[] = { "auto", "high", 0 };
+static const char *const test_fb_words[] = { "none", "high", 0 };
 #define MAX_WORKLOADS WORKLOADS_MAX
 static const char *workload_words[MAX_WORKLOADS + 1];
 
@@ -45,6 +47,10 @@ static const struct cfg_key keys[] = {
 	  .allow_off = 1 },
 	{ .name = "test.fault", .type = CFG_CHOICE, .choices = fault_words,
 	  .value = &cfg.test_fault },
+	{ .name = "test.buffers", .type = CFG_CHOICE, .choices = buffers_words, .value = &cfg.test_buffers },
+	{ .name = "test.fb", .type = CFG_CHOICE, .choices = test_fb_words, .value = &cfg.test_fb },
+	{ .name = "test.map", .type = CFG_U64, .min = 0, .max = UINT64_MAX - 1, .value = &cfg.test_map,
+	  .allow_off = 1 },
 };
 
 static void report(void *ctx, const char *msg)
@@ -86,6 +92,9 @@ void config_parse(const struct cfg_line *line)
 	cfg.methods = (1ull << METHOD_COUNT) - 1;
 	cfg.output = OUTPUT_BOTH;
 	cfg.test_fault = FAULT_NONE;
+	cfg.test_buffers = TEST_BUFFERS_AUTO;
+	cfg.test_fb = TEST_FB_NONE;
+	cfg.test_map = CFG_OFF;
 	cfg.dump = CFG_OFF;
 	cfg.problems = cfg_parse_line(line, keys, (int)(sizeof keys / sizeof keys[0]), 0, report, 0);
 	/* console= was read (and any bad value reported) by console_init. */

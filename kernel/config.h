@@ -12,6 +12,8 @@
 enum output_mode { OUTPUT_HUMAN, OUTPUT_JSON, OUTPUT_BOTH, OUTPUT_FULL, OUTPUT_SUMMARY };
 enum test_fault { FAULT_NONE, FAULT_UD2, FAULT_GP, FAULT_PF, FAULT_DE };
 enum after_run { AFTER_HALT, AFTER_REBOOT };
+enum test_buffers { TEST_BUFFERS_AUTO, TEST_BUFFERS_HIGH };
+enum test_fb { TEST_FB_NONE, TEST_FB_HIGH };
 
 struct config {
 	uint64_t ensembles;  /* the paper's BOUND_OF_LOOP */
@@ -35,6 +37,9 @@ struct config {
 	char code_name[32];  /* code.name= */
 	char test_acpi_corrupt[8]; /* test only: a table whose checksum byte is flipped */
 	uint64_t walk;       /* 1: single-step one sample of each window first (bench/walk.c) */
+	uint64_t test_buffers; /* test only, enum test_buffers: sample buffers above 4 GiB (kernel/mem.c) */
+	uint64_t test_fb;    /* test only, enum test_fb: a framebuffer in RAM above 4 GiB */
+	uint64_t test_map;   /* test only: a physical address mapped UC and read, or CFG_OFF */
 	int problems;        /* messages config_parse printed */
 };
 

@@ -167,7 +167,7 @@ void console_init(const struct boot_info *bi)
 			"the output goes to the screen only\n", sc.port, base);
 	if (bi->fb_present && bi->fb_type == 1 && fbs != FB_OK) {
 		const char *why =
-			fbs == FB_ABOVE_4G ? "it is not inside the first 4 GiB, the memory this kernel maps" :
+			fbs == FB_UNMAPPED ? "it could not be mapped (at address 0, or see the paging: line)" :
 			fbs == FB_BAD_DEPTH ? "only 32 and 24 bits per pixel are drawn" :
 			"its geometry is not usable (smaller than one 8x16 character, or pitch below width)";
 		kprintf("console: the loader's framebuffer (%ux%u, %u bpp, pitch %u, at 0x%llx) is refused: "
@@ -180,6 +180,29 @@ void console_init(const struct boot_info *bi)
 	}
 	init_done = 1;
 	console_init_done();
+}
+
+void console_test_framebuffer(uint64_t phys, uint32_t width, uint32_t height)
+{
+	static struct boot_info fake;
+	fake.fb_present = 1;
+	fake.fb_type = 1;
+	fake.fb_addr = phys;
+	fake.fb_width = width;
+	fake.fb_height = height;
+	fake.fb_pitch = width * 4;
+	fake.fb_bpp = 32;
+	enum fb_status s = fb_init(&fake);
+	if (s != FB_OK) {
+		kprintf("test: the framebuffer at 0x%llx was refused (fb_init: %d); the screen stays as it was\n",
+			(unsigned long long)phys, (int)s);
+		return;
+	}
+	screen_kind = SCREEN_FB;
+	console_set_screen(1);
+	kprintf("console: screen framebuffer %ux%u, 32 bpp, at 0x%llx, %dx%d characters%s (test.fb=high)\n",
+		width, height, (unsigned long long)phys, fb_cols(), fb_rows(),
+		fb_write_combining() ? ", write-combining" : "");
 }
 
 int console_problems(void)

@@ -77,4 +77,10 @@ void console_emergency(void);
  * a run, which the serial log has in full already. */
 void console_set_serial(int on);
 
+/* console_test_framebuffer - test only (test.fb=high, kernel/mem.c): from
+ * here on the screen is a width x height, 32 bpp framebuffer at physical
+ * address phys (RAM the caller set aside), taken over through fb_init as
+ * a loader's would be; one line says so, or why it was refused. */
+void console_test_framebuffer(uint64_t phys, uint32_t width, uint32_t height);
+
 #endif

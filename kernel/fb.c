@@ -6,32 +6,23 @@
  * own: drawing a screenful takes tens of milliseconds, and a long run
  * scrolls thousands of times. The memory type of a page combines the
  * MTRRs' and the PAT's, and MTRR UC with PAT WC is WC (SDM Vol. 3A 12.5.2.2,
- * table 12-7), which is how Linux maps framebuffers. So, when the CPU has
- * a PAT (CPUID.1:EDX[16]), fb_init sets PAT entry 4, which no page uses
- * (it takes the PAT bit, bit 12 of a 2 MiB entry; 11.12.3, table 12-11),
- * to WC (01H) in IA32_PAT (MSR 277H) and sets the PAT bit in the 2 MiB
- * entries of the framebuffer: those that start inside it. A partial page
- * at the end reaches past the visible area into more video memory (a
- * framebuffer BAR is a naturally aligned power of two of at least 2 MiB);
- * a partial page at the start, which could hold other registers, is left
- * as it was. No other page changes, so nothing measured does.
+ * table 12-7), which is how Linux maps framebuffers. So fb_init maps the
+ * framebuffer, wherever it lies below MAXPHYADDR (above 4 GiB on many
+ * UEFI PCs with "Above 4G decoding"), through kernel/paging.c as PG_WC:
+ * PAT entry 4 set to WC, in the 2 MiB pages that start inside it; a
+ * partial page at the end reaches past the visible area into more video
+ * memory (a framebuffer BAR is a naturally aligned power of two of at
+ * least 2 MiB); a partial page at the start, which could hold other
+ * registers, is made UC (lib/paging.h). No other page changes, so nothing
+ * measured does.
  */
 #include "fb.h"
-#include "cpu.h"
 #include "font.h"
+#include "paging.h"
 
 #define FB_MAX_COLS 480 /* 3840 / 8; a multiple of 8 */
 #define FB_MAX_ROWS 135 /* 2160 / 16 */
 #define FB_GREY 0xC0    /* the text: R = G = B = 0xC0 on black */
-#define MAP_LIMIT 0x100000000ull /* boot/entry.asm maps 0..4 GiB */
-
-#define MSR_PAT 0x277
-#define PTE_P 0x1ull
-#define PTE_PS 0x80ull
-#define PDE_PAT 0x1000ull /* bit 12 of a 2 MiB entry */
-#define PTE_ADDR 0x000FFFFFFFFFF000ull
-#define PAGE_2M 0x200000ull
-
 static struct {
 	volatile uint8_t *base;
 	uint64_t size;
@@ -45,49 +36,6 @@ static struct {
 typedef uint64_t __attribute__((may_alias)) word_t;
 static char text[FB_MAX_ROWS][FB_MAX_COLS] __attribute__((aligned(8)));
 static char shown[FB_MAX_ROWS][FB_MAX_COLS] __attribute__((aligned(8)));
-
-/* The 2 MiB page-directory entry that maps pa, or 0 when the walk does not
- * end at a present 2 MiB page. */
-static volatile uint64_t *pde_of(uint64_t pa)
-{
-	uint64_t *pml4 = (uint64_t *)(uintptr_t)(read_cr3() & PTE_ADDR);
-	uint64_t e = pml4[(pa >> 39) & 511];
-	if (!(e & PTE_P))
-		return 0;
-	uint64_t *pdpt = (uint64_t *)(uintptr_t)(e & PTE_ADDR);
-	e = pdpt[(pa >> 30) & 511];
-	if (!(e & PTE_P) || (e & PTE_PS))
-		return 0;
-	volatile uint64_t *pde = &((uint64_t *)(uintptr_t)(e & PTE_ADDR))[(pa >> 21) & 511];
-	return (*pde & (PTE_P | PTE_PS)) == (PTE_P | PTE_PS) ? pde : 0;
-}
-
-/* See the comment at the top. Returns 1 when the framebuffer is WC. */
-static int map_write_combining(uint64_t base, uint64_t size)
-{
-	if (!(cpuid(1, 0).edx & (1u << 16)))
-		return 0;
-	uint64_t first = (base + PAGE_2M - 1) & ~(PAGE_2M - 1);
-	int pages = 0;
-	for (uint64_t pa = first; pa < base + size; pa += PAGE_2M)
-		if (pde_of(pa))
-			pages++;
-	if (!pages)
-		return 0;
-	uint64_t pat = rdmsr(MSR_PAT);
-	pat = (pat & ~(0xFFull << 32)) | (0x01ull << 32); /* entry 4: WC */
-	wrmsr(MSR_PAT, pat);
-	for (uint64_t pa = first; pa < base + size; pa += PAGE_2M) {
-		volatile uint64_t *pde = pde_of(pa);
-		if (pde) {
-			*pde |= PDE_PAT;
-			__asm__ volatile("invlpg (%0)" : : "r"((uintptr_t)pa) : "memory");
-		}
-	}
-	/* Lines the CPU may have cached under the old type (11.12.4). */
-	__asm__ volatile("wbinvd" ::: "memory");
-	return 1;
-}
 
 static void fill(uint64_t offset, uint64_t bytes, uint8_t v)
 {
@@ -167,10 +115,11 @@ enum fb_status fb_init(const struct boot_info *bi)
 	    bi->fb_pitch < (uint64_t)bi->fb_width * bytes)
 		return FB_BAD_GEOMETRY;
 	uint64_t size = (uint64_t)bi->fb_pitch * bi->fb_height;
-	if (bi->fb_addr == 0 || bi->fb_addr >= MAP_LIMIT || size > MAP_LIMIT - bi->fb_addr)
-		return FB_ABOVE_4G;
-
-	fb.base = (volatile uint8_t *)(uintptr_t)bi->fb_addr;
+	if (bi->fb_addr == 0)
+		return FB_UNMAPPED;
+	fb.base = paging_map(bi->fb_addr, size, PG_WC, "framebuffer");
+	if (!fb.base)
+		return FB_UNMAPPED;
 	fb.size = size;
 	fb.pitch = bi->fb_pitch;
 	fb.width = bi->fb_width;
@@ -187,7 +136,7 @@ enum fb_status fb_init(const struct boot_info *bi)
 	fb.pair[1] = px << 32; /* right pixel lit */
 	fb.pair[2] = px;       /* left pixel lit: the lower address */
 	fb.pair[3] = px | (px << 32);
-	fb.wc = map_write_combining(bi->fb_addr, size);
+	fb.wc = paging_wc();
 	fb.on = 1;
 	fb_clear();
 	return FB_OK;

@@ -28,7 +28,7 @@ enum fb_status {
 	FB_NOT_RGB,      /* indexed colour or EGA text: not a direct-colour framebuffer */
 	FB_BAD_DEPTH,    /* not 24 or 32 bits per pixel */
 	FB_BAD_GEOMETRY, /* smaller than one character, or a pitch below width x bytes */
-	FB_ABOVE_4G,     /* not inside the identity-mapped first 4 GiB */
+	FB_UNMAPPED,     /* at 0, or kernel/paging.c could not map it (its paging: line says why) */
 };
 
 /* fb_init - take over the framebuffer bi describes (bi->fb_present) and

@@ -110,6 +110,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	mem_init(&bi);
 	const struct cfg_line line = multiboot_cmdline(&bi);
 	config_parse(&line);
+	mem_test_setup();
 	probe_cpu(&cpu);
 
 	kprintf("%s\n", RECORDS_BEGIN);
@@ -168,6 +169,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 
 	struct run_totals t;
 	bench_run(&cpu, ticks, cfg.samples, &t);
+	mem_test_report();
 
 	kprintf("{\"rec\":\"end\",\"status\":\"complete\",\"methods_run\":%d,\"methods_skipped\":%d,"
 		"\"ensemble_errors\":%llu,\"config_problems\":%d,\"nmis\":%llu}\n",

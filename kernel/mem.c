@@ -1,43 +1,63 @@
 /* kernel/mem.c - see mem.h. */
 #include "mem.h"
+#include "config.h"
+#include "console.h"
+#include "paging.h"
 
 extern char _end[];
 
-#define LIMIT_4G 0x100000000ull
+#define TEST_FB_WIDTH 1024
+#define TEST_FB_HEIGHT 768
 
-static uint64_t pool_next, pool_end, total_usable;
+struct region {
+	uint64_t lo, hi;
+};
+
+static struct region low, high;    /* the largest available region on each side */
+static uint64_t pool_next, pool_end, total_usable, below_4g;
+static uint64_t handed_lo, handed_hi; /* what mem_alloc handed out */
+
+/* Keep [lo, hi) in *r when it is larger. */
+static void consider(struct region *r, uint64_t lo, uint64_t hi)
+{
+	if (hi > lo && hi - lo > r->hi - r->lo) {
+		r->lo = lo;
+		r->hi = hi;
+	}
+}
+
+static void use(const struct region *r)
+{
+	pool_next = r->lo;
+	pool_end = r->hi;
+}
 
 void mem_init(const struct boot_info *bi)
 {
 	uint64_t kend = ((uint64_t)_end + 4095) & ~4095ull;
-	pool_next = pool_end = 0;
-	total_usable = 0;
+	uint64_t limit = paging_limit();
+	low = high = (struct region){ 0, 0 };
+	total_usable = below_4g = 0;
+	handed_lo = ~0ull;
+	handed_hi = 0;
 
 	for (int i = 0; i < bi->nmmap; i++) {
 		const struct mmap_entry *m = &bi->mmap[i];
-		if (m->type != MMAP_AVAILABLE)
+		if (m->type != MMAP_AVAILABLE || m->base + m->length < m->base)
 			continue;
-		total_usable += m->length;
 		uint64_t lo = m->base, hi = m->base + m->length;
-		if (lo < kend)
-			lo = kend;
-		if (hi > LIMIT_4G)
-			hi = LIMIT_4G;
-		if (hi > lo && hi - lo > pool_end - pool_next) {
-			pool_next = lo;
-			pool_end = hi;
-		}
+		total_usable += m->length;
+		if (lo < MEM_4G)
+			below_4g += (hi < MEM_4G ? hi : MEM_4G) - lo;
+		consider(&low, lo > kend ? lo : kend, hi < MEM_4G ? hi : MEM_4G);
+		consider(&high, lo > MEM_4G ? lo : MEM_4G, hi < limit ? hi : limit);
 	}
 	if (bi->nmmap == 0 && bi->has_meminfo) {
 		uint64_t hi = 0x100000ull + bi->mem_upper_kib * 1024;
-		total_usable = (bi->mem_lower_kib + bi->mem_upper_kib) * 1024;
-		if (hi > LIMIT_4G)
-			hi = LIMIT_4G;
-		if (hi > kend) {
-			pool_next = kend;
-			pool_end = hi;
-		}
+		total_usable = below_4g = (bi->mem_lower_kib + bi->mem_upper_kib) * 1024;
+		consider(&low, kend, hi < MEM_4G ? hi : MEM_4G);
 	}
+	use(high.hi - high.lo > low.hi - low.lo ? &high : &low);
 }
 
 uint64_t mem_total_usable(void)
@@ -45,9 +65,24 @@ uint64_t mem_total_usable(void)
 	return total_usable;
 }
 
+uint64_t mem_usable_below_4g(void)
+{
+	return below_4g;
+}
+
+uint64_t mem_usable_above_4g(void)
+{
+	return total_usable - below_4g;
+}
+
 uint64_t mem_free_bytes(void)
 {
 	return pool_end - pool_next;
+}
+
+uint64_t mem_pool_start(void)
+{
+	return pool_next;
 }
 
 void *mem_alloc(uint64_t bytes)
@@ -57,6 +92,78 @@ void *mem_alloc(uint64_t bytes)
 	if (bytes == 0 || size < bytes || start < pool_next || start > pool_end ||
 	    size > pool_end - start)
 		return 0;
+	void *p = paging_map(start, size, PG_WB, "sample buffers");
+	if (!p)
+		return 0;
 	pool_next = start + size;
-	return (void *)start;
+	if (start < handed_lo)
+		handed_lo = start;
+	if (pool_next > handed_hi)
+		handed_hi = pool_next;
+	return p;
+}
+
+/* test.fb=high: a framebuffer from the top of the RAM above 4 GiB, 2 MiB
+ * aligned (its pages are WC: none is shared with the pool below it). */
+static void test_fb(void)
+{
+	uint64_t bytes = (uint64_t)TEST_FB_WIDTH * TEST_FB_HEIGHT * 4;
+	uint64_t at = (high.hi - bytes) & ~(PG_SIZE_2M - 1);
+	if (high.hi - high.lo < bytes + PG_SIZE_2M || at < high.lo) {
+		kprintf("test: test.fb=high: no RAM above 4 GiB for a %u x %u framebuffer (%llu bytes); "
+			"the screen stays as it was\n", TEST_FB_WIDTH, TEST_FB_HEIGHT, (unsigned long long)bytes);
+		return;
+	}
+	high.hi = at;
+	if (pool_end > at && pool_next < at)
+		pool_end = at;
+	kprintf("test: test.fb=high: a %u x %u, 32 bpp framebuffer in RAM above 4 GiB at 0x%llx (%llu bytes), "
+		"drawn through kernel/fb.c from here on\n", TEST_FB_WIDTH, TEST_FB_HEIGHT, (unsigned long long)at,
+		(unsigned long long)bytes);
+	console_test_framebuffer(at, TEST_FB_WIDTH, TEST_FB_HEIGHT);
+}
+
+static void test_map(uint64_t at)
+{
+	volatile uint64_t *p = paging_map(at, 4096, PG_UC, "test.map");
+	if (!p) {
+		kprintf("test: test.map=0x%llx: refused (the paging: line above says why); the run goes on\n",
+			(unsigned long long)at);
+		return;
+	}
+	uint64_t v = *p;
+	kprintf("test: test.map=0x%llx: mapped %s; read 0x%llx there\n", (unsigned long long)at,
+		pg_type_name(PG_UC), (unsigned long long)v);
+}
+
+void mem_test_setup(void)
+{
+	if (cfg.test_buffers == TEST_BUFFERS_HIGH) {
+		if (high.hi > high.lo) {
+			use(&high);
+			kprintf("test: test.buffers=high: sample buffers from RAM above 4 GiB, 0x%llx-0x%llx\n",
+				(unsigned long long)high.lo, (unsigned long long)(high.hi - 1));
+		} else {
+			kprintf("test: test.buffers=high: no RAM above 4 GiB in the memory map (below "
+				"0x%llx, MAXPHYADDR); the buffers stay at 0x%llx\n",
+				(unsigned long long)paging_limit(), (unsigned long long)pool_next);
+		}
+	}
+	if (cfg.test_fb == TEST_FB_HIGH)
+		test_fb();
+	if (cfg.test_map != CFG_OFF)
+		test_map(cfg.test_map);
+}
+
+void mem_test_report(void)
+{
+	if (cfg.test_buffers != TEST_BUFFERS_HIGH)
+		return;
+	if (handed_hi)
+		kprintf("test: test.buffers=high: mem_alloc handed out 0x%llx-0x%llx during the run (%s 4 GiB); "
+			"page-table pages taken from the pool: %d\n", (unsigned long long)handed_lo,
+			(unsigned long long)(handed_hi - 1), handed_lo >= MEM_4G ? "all above" : "NOT all above",
+			paging_pool_used());
+	else
+		kprintf("test: test.buffers=high: mem_alloc handed out nothing\n");
 }

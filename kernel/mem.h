@@ -1,25 +1,51 @@
-/* kernel/mem.h - memory for sample buffers, from the loader's memory map.
- * The boot code identity-maps the first 4 GiB, so only available RAM
- * between the end of the kernel image and 4 GiB is handed out. */
+/* kernel/mem.h - memory for sample buffers, from the loader's memory map,
+ * below and above 4 GiB. The pool is the largest available region, either
+ * between the end of the kernel image and 4 GiB (identity-mapped by the
+ * boot code) or above 4 GiB and below paging_limit() (MAXPHYADDR, at most
+ * 2^47), whichever is larger (the lower one on a tie); what mem_alloc
+ * hands out is mapped write-back through kernel/paging.c. */
 #ifndef KERNEL_MEM_H
 #define KERNEL_MEM_H
 
 #include <stdint.h>
 #include "multiboot.h"
 
-/* mem_init - choose the largest available region above the kernel image
- * and below 4 GiB. With no memory map, the basic meminfo (upper memory
- * from 1 MiB) is used. */
+#define MEM_4G 0x100000000ull
+
+/* mem_init - find the largest available regions below and above 4 GiB and
+ * take the larger as the pool. With no memory map, the basic meminfo
+ * (upper memory from 1 MiB, below 4 GiB) is used. */
 void mem_init(const struct boot_info *bi);
 
-/* mem_total_usable - bytes the map calls available, below and above 4 GiB. */
+/* mem_total_usable - bytes the map calls available, below and above 4 GiB;
+ * mem_usable_below_4g, mem_usable_above_4g - the two parts. */
 uint64_t mem_total_usable(void);
+uint64_t mem_usable_below_4g(void);
+uint64_t mem_usable_above_4g(void);
 
-/* mem_free_bytes - bytes mem_alloc can still hand out. */
+/* mem_free_bytes - bytes mem_alloc can still hand out; mem_pool_start -
+ * the physical address of the next one. */
 uint64_t mem_free_bytes(void);
+uint64_t mem_pool_start(void);
 
-/* mem_alloc - bytes rounded up to 64, aligned to 64; NULL when it does not
- * fit (the caller reports the figure it needed). Never freed. */
+/* mem_alloc - bytes rounded up to 64, aligned to 64, mapped write-back;
+ * NULL when it does not fit (the caller reports the figure it needed) or
+ * cannot be mapped (paging: line). Never freed. The pointer is the
+ * physical address (identity map). */
 void *mem_alloc(uint64_t bytes);
+
+/* mem_test_setup - the test-only parameters about memory (README "Boot
+ * parameters"), after config_parse and before anything is allocated:
+ * test.buffers=high takes the pool from above 4 GiB; test.fb=high puts a
+ * 1024x768 32 bpp framebuffer in RAM above 4 GiB, taken from the top of
+ * that region, mapped and drawn on through the framebuffer's path
+ * (kernel/fb.c); test.map=ADDR maps 4 KiB of MMIO at ADDR (UC) and reads
+ * it. Each prints one "test:" line; what it cannot do it says, and the
+ * run goes on. */
+void mem_test_setup(void);
+
+/* mem_test_report - with test.buffers=high: one line giving the physical
+ * range mem_alloc handed out during the run. */
+void mem_test_report(void);
 
 #endif

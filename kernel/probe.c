@@ -3,6 +3,7 @@
 #include "console.h"
 #include "cpu.h"
 #include "mem.h"
+#include "paging.h"
 #include "../lib/fmt.h"
 #include "../lib/json.h"
 
@@ -101,10 +102,15 @@ void probe_print(const struct cpu_info *c, const struct boot_info *bi)
 			h3);
 	else
 		kprintf("env: hypervisor: none reported (CPUID.1:ECX[31]=0)\n");
-	kprintf("env: memory: %llu MiB usable (%s), %llu MiB free for sample buffers\n",
+	uint64_t pool = mem_pool_start();
+	kprintf("env: memory: %llu MiB usable (%s): %llu MiB below 4 GiB, %llu MiB above; "
+		"%llu MiB free for sample buffers from 0x%llx (%s 4 GiB)\n",
 		(unsigned long long)usable_mib,
 		bi->nmmap ? "loader memory map" : bi->has_meminfo ? "basic meminfo" : "no information",
-		(unsigned long long)(mem_free_bytes() >> 20));
+		(unsigned long long)(mem_usable_below_4g() >> 20), (unsigned long long)(mem_usable_above_4g() >> 20),
+		(unsigned long long)(mem_free_bytes() >> 20), (unsigned long long)pool,
+		pool >= MEM_4G ? "above" : "below");
+	paging_print();
 	/* The loader's strings, escaped (lib/fmt.h): a newline in the command
 	 * line must not start a line of its own (a fake final line or record). */
 	static char esc[4000];
@@ -115,10 +121,12 @@ void probe_print(const struct cpu_info *c, const struct boot_info *bi)
 	kprintf("{\"rec\":\"env\",\"vendor\":\"%s\",\"brand\":\"%s\",\"family\":%u,\"model\":%u,"
 		"\"stepping\":%u,\"signature\":%u,\"tsc\":%d,\"rdtscp\":%d,\"invariant_tsc\":%d,\"serialize\":%d,"
 		"\"hypervisor\":%d,\"hypervisor_vendor\":\"%s\",\"memory_usable_mib\":%llu,"
+		"\"memory_below_4g_mib\":%llu,\"memory_above_4g_mib\":%llu,\"buffers_from\":%llu,"
 		"\"boot_protocol\":%d,\"loader\":\"%s\",\"cmdline\":\"%s\"}\n",
 		json_escape(e1, sizeof e1, c->vendor), json_escape(e2, sizeof e2, c->brand),
 		c->family, c->model, c->stepping, c->signature, c->has_tsc, c->has_rdtscp,
 		c->invariant_tsc, c->has_serialize, c->hypervisor, json_escape(e4, sizeof e4, c->hv_vendor),
-		(unsigned long long)usable_mib, bi->protocol,
+		(unsigned long long)usable_mib, (unsigned long long)(mem_usable_below_4g() >> 20),
+		(unsigned long long)(mem_usable_above_4g() >> 20), (unsigned long long)pool, bi->protocol,
 		json_escape(e5, sizeof e5, bi->loader), json_escape(e3, sizeof e3, bi->cmdline));
 }

@@ -1,0 +1,121 @@
+/* kernel/paging.c - see paging.h. */
+#include "paging.h"
+#include "console.h"
+#include "cpu.h"
+#include "../lib/fmt.h"
+
+#define MSR_PAT 0x277
+#define BOOT_MAPPED_END 0x100000000ull /* boot/entry.asm maps 0..4 GiB */
+
+static struct {
+	int ready, maxphyaddr, has_1g, has_pat, pat_wc, used;
+} pg;
+
+static uint8_t pool[PAGING_POOL_PAGES][4096] __attribute__((aligned(4096)));
+
+/* What the CPU has (SDM Vol. 2A CPUID; Vol. 3A 4.1.4: without leaf
+ * 80000008H MAXPHYADDR is 36 with PAE, CPUID.1:EDX[6]). */
+static void setup(void)
+{
+	uint32_t max_ext = cpuid(0x80000000u, 0).eax;
+	uint32_t edx1 = cpuid(1, 0).edx;
+	pg.maxphyaddr = edx1 & (1u << 6) ? 36 : 32;
+	if (max_ext >= 0x80000008u) {
+		int bits = (int)(cpuid(0x80000008u, 0).eax & 0xFF);
+		if (bits >= 32 && bits <= 52)
+			pg.maxphyaddr = bits;
+	}
+	pg.has_1g = max_ext >= 0x80000001u && (cpuid(0x80000001u, 0).edx & (1u << 26));
+	pg.has_pat = !!(edx1 & (1u << 16));
+	pg.ready = 1;
+}
+
+/* The tables are in the boot code's .bss or the pool, below 4 GiB. */
+static uint64_t *table(void *ctx, uint64_t phys)
+{
+	(void)ctx;
+	return phys && phys < BOOT_MAPPED_END ? (uint64_t *)(uintptr_t)phys : 0;
+}
+
+static uint64_t take(void *ctx)
+{
+	(void)ctx;
+	if (pg.used >= PAGING_POOL_PAGES)
+		return 0;
+	return (uint64_t)(uintptr_t)pool[pg.used++];
+}
+
+void *paging_map(uint64_t phys, uint64_t len, enum pg_type type, const char *who)
+{
+	if (!pg.ready)
+		setup();
+	if (type == PG_WC && !pg.has_pat)
+		type = PG_UC;
+	if (type == PG_WC && !pg.pat_wc) {
+		/* PAT entry 4 (bits 39:32), WB at power-up and used by no page
+		 * yet (table 12-12), becomes WC (01H), before any entry uses it. */
+		uint64_t pat = rdmsr(MSR_PAT);
+		wrmsr(MSR_PAT, (pat & ~(0xFFull << 32)) | (0x01ull << 32));
+		pg.pat_wc = 1;
+	}
+	const struct pg_tables t = { .root = read_cr3(), .table = table, .alloc = take,
+				     .maxphyaddr = pg.maxphyaddr, .has_1g = pg.has_1g };
+	struct pg_result r;
+	enum pg_error e = pg_map(&t, phys, len, type, &r);
+	if (r.changed) {
+		/* MOV to CR3 (CR4.PCIDE = 0) invalidates every TLB entry but
+		 * global ones (none: no G bit, CR4.PGE = 0) and every
+		 * paging-structure cache entry (SDM Vol. 3A 4.10.4.1). */
+		__asm__ volatile("mov %0, %%cr3" : : "r"(read_cr3()) : "memory");
+	}
+	if (r.retyped) /* lines cached under the old type (12.12.4) */
+		__asm__ volatile("wbinvd" ::: "memory");
+	if (e == PG_OK)
+		return (void *)(uintptr_t)phys;
+	char why[96] = "";
+	if (e == PG_BEYOND_MAXPHYADDR)
+		fmt_format(why, sizeof why, " (MAXPHYADDR %d bits, CPUID.80000008H:EAX[7:0]: below 0x%llx)",
+			   pg.maxphyaddr, 1ull << pg.maxphyaddr);
+	else if (e == PG_NONCANONICAL)
+		fmt_format(why, sizeof why, " (SDM Vol. 3A 4.5)");
+	else if (e == PG_POOL_EXHAUSTED)
+		fmt_format(why, sizeof why, " (%d pages of 4 KiB; needed at 0x%llx)", PAGING_POOL_PAGES,
+			   (unsigned long long)r.at);
+	else if (e != PG_EMPTY)
+		fmt_format(why, sizeof why, " (at 0x%llx)", (unsigned long long)r.at);
+	kprintf("paging: %s: cannot map 0x%llx-0x%llx (%llu bytes) %s: %s%s\n", who,
+		(unsigned long long)phys, (unsigned long long)(phys + len - 1), (unsigned long long)len,
+		pg_type_name(type), pg_error_text(e), why);
+	return 0;
+}
+
+uint64_t paging_limit(void)
+{
+	if (!pg.ready)
+		setup();
+	uint64_t end = 1ull << pg.maxphyaddr;
+	return end < PG_CANONICAL_END ? end : PG_CANONICAL_END;
+}
+
+int paging_wc(void)
+{
+	if (!pg.ready)
+		setup();
+	return pg.has_pat;
+}
+
+int paging_pool_used(void)
+{
+	return pg.used;
+}
+
+void paging_print(void)
+{
+	if (!pg.ready)
+		setup();
+	kprintf("env: paging: MAXPHYADDR %d bits (CPUID.80000008H:EAX[7:0]), 1 GiB pages %s "
+		"(CPUID.80000001H:EDX[26]=%d), PAT %s (CPUID.1:EDX[16]=%d); the boot's identity map of 0..4 GiB "
+		"(2 MiB pages) is extended on demand up to 0x%llx from a pool of %d page-table pages (%d used so far)\n",
+		pg.maxphyaddr, pg.has_1g ? "yes" : "no", pg.has_1g, pg.has_pat ? "yes" : "no", pg.has_pat,
+		(unsigned long long)paging_limit(), PAGING_POOL_PAGES, pg.used);
+}

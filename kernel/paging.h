@@ -1,0 +1,52 @@
+/* kernel/paging.h - the one function that maps physical memory: RAM, MMIO
+ * and the framebuffer, below and above 4 GiB, wherever they lie below
+ * MAXPHYADDR.
+ *
+ * boot/entry.asm identity-maps 0..4 GiB with 2 MiB pages, all write-back;
+ * paging_map extends that one set of tables, CR3's (the PML4 stays where
+ * the boot code put it: every CPU runs on it), from a pool of
+ * PAGING_POOL_PAGES page-table pages in .bss, and sets memory types
+ * through the PAT. Identity mapping: the pointer returned is the physical
+ * address. What pages, types and bounds: lib/paging.h (host-tested).
+ *
+ * Called on the boot CPU while it is the only one using the tables: a
+ * change to a present entry is invalidated on this CPU only (a reload of
+ * CR3); entries made present need no invalidation anywhere (SDM Vol. 3A
+ * 4.10.4.3), so another CPU started later, or one that reloads CR3 first,
+ * sees them. Another CPU must load the boot CPU's IA32_PAT (MSR 277H;
+ * entry 4 is WC once a WC mapping was made: SDM Vol. 3A 12.12.4 asks for
+ * the same PAT on every processor).
+ */
+#ifndef KERNEL_PAGING_H
+#define KERNEL_PAGING_H
+
+#include <stdint.h>
+#include "../lib/paging.h"
+
+#define PAGING_POOL_PAGES 32
+
+/* paging_map - identity-map [phys, phys + len) (bytes) with memory type
+ * type: PG_WB for RAM, PG_UC for MMIO registers, PG_WC for a framebuffer
+ * (UC when the CPU has no PAT, CPUID.1:EDX[16] = 0). Returns the pointer
+ * to phys, or NULL after one line "paging: WHO: cannot map ...: why" when
+ * the range is empty, beyond MAXPHYADDR (CPUID.80000008H:EAX[7:0]),
+ * non-canonical (at or above 2^47, SDM Vol. 3A 4.5) or the pool is used
+ * up. Pages already mapped keep a stricter type (lib/paging.h). */
+void *paging_map(uint64_t phys, uint64_t len, enum pg_type type, const char *who);
+
+/* paging_limit - the end of what paging_map can map: 2^MAXPHYADDR, at most
+ * 2^47 (canonical). */
+uint64_t paging_limit(void);
+
+/* paging_wc - 1 when PG_WC gives write-combining (the CPU has a PAT). */
+int paging_wc(void);
+
+/* paging_pool_used - page-table pages taken from the pool so far
+ * (0..PAGING_POOL_PAGES). */
+int paging_pool_used(void);
+
+/* paging_print - one env: line: MAXPHYADDR, 1 GiB pages, the PAT, the
+ * pool's use. */
+void paging_print(void);
+
+#endif

@@ -1,0 +1,162 @@
+/* lib/paging.c - see paging.h. */
+#include "paging.h"
+
+#define PG_TYPE_MASK (PG_PWT | PG_PCD | PG_PAT_LARGE)
+#define PG_TABLE_FLAGS (PG_P | PG_RW) /* an entry that references a table */
+
+int pg_index(uint64_t va, int level)
+{
+	return (int)((va >> (12 + 9 * (level - 1))) & 511);
+}
+
+uint64_t pg_type_bits(enum pg_type t)
+{
+	return t == PG_WC ? PG_PAT_LARGE : t == PG_UC ? PG_PCD | PG_PWT : 0;
+}
+
+enum pg_type pg_type_of(uint64_t entry)
+{
+	uint64_t bits = entry & PG_TYPE_MASK;
+	return bits == 0 ? PG_WB : bits == PG_PAT_LARGE ? PG_WC : PG_UC;
+}
+
+enum pg_error pg_check(uint64_t phys, uint64_t len, int maxphyaddr)
+{
+	if (len == 0 || phys + len < phys)
+		return PG_EMPTY;
+	uint64_t end = phys + len;
+	if (maxphyaddr < 52 && end > 1ull << (maxphyaddr > 0 ? maxphyaddr : 0))
+		return PG_BEYOND_MAXPHYADDR;
+	if (end > 1ull << 52)
+		return PG_BEYOND_MAXPHYADDR; /* the architectural most (4.1.4) */
+	if (end > PG_CANONICAL_END)
+		return PG_NONCANONICAL;
+	return PG_OK;
+}
+
+/* The table an entry references, or 0 (counted as an error by the caller). */
+static uint64_t *next_table(const struct pg_tables *t, uint64_t entry)
+{
+	return t->table(t->ctx, entry & PG_ADDR);
+}
+
+/* A new table for *e (not present): PG_OK, or why not. */
+static enum pg_error add_table(const struct pg_tables *t, uint64_t *e, struct pg_result *r)
+{
+	uint64_t pa = t->alloc(t->ctx);
+	if (!pa)
+		return PG_POOL_EXHAUSTED;
+	if (pa & ~PG_ADDR || !t->table(t->ctx, pa))
+		return PG_BAD_TABLE;
+	*e = pa | PG_TABLE_FLAGS;
+	r->tables++;
+	return PG_OK;
+}
+
+/* Split the 1 GiB leaf *e into a table of 512 2 MiB leaves of its type. */
+static enum pg_error split_1g(const struct pg_tables *t, uint64_t *e, struct pg_result *r)
+{
+	uint64_t old = *e;
+	uint64_t pa = t->alloc(t->ctx);
+	if (!pa)
+		return PG_POOL_EXHAUSTED;
+	uint64_t *pd = pa & ~PG_ADDR ? 0 : t->table(t->ctx, pa);
+	if (!pd)
+		return PG_BAD_TABLE;
+	/* Bits 29:13 of a 1 GiB entry are reserved (table 4-17): its address
+	 * is bits 51:30. The 2 MiB entries keep every flag, PAT bit included
+	 * (bit 12 in both, tables 4-17 and 4-18). */
+	uint64_t base = old & PG_ADDR & ~(PG_SIZE_1G - 1);
+	uint64_t flags = old & ~PG_ADDR;
+	for (int i = 0; i < 512; i++)
+		pd[i] = (base + (uint64_t)i * PG_SIZE_2M) | flags | (old & PG_PAT_LARGE);
+	*e = pa | PG_TABLE_FLAGS;
+	r->tables++;
+	r->splits++;
+	r->changed++;
+	return PG_OK;
+}
+
+enum pg_error pg_map(const struct pg_tables *t, uint64_t phys, uint64_t len, enum pg_type type,
+		     struct pg_result *r)
+{
+	*r = (struct pg_result){ 0 };
+	enum pg_error err = pg_check(phys, len, t->maxphyaddr);
+	if (err)
+		return err;
+	uint64_t end = phys + len;
+	uint64_t *pml4 = t->table(t->ctx, t->root & PG_ADDR);
+	if (!pml4)
+		return PG_BAD_TABLE;
+	for (uint64_t a = phys & ~(PG_SIZE_2M - 1); a < end;) {
+		r->at = a;
+		/* For WC, a page that starts before the range gets UC (paging.h). */
+		enum pg_type want = type == PG_WC && a < phys ? PG_UC : type;
+		uint64_t *e4 = &pml4[pg_index(a, 4)];
+		if (!(*e4 & PG_P) && (err = add_table(t, e4, r)))
+			return err;
+		uint64_t *pdpt = next_table(t, *e4);
+		if (!pdpt)
+			return PG_BAD_TABLE;
+		uint64_t *e3 = &pdpt[pg_index(a, 3)];
+		if (!(*e3 & PG_P)) {
+			if (t->has_1g && want == PG_WB) {
+				*e3 = (a & ~(PG_SIZE_1G - 1)) | PG_P | PG_RW | PG_PS;
+				r->pages++;
+				a = (a & ~(PG_SIZE_1G - 1)) + PG_SIZE_1G;
+				continue;
+			}
+			if ((err = add_table(t, e3, r)))
+				return err;
+		} else if (*e3 & PG_PS) {
+			if (want <= pg_type_of(*e3)) { /* already that type, or stricter */
+				a = (a & ~(PG_SIZE_1G - 1)) + PG_SIZE_1G;
+				continue;
+			}
+			if ((err = split_1g(t, e3, r)))
+				return err;
+		}
+		uint64_t *pd = next_table(t, *e3);
+		if (!pd)
+			return PG_BAD_TABLE;
+		uint64_t *e2 = &pd[pg_index(a, 2)];
+		if (!(*e2 & PG_P)) {
+			*e2 = a | PG_P | PG_RW | PG_PS | pg_type_bits(want);
+			r->pages++;
+		} else if (!(*e2 & PG_PS)) {
+			return PG_SMALL_PAGES;
+		} else if (want > pg_type_of(*e2)) {
+			*e2 = (*e2 & ~PG_TYPE_MASK) | pg_type_bits(want);
+			r->changed++;
+			r->retyped++;
+		}
+		a += PG_SIZE_2M;
+	}
+	return PG_OK;
+}
+
+const char *pg_error_text(enum pg_error e)
+{
+	switch (e) {
+	case PG_OK:
+		return "mapped";
+	case PG_EMPTY:
+		return "an empty range, or one that wraps past 2^64";
+	case PG_BEYOND_MAXPHYADDR:
+		return "beyond MAXPHYADDR, the physical addresses this CPU has";
+	case PG_NONCANONICAL:
+		return "at or above 2^47: identity-mapped, a non-canonical linear address under 4-level paging";
+	case PG_POOL_EXHAUSTED:
+		return "the pool of page-table pages is used up";
+	case PG_SMALL_PAGES:
+		return "a table of 4 KiB pages is in the way (not handled)";
+	case PG_BAD_TABLE:
+		return "a page table at an address the kernel cannot reach";
+	}
+	return "?";
+}
+
+const char *pg_type_name(enum pg_type t)
+{
+	return t == PG_WB ? "write-back (WB)" : t == PG_WC ? "write-combining (WC)" : "uncached (UC)";
+}

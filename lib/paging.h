@@ -1,0 +1,120 @@
+/* lib/paging.h - the arithmetic of an identity map under 4-level paging
+ * (SDM Vol. 3A 4.5 "4-Level Paging and 5-Level Paging"): which entries, at
+ * which level, map a physical range with 2 MiB or 1 GiB pages, the bounds
+ * (MAXPHYADDR, canonical addresses) and the memory type each page gets
+ * through the PAT (SDM Vol. 3A 12.12 "Page Attribute Table"). The tables
+ * are reached through callbacks, so the same code extends CR3's tables in
+ * the kernel (kernel/paging.c) and tables in arrays on the host
+ * (tests/unit/test_paging.c).
+ *
+ * The memory types, and the PAT entries they use (PAT index = PAT * 4 +
+ * PCD * 2 + PWT, 12.12.3; entries 0 and 3 are WB and UC at power-up,
+ * table 12-12; entry 4 is set to WC by kernel/paging.c):
+ *   PG_WB  RAM                       PAT entry 0: PAT = PCD = PWT = 0
+ *   PG_WC  a framebuffer             PAT entry 4: the PAT bit (bit 12 of a
+ *                                    2 MiB or 1 GiB entry)
+ *   PG_UC  MMIO registers            PAT entry 3: PCD = PWT = 1
+ * A page's type only ever moves towards UC (WB < WC < UC): a request for a
+ * weaker type than a page has leaves the page as it is, since it may hold
+ * registers another caller mapped UC. Entries of other PAT indexes count
+ * as UC.
+ *
+ * Page sizes: a page not mapped yet is mapped with a 1 GiB page for PG_WB
+ * when the CPU has them (CPUID.80000001H:EDX[26], "Page1GB"), else with
+ * 2 MiB pages; WC and UC always with 2 MiB pages, so that a type covers
+ * little more than what was asked. A 1 GiB page that must change type is
+ * first split into 512 2 MiB pages of the same type (a table from the
+ * pool). For PG_WC a 2 MiB page that starts before the range (the range's
+ * first page, when it is not 2 MiB-aligned) is given UC instead: it may
+ * hold other registers; the last page may reach past the range, which for
+ * a framebuffer is more video memory (a BAR is a naturally aligned power
+ * of two). A WB page may reach past the RAM asked for, as the boot code's
+ * map of 0..4 GiB covers the MMIO hole: the firmware's MTRRs make such
+ * space UC (SDM Vol. 3A 12.5.2.2, table 12-7: MTRR UC with PAT WB is UC).
+ * Tables of 4 KiB pages are not handled (none are made).
+ */
+#ifndef LIB_PAGING_H
+#define LIB_PAGING_H
+
+#include <stdint.h>
+
+#define PG_P 0x1ull              /* present */
+#define PG_RW 0x2ull             /* writable */
+#define PG_PWT 0x8ull
+#define PG_PCD 0x10ull
+#define PG_PS 0x80ull            /* page size: a 2 MiB or 1 GiB leaf */
+#define PG_PAT_LARGE 0x1000ull   /* the PAT bit of a 2 MiB or 1 GiB entry (bit 12) */
+#define PG_ADDR 0x000FFFFFFFFFF000ull /* bits 51:12: the next table or the page */
+#define PG_SIZE_2M 0x200000ull
+#define PG_SIZE_1G 0x40000000ull
+/* Identity-mapped, a physical address is a linear one: canonical under
+ * 4-level paging below 2^47 (bits 63:47 equal; SDM Vol. 1 3.3.7.1). */
+#define PG_CANONICAL_END (1ull << 47)
+
+enum pg_type { PG_WB, PG_WC, PG_UC };
+
+enum pg_error {
+	PG_OK,
+	PG_EMPTY,               /* length 0, or the range wraps past 2^64 */
+	PG_BEYOND_MAXPHYADDR,   /* the range ends above 2^MAXPHYADDR */
+	PG_NONCANONICAL,        /* the range ends above 2^47 */
+	PG_POOL_EXHAUSTED,      /* a table was needed and the pool had none */
+	PG_SMALL_PAGES,         /* a 2 MiB region is mapped by a table of 4 KiB pages */
+	PG_BAD_TABLE,           /* a table's address the callback cannot reach */
+};
+
+/* The tables: the PML4's physical address, a callback giving a pointer to
+ * the 4 KiB table at a physical address (NULL: unreachable), and one
+ * giving the physical address of a zeroed 4 KiB table from a pool (0:
+ * exhausted). maxphyaddr: bits (SDM Vol. 3A 4.1.4), 32..52. */
+struct pg_tables {
+	uint64_t root;
+	uint64_t *(*table)(void *ctx, uint64_t phys);
+	uint64_t (*alloc)(void *ctx);
+	void *ctx;
+	int maxphyaddr;
+	int has_1g;
+};
+
+/* What pg_map did. changed > 0: entries that were present changed (a type,
+ * or a 1 GiB page split), so the TLBs and paging-structure caches must be
+ * invalidated (SDM Vol. 3A 4.10.4.2); retyped > 0: a page's memory type
+ * changed, so caches must be flushed too (12.12.4; WBINVD as Linux does for
+ * a type change). Entries made present from not present need no
+ * invalidation (4.10.4.3). */
+struct pg_result {
+	int tables;   /* tables taken from the pool */
+	int pages;    /* leaves made present */
+	int changed;  /* present entries changed */
+	int retyped;  /* leaves whose type changed */
+	int splits;   /* 1 GiB pages split into 2 MiB pages */
+	uint64_t at;  /* on an error from the walk: the address it was at */
+};
+
+/* pg_index - the index into the table of level (4: PML4, bits 47:39;
+ * 3: PDPT, 38:30; 2: PD, 29:21; 1: PT, 20:12) for linear address va. */
+int pg_index(uint64_t va, int level);
+
+/* pg_type_bits - PWT, PCD and the PAT bit of a 2 MiB or 1 GiB leaf of type t. */
+uint64_t pg_type_bits(enum pg_type t);
+
+/* pg_type_of - the type of a 2 MiB or 1 GiB leaf: PAT index 0 WB, 4 WC,
+ * any other UC. */
+enum pg_type pg_type_of(uint64_t entry);
+
+/* pg_check - whether [phys, phys + len) can be identity-mapped: PG_EMPTY,
+ * PG_BEYOND_MAXPHYADDR (checked first), PG_NONCANONICAL, or PG_OK. */
+enum pg_error pg_check(uint64_t phys, uint64_t len, int maxphyaddr);
+
+/* pg_map - identity-map [phys, phys + len) with type (see above), making
+ * present what is not, from the pool. Stops at the first error; what it
+ * changed before is valid and counted in *r (the caller invalidates all
+ * the same). */
+enum pg_error pg_map(const struct pg_tables *t, uint64_t phys, uint64_t len, enum pg_type type,
+		     struct pg_result *r);
+
+/* pg_error_text, pg_type_name - in words ("write-combining (WC)"). */
+const char *pg_error_text(enum pg_error e);
+const char *pg_type_name(enum pg_type t);
+
+#endif
