@@ -133,53 +133,6 @@ static const char *smi_text(char *buf, size_t size, int unread, uint64_t smis)
 	return buf;
 }
 
-static const struct workload *sorted[WORKLOADS_MAX];
-static int nsorted = -1;
-
-static int name_less(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return (unsigned char)*a < (unsigned char)*b;
-}
-
-int workload_count(void)
-{
-	if (nsorted < 0) {
-		int n = (int)(__stop_bench_workloads - __start_bench_workloads);
-		nsorted = n < WORKLOADS_MAX ? n : WORKLOADS_MAX;
-		for (int i = 0; i < nsorted; i++) {
-			const struct workload *w = &__start_bench_workloads[i];
-			int j = i;
-			for (; j > 0 && name_less(w->name, sorted[j - 1]->name); j--)
-				sorted[j] = sorted[j - 1];
-			sorted[j] = w;
-		}
-	}
-	return nsorted;
-}
-
-const struct workload *workload_at(int i)
-{
-	return i >= 0 && i < workload_count() ? sorted[i] : 0;
-}
-
-const struct workload *workload_find(const char *name)
-{
-	for (int i = 0; i < workload_count(); i++) {
-		const char *a = workload_at(i)->name, *b = name;
-		while (*a && *a == *b) {
-			a++;
-			b++;
-		}
-		if (*a == *b)
-			return workload_at(i);
-	}
-	return 0;
-}
-
 static fill_fn pick_fill(const struct workload *w, enum method_id m)
 {
 	return counters_beside && !method_is_ctr(m) ? w->fill_ctr[m] : w->fill[m];

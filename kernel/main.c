@@ -18,6 +18,7 @@
 #include "../bench/report.h"
 #include "../bench/code.h"
 #include "../bench/run.h"
+#include "../bench/workload.h"
 #include "../lib/fmt.h"
 
 #define BENCH_VERSION "0.1"
@@ -109,7 +110,9 @@ void kernel_main(uint32_t magic, uint32_t info)
 
 	mem_init(&bi);
 	const struct cfg_line line = multiboot_cmdline(&bi);
-	config_parse(&line);
+	struct config_choices choices;
+	bench_config_choices(&choices);
+	config_parse(&line, &choices);
 	probe_cpu(&cpu);
 
 	kprintf("%s\n", RECORDS_BEGIN);
