@@ -670,7 +670,7 @@ static void screen_qr(const struct cpu_info *cpu, const struct run_totals *t, co
 		kprintf("qr: no QR code of the results: their text is longer than %u bytes\n",
 			(unsigned)sizeof body);
 	else
-		qr_show(body, (size_t)n);
+		qr_show(body, (size_t)n, tsc_hz);
 }
 
 /* Rows of an 80x25 text screen the summary may use: the final line takes
