@@ -16,7 +16,7 @@
 #define RECORDS_BEGIN "BEGIN bench-records v1"
 #define RECORDS_END "END bench-records"
 
-/* Units are given by their record key (unit_key[], run.h). Paper-format
+/* Units are given by their record key (unit_key[], results.h). Paper-format
  * lines are printed for a method's own unit (primary) only. */
 void report_run_start(enum method_id m, const struct workload *w, uint64_t ensembles,
 		      uint64_t samples, uint64_t warmup, int resolution, const char *unit);
