@@ -132,6 +132,12 @@ $(BUILD)/host/test_qrtext: tests/unit/test_qrtext.c $(LIB_HOST) $(wildcard lib/*
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -o $@ $< $(LIB_HOST) $(QRCODEGEN_A) -lm
 
+# test_results also links bench/results.c: the run's derived figures, pure C.
+$(BUILD)/host/test_results: tests/unit/test_results.c bench/results.c bench/results.h bench/methods.h \
+		bench/workload.h $(LIB_HOST) $(wildcard lib/*.h) tests/unit/check.h
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -o $@ $< bench/results.c $(LIB_HOST) -lm
+
 $(BUILD)/host/test_%: tests/unit/test_%.c $(LIB_HOST) $(wildcard lib/*.h) tests/unit/check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -o $@ $< $(LIB_HOST) -lm

@@ -1,6 +1,8 @@
 /* bench/report.c - see report.h. */
 #include "report.h"
 #include "code.h"
+#include "run.h"
+#include "walk.h"
 #include "../kernel/config.h"
 #include "../kernel/console.h"
 #include "../lib/figures.h"
@@ -348,6 +350,31 @@ void report_verdict(enum method_id m, const struct verdict *v)
 			methods[m].name, unit_key[v->unit], v->valid ? "true" : "false",
 			v->ergodic ? "true" : "false", ULL(v->var_of_vars), ULL(v->var_of_mins),
 			ULL(cfg.max_var_of_vars), ULL(cfg.max_var_of_mins), ULL(v->offset));
+}
+
+void report_walk(enum method_id m, const struct workload *w, int resolution, uint64_t param, int bad,
+		 const struct walk_result *r)
+{
+	char size[32] = "";
+	if (resolution)
+		fmt_format(size, sizeof size, " loop_size:%llu", ULL(param));
+	if (config_human() && bad && r->steps)
+		kprintf("walk %s/%s%s: incomplete: more than %llu single steps\n", methods[m].name, w->name,
+			size, ULL(WALK_MAX_STEPS));
+	else if (config_human() && bad)
+		kprintf("walk %s/%s%s: incomplete: too many window markers\n", methods[m].name, w->name, size);
+	else if (config_human())
+		kprintf("walk %s/%s%s: body %llu instructions; %llu instructions between the start "
+			"sequence and the body, %llu between the body and the stop sequence (one sample "
+			"single-stepped with RFLAGS.TF: %llu steps, %llu window%s)\n",
+			methods[m].name, w->name, size, ULL(r->body), ULL(r->gap_before), ULL(r->gap_after),
+			ULL(r->steps), ULL(r->windows), r->windows == 1 ? "" : "s");
+	if (config_json())
+		kprintf("{\"rec\":\"walk\",\"method\":\"%s\",\"workload\":\"%s\",\"param\":%llu,"
+			"\"complete\":%s,\"body\":%llu,\"gap_before\":%llu,\"gap_after\":%llu,"
+			"\"windows\":%llu,\"steps\":%llu}\n",
+			methods[m].name, w->name, ULL(param), bad ? "false" : "true", ULL(r->body),
+			ULL(r->gap_before), ULL(r->gap_after), ULL(r->windows), ULL(r->steps));
 }
 
 void report_resolution(enum method_id m, const struct resolution *res)

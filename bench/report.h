@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 #include "methods.h"
-#include "run.h"
+#include "results.h"
 #include "workload.h"
 #include "../lib/robust.h"
 #include "../lib/stats.h"
@@ -16,7 +16,7 @@
 #define RECORDS_BEGIN "BEGIN bench-records v1"
 #define RECORDS_END "END bench-records"
 
-/* Units are given by their record key (unit_key[], run.h). Paper-format
+/* Units are given by their record key (unit_key[], results.h). Paper-format
  * lines are printed for a method's own unit (primary) only; report_ensemble
  * prints nothing at output=summary. */
 void report_run_start(enum method_id m, const struct workload *w, uint64_t ensembles,
@@ -34,8 +34,6 @@ void report_disturbed(enum method_id m, const struct workload *w, uint64_t j,
 void report_smi_lost(enum method_id m, const struct workload *w, uint64_t j, const char *fault);
 /* report_smi_choice - whether SMIs are counted, and why not. */
 void report_smi_choice(int ok, int intel);
-/* report_tables - the final summary tables (bench/run.c). */
-void report_tables(const struct run_totals *t);
 /* report_samples - the raw samples of one ensemble as "samples" records of
  * at most 100 values each (at most DUMP_MAX_SAMPLES values in all). */
 void report_samples(enum method_id m, const struct workload *w, uint64_t j, const char *unit,
@@ -52,6 +50,12 @@ void report_counters_choice(int on, const char *why, const char *ins_label, cons
 void report_progress(enum method_id m, const struct workload *w, uint64_t done, uint64_t total,
 		     uint64_t elapsed_ticks);
 void report_verdict(enum method_id m, const struct verdict *v);
+/* report_walk - walk=on: what single-stepping one sample of m's window
+ * around w executed (bench/walk.h; bad: walk_window's return), as a line
+ * and a "walk" record; resolution: the sample was of loop size param. */
+struct walk_result;
+void report_walk(enum method_id m, const struct workload *w, int resolution, uint64_t param, int bad,
+		 const struct walk_result *r);
 void report_resolution(enum method_id m, const struct resolution *r);
 void report_recommendation(int m, const char *why);
 /* report_serial_estimate - in the config section, a line and a

@@ -118,4 +118,12 @@ int workload_count(void);
  * link order. */
 const struct workload *workload_at(int i);
 
+/* bench_config_choices - the names methods= and workloads= choose from,
+ * for config_parse (kernel/config.h): every method in enum method_id
+ * order, every registered workload in workload_at order; by default every
+ * method and every workload but the empty window and the resolution
+ * test's loop. The lists stay valid for the whole run. */
+struct config_choices;
+void bench_config_choices(struct config_choices *ch);
+
 #endif

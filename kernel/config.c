@@ -1,8 +1,6 @@
 /* kernel/config.c - see config.h. */
 #include "config.h"
 #include "console.h"
-#include "../bench/methods.h"
-#include "../bench/workload.h"
 #include "../lib/cmdline.h"
 #include "../lib/fmt.h"
 #include "../lib/pmu.h"
@@ -11,13 +9,12 @@ struct config cfg;
 
 static const char *const output_words[] = { "human", "json", "both", "full", "summary", 0 };
 static const char *const fault_words[] = { "none", "ud2", "gp", "pf", "de", 0 };
-static const char *method_words[METHOD_COUNT + 1];
+static const char *method_words[CONFIG_CHOICES_MAX + 1];
 static const char *const onoff_words[] = { "off", "on", 0 };
 static const char *const after_words[] = { "halt", "reboot", 0 };
 static const char *const buffers_words[] = { "auto", "high", 0 };
 static const char *const test_fb_words[] = { "none", "high", 0 };
-#define MAX_WORKLOADS WORKLOADS_MAX
-static const char *workload_words[MAX_WORKLOADS + 1];
+static const char *workload_words[CONFIG_CHOICES_MAX + 1];
 
 static const struct cfg_key keys[] = {
 	{ .name = "ensembles", .type = CFG_U64, .min = 1, .max = 1000000, .value = &cfg.ensembles },
@@ -59,22 +56,22 @@ static void report(void *ctx, const char *msg)
 	kprintf("%s\n", msg);
 }
 
-void config_parse(const struct cfg_line *line)
+/* words[] = names[] cut at CONFIG_CHOICES_MAX, NULL-terminated; the mask
+ * of all of them. */
+static uint64_t take_words(const char **words, const char *const *names)
 {
-	for (int m = 0; m < METHOD_COUNT; m++)
-		method_words[m] = methods[m].name;
-	method_words[METHOD_COUNT] = 0;
-	int nw = workload_count() < MAX_WORKLOADS ? workload_count() : MAX_WORKLOADS;
-	uint64_t wmask = 0;
-	for (int i = 0; i < nw; i++) {
-		workload_words[i] = workload_at(i)->name;
-		/* By default every workload but the offset (it always runs first)
-		 * and the resolution test's loop (resolution=on runs it). */
-		if (!(workload_at(i)->flags & (WL_OFFSET | WL_RESOLUTION)))
-			wmask |= 1ull << i;
-	}
-	workload_words[nw] = 0;
-	cfg.workloads = wmask;
+	int n = 0;
+	for (; names && names[n] && n < CONFIG_CHOICES_MAX; n++)
+		words[n] = names[n];
+	words[n] = 0;
+	return n ? ~0ull >> (64 - n) : 0;
+}
+
+void config_parse(const struct cfg_line *line, const struct config_choices *ch)
+{
+	uint64_t all_methods = take_words(method_words, ch->methods);
+	uint64_t all_workloads = take_words(workload_words, ch->workloads);
+	cfg.workloads = ch->default_workloads & all_workloads;
 	cfg.resolution = 0;
 	cfg.walk = 0;
 	cfg.test_acpi_corrupt[0] = '\0';
@@ -89,7 +86,7 @@ void config_parse(const struct cfg_line *line)
 	cfg.ensembles = DEFAULT_ENSEMBLES;
 	cfg.samples = DEFAULT_SAMPLES;
 	cfg.warmup = DEFAULT_WARMUP;
-	cfg.methods = (1ull << METHOD_COUNT) - 1;
+	cfg.methods = ch->default_methods & all_methods;
 	cfg.output = OUTPUT_BOTH;
 	cfg.test_fault = FAULT_NONE;
 	cfg.test_buffers = TEST_BUFFERS_AUTO;
@@ -111,7 +108,7 @@ void config_parse(const struct cfg_line *line)
 
 int config_workload_selected(int i)
 {
-	return i < MAX_WORKLOADS && ((cfg.workloads >> i) & 1);
+	return i >= 0 && i < CONFIG_CHOICES_MAX && ((cfg.workloads >> i) & 1);
 }
 
 int config_human(void)
@@ -139,18 +136,18 @@ void config_print(void)
 	char list[160];
 	int n = 0;
 	list[0] = '\0';
-	for (int m = 0; m < METHOD_COUNT; m++)
+	for (int m = 0; method_words[m]; m++)
 		if ((cfg.methods >> m) & 1)
 			n += fmt_format(list + n, sizeof list - (size_t)n, "%s%s", n ? "," : "",
-					methods[m].name);
-	/* Up to WORKLOADS_MAX names: cut, never written past, when longer. */
+					method_words[m]);
+	/* Up to CONFIG_CHOICES_MAX names: cut, never written past, when longer. */
 	char wl[2048];
 	int wn = 0;
 	wl[0] = '\0';
-	for (int i = 0; i < workload_count() && wn < (int)sizeof wl - 1; i++)
+	for (int i = 0; workload_words[i] && wn < (int)sizeof wl - 1; i++)
 		if (config_workload_selected(i))
 			wn += fmt_format(wl + wn, sizeof wl - (size_t)wn, "%s%s", wn ? "," : "",
-					 workload_at(i)->name);
+					 workload_words[i]);
 	char dump[24] = "off", jdump[24] = "null";
 	if (cfg.dump != CFG_OFF) {
 		fmt_format(dump, sizeof dump, "%llu", (unsigned long long)cfg.dump);

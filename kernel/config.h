@@ -54,16 +54,33 @@ struct config {
 
 extern struct config cfg;
 
+/* Most names methods= and workloads= choose from (a bit each in a
+ * CFG_SET mask, lib/cmdline.h). */
+#define CONFIG_CHOICES_MAX 63
+
+/* The names methods= and workloads= choose from and their defaults, given
+ * by the measurement (bench/workload.h bench_config_choices), so that this
+ * layer knows names and bits, not the workload registry: NULL-terminated
+ * lists of at most CONFIG_CHOICES_MAX names, bit i of a mask standing for
+ * name i. */
+struct config_choices {
+	const char *const *methods;
+	const char *const *workloads;
+	uint64_t default_methods, default_workloads;
+};
+
 /* config_parse - set cfg from defaults and the command line (console= is
  * kernel/console.c's, which has reported its problems already), printing
  * one "config:" line per problem and one listing the keys given more than
  * once, and checking the keys against each other: a dump= beyond the last
  * ensemble is a problem (nothing would be dumped), reported, and turned
- * off. */
+ * off. methods= and workloads= are checked against ch's names (names past
+ * CONFIG_CHOICES_MAX are ignored). */
 struct cfg_line;
-void config_parse(const struct cfg_line *line);
+void config_parse(const struct cfg_line *line, const struct config_choices *ch);
 
-/* config_workload_selected - whether registered workload i runs. */
+/* config_workload_selected - whether workload i (of config_choices'
+ * workloads) runs. */
 int config_workload_selected(int i);
 
 /* config_print - the configuration in effect: a human line and a record. */

@@ -18,6 +18,8 @@
 #include "../bench/report.h"
 #include "../bench/code.h"
 #include "../bench/run.h"
+#include "../bench/summary.h"
+#include "../bench/workload.h"
 #include "../lib/fmt.h"
 
 #define BENCH_VERSION "0.1"
@@ -109,7 +111,9 @@ void kernel_main(uint32_t magic, uint32_t info)
 
 	mem_init(&bi);
 	const struct cfg_line line = multiboot_cmdline(&bi);
-	config_parse(&line);
+	struct config_choices choices;
+	bench_config_choices(&choices);
+	config_parse(&line, &choices);
 	mem_test_setup();
 	probe_cpu(&cpu);
 
@@ -167,23 +171,24 @@ void kernel_main(uint32_t magic, uint32_t info)
 
 	provoke_fault();
 
-	struct run_totals t;
-	bench_run(&cpu, ticks, cfg.samples, &t);
+	static struct bench_results results;
+	const struct run_totals *t = &results.totals;
+	bench_run(&cpu, ticks, cfg.samples, &results);
 	mem_test_report();
 
 	kprintf("{\"rec\":\"end\",\"status\":\"complete\",\"methods_run\":%d,\"methods_skipped\":%d,"
 		"\"ensemble_errors\":%llu,\"config_problems\":%d,\"nmis\":%llu}\n",
-		t.methods_run, t.methods_skipped, (unsigned long long)t.ensemble_errors,
+		t->methods_run, t->methods_skipped, (unsigned long long)t->ensemble_errors,
 		cfg.problems, (unsigned long long)trap_nmi_count());
 	kprintf("%s\n", RECORDS_END);
 	char final_line[200];
 	fmt_format(final_line, sizeof final_line,
 		   "bench: run complete: %d method%s run, %d skipped, %llu ensemble errors, "
 		   "%d command-line problem%s (exit code 0x%x)",
-		   t.methods_run, t.methods_run == 1 ? "" : "s", t.methods_skipped,
-		   (unsigned long long)t.ensemble_errors, cfg.problems, cfg.problems == 1 ? "" : "s",
+		   t->methods_run, t->methods_run == 1 ? "" : "s", t->methods_skipped,
+		   (unsigned long long)t->ensemble_errors, cfg.problems, cfg.problems == 1 ? "" : "s",
 		   EXIT_SUCCESS_CODE);
 	kprintf("%s\n", final_line);
-	bench_screen_summary(&cpu, &t, final_line);
+	bench_screen_summary(&cpu, &results, final_line);
 	bench_exit(EXIT_SUCCESS_CODE);
 }

@@ -38,7 +38,6 @@
 #include "exit.h"
 #include "fb.h"
 #include "font.h"
-#include "../bench/run.h"
 #include "../lib/fmt.h"
 #include "../lib/qrtext.h"
 
@@ -137,6 +136,7 @@ static uint8_t codes[QRTEXT_MAX_PARTS][qrcodegen_BUFFER_LEN_MAX];
 static uint8_t work[qrcodegen_BUFFER_LEN_MAX];
 static int nparts; /* codes encoded */
 static int paged;  /* 1: each code on a page of its own (qr_hold) */
+static uint64_t page_tsc_hz; /* qr_show's tsc_hz: a page's time on the screen */
 
 /* The modules of code i with its quiet zone. */
 static uint32_t span(int i)
@@ -246,10 +246,11 @@ static void say(const char *why)
 	kprintf("qr: no QR code of the results: %s\n", why);
 }
 
-int qr_show(const char *body, size_t len)
+int qr_show(const char *body, size_t len, uint64_t tsc_hz)
 {
 	static char part[QRTEXT_PART_MAX];
 	nparts = paged = 0;
+	page_tsc_hz = tsc_hz;
 	if (!console_framebuffer())
 		return 0;
 	int vmax = page_version();
@@ -290,7 +291,7 @@ __attribute__((noinline, noipa, used)) void qr_page_shown(int page, int pages)
  * unknown, 3 GHz). */
 static void wait_page(void)
 {
-	uint64_t hz = bench_tsc_hz() ? bench_tsc_hz() : 3000000000ull;
+	uint64_t hz = page_tsc_hz ? page_tsc_hz : 3000000000ull;
 	uint64_t t0 = rdtsc(), span_ticks = hz * QR_PAGE_SECONDS;
 	while (rdtsc() - t0 < span_ticks) {
 		uint8_t st = inb(0x64);

@@ -12,6 +12,7 @@
 #define KERNEL_QR_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define QR_MIN_SCALE 3     /* pixels a module, at least */
 #define QR_MAX_SCALE 8     /* pixels a module, at most */
@@ -25,8 +26,9 @@
  * they do not all fit beside the text, each is given a page of its own
  * that qr_hold shows in turn. Without a framebuffer (VGA text, no screen)
  * nothing is done; a failure is one line on the screen saying why.
- * Returns the number of parts drawn or paged, 0 when none. */
-int qr_show(const char *body, size_t len);
+ * tsc_hz: the TSC rate in Hz that times qr_hold's pages (0: unknown, 3 GHz
+ * assumed). Returns the number of parts drawn or paged, 0 when none. */
+int qr_show(const char *body, size_t len, uint64_t tsc_hz);
 
 /* qr_hold - at the end of the run, instead of halting (kernel/exit.c):
  * when qr_show made pages, show the summary and each code in turn, each

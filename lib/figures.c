@@ -3,6 +3,13 @@
 #include "robust.h"
 #include "stats.h"
 
+int verdict_ergodic(const struct summary_result *s, uint64_t max_var_of_vars, uint64_t max_var_of_mins,
+		    int *valid)
+{
+	*valid = s->var_of_vars_ok && s->var_of_mins_ok;
+	return *valid && s->var_of_vars <= max_var_of_vars && s->var_of_mins <= max_var_of_mins;
+}
+
 /* The most common value of a[0..n-1], the smallest of equally common ones;
  * sorts a. n >= 1. */
 static uint64_t mode_u64(uint64_t *a, uint64_t n)

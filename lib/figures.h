@@ -1,13 +1,26 @@
 /* lib/figures.h - figures derived from a run's statistics, kept apart from
  * the printing so that they are host-tested (tests/unit/test_figures.c):
- * the resolution test's analysis (Paoloni 2010 3.3.1), the core clock
- * over the TSC's from net medians, and SMIs between two reads of
- * MSR_SMI_COUNT. Integer only; never called inside a measured window.
+ * the verdict on a method (Paoloni 2010 4), the resolution test's analysis
+ * (3.3.1), the core clock over the TSC's from net medians, and SMIs
+ * between two reads of MSR_SMI_COUNT. Integer only; never called inside a
+ * measured window.
  */
 #ifndef LIB_FIGURES_H
 #define LIB_FIGURES_H
 
 #include <stdint.h>
+#include "stats.h"
+
+/* verdict_ergodic - the paper's verdict on a method from its empty
+ * window's summary (Paoloni 2010 section 4, steps 1-2: a method fit for
+ * benchmarking on this machine has a variance of variances and a variance
+ * of minimum values of (close to) zero). *valid: both figures exist (no
+ * 128-bit overflow, lib/stats.h). Returns 1 (ergodic) when both are valid
+ * and var_of_vars <= max_var_of_vars (unit^4) and var_of_mins <=
+ * max_var_of_mins (unit^2), else 0: never ergodic on an overflowed
+ * figure. */
+int verdict_ergodic(const struct summary_result *s, uint64_t max_var_of_vars, uint64_t max_var_of_mins,
+		    int *valid);
 
 /* What the minimums of the resolution test show (paper 3.3.1: ensemble j
  * measures measured_loop(j); the resolution is how many more loop

@@ -82,7 +82,7 @@ HUMAN_RESULT = re.compile(r"^result (\S+)/(\S+): (-?\d+) (.+?) net \(least minim
 HUMAN_CONFIG = re.compile(r"^config: (ensembles=\d+ samples=\d+ .*) \((\d+) command-line problems?\)$")
 FINAL = re.compile(r"bench: (?:run (?:complete|aborted)|nested exception.*run aborted)")
 
-# The compact ensemble record: its unit numbers (bench/run.h enum unit) and
+# The compact ensemble record: its unit numbers (bench/results.h enum unit) and
 # the keys of the ensemble record it is read as.
 COMPACT = re.compile(r'\{"e":\[')
 COMPACT_UNITS = ("tsc_ticks", "core_cycles", "instructions")

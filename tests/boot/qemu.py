@@ -100,7 +100,7 @@ def clean_lines(text):
     return ANSI.sub("", text.replace("\r", "")).split("\n")
 
 
-UNITS = ("tsc_ticks", "core_cycles", "instructions")  # bench/run.h enum unit
+UNITS = ("tsc_ticks", "core_cycles", "instructions")  # bench/results.h enum unit
 
 
 def compact_ensemble(values, header, where):

@@ -113,7 +113,7 @@ def fit(v, width):
 
 
 def screen_figure(v, width):
-    """A variance as the screen summary shows it (bench/run.c): fitted to
+    """A variance as the screen summary shows it (bench/summary.c): fitted to
     width, or "overflow" where it overflowed 64 bits, which the records give
     as null. Under a busy host one long preemption inside an ensemble of
     the empty window is enough: var of vars is in TSC ticks^4."""

@@ -57,7 +57,7 @@ def summary_run(var_of_vars, valid, ergodic):
 
 
 def summary_screen(var_of_vars, ergodic):
-    """The one-screen summary of summary_run, as bench/run.c draws it."""
+    """The one-screen summary of summary_run, as bench/summary.c draws it."""
     return ["bench summary: QEMU TCG CPU version 2.5+",
             "AuthenticAMD fam 6 model 6 step 3, microcode n/a, TSC 2600.000 MHz",
             "4 ensembles x 300 samples; SMIs not readable, NMIs 0",

@@ -198,8 +198,39 @@ static void test_smi_delta(void)
 	CHECK_EQ_U64(smi_delta(0, 0, 0, 0, &d), -1);
 }
 
+/* The verdict (paper 4 steps 1-2): at the thresholds is ergodic, one
+ * above either is not, and an overflowed figure is never ergodic, however
+ * small the value left in it. */
+static void test_verdict(void)
+{
+	struct summary_result s = { .var_of_vars = 10, .var_of_mins = 1, .var_of_vars_ok = 1, .var_of_mins_ok = 1 };
+	int valid = -1;
+	CHECK_EQ_U64(verdict_ergodic(&s, 10, 1, &valid), 1);
+	CHECK_EQ_U64(valid, 1);
+	s.var_of_vars = 11;
+	CHECK_EQ_U64(verdict_ergodic(&s, 10, 1, &valid), 0);
+	CHECK_EQ_U64(valid, 1);
+	s.var_of_vars = 10;
+	s.var_of_mins = 2;
+	CHECK_EQ_U64(verdict_ergodic(&s, 10, 1, &valid), 0);
+	CHECK_EQ_U64(valid, 1);
+	s.var_of_mins = 0;
+	s.var_of_vars = 0;
+	s.var_of_vars_ok = 0;
+	CHECK_EQ_U64(verdict_ergodic(&s, 10, 1, &valid), 0);
+	CHECK_EQ_U64(valid, 0);
+	s.var_of_vars_ok = 1;
+	s.var_of_mins_ok = 0;
+	CHECK_EQ_U64(verdict_ergodic(&s, UINT64_MAX, UINT64_MAX, &valid), 0);
+	CHECK_EQ_U64(valid, 0);
+	s.var_of_mins_ok = 1;
+	s.var_of_vars = s.var_of_mins = UINT64_MAX - 1;
+	CHECK_EQ_U64(verdict_ergodic(&s, UINT64_MAX - 1, UINT64_MAX - 1, &valid), 1);
+}
+
 int main(void)
 {
+	test_verdict();
 	test_resolution();
 	test_clock_ratio();
 	test_smi_delta();

@@ -1,0 +1,117 @@
+/* bench/results.c - see results.h. */
+#include "results.h"
+
+const char *const unit_key[UNIT_COUNT] = { "tsc_ticks", "core_cycles", "instructions" };
+const char *const unit_name[UNIT_COUNT] = { "TSC ticks", "core cycles", "instructions" };
+
+void results_init(struct bench_results *r)
+{
+	*r = (struct bench_results){ .totals = { .recommended = -1, .recommend_why = "" } };
+}
+
+unsigned results_units(int ctr_method, int counters_beside)
+{
+	if (ctr_method)
+		return 1u << UNIT_CYC | 1u << UNIT_INS;
+	return counters_beside ? 1u << UNIT_TSC | 1u << UNIT_CYC | 1u << UNIT_INS : 1u << UNIT_TSC;
+}
+
+void results_judge(const struct workload_result *empty, uint64_t max_var_of_vars,
+		   uint64_t max_var_of_mins, struct verdict *v)
+{
+	v->ergodic = verdict_ergodic(&empty->s, max_var_of_vars, max_var_of_mins, &v->valid);
+	v->var_of_vars = empty->s.var_of_vars;
+	v->var_of_mins = empty->s.var_of_mins;
+	v->offset = empty->s.min_of_mins;
+	v->unit = empty->unit;
+}
+
+void results_keep_method(struct bench_results *r, enum method_id m, enum unit primary, unsigned units,
+			 const struct workload_result *empty, const struct verdict *v)
+{
+	struct method_row *row = &r->rows[m];
+	row->ran = 1;
+	row->r = empty[primary];
+	row->v = *v;
+	for (int u = 0; u < UNIT_COUNT; u++)
+		if ((units >> u) & 1) {
+			row->offset_in[u] = empty[u].s.min_of_mins;
+			row->offset_units |= (uint8_t)(1u << u);
+		}
+}
+
+void results_keep_nets(struct bench_results *r, enum method_id m, int i, unsigned units,
+		       const struct workload_result *wr)
+{
+	for (int u = 0; u < UNIT_COUNT; u++) {
+		if (!((units >> u) & 1))
+			continue;
+		r->net_in[m][i][u] = (int64_t)(wr[u].s.min_of_mins - wr[u].offset);
+		r->net_units[m][i] |= (uint8_t)(1u << u);
+	}
+}
+
+void results_recommend(struct bench_results *r)
+{
+	struct run_totals *t = &r->totals;
+	static const enum method_id preference[] = { METHOD_rdtscp, METHOD_cr0, METHOD_cpuid };
+	t->recommended = -1;
+	for (unsigned i = 0; i < sizeof preference / sizeof preference[0]; i++) {
+		enum method_id m = preference[i];
+		if (r->rows[m].ran && r->rows[m].v.ergodic) {
+			t->recommended = m;
+			t->recommend_why = m == METHOD_rdtscp ? "RDTSCP is supported and the method is ergodic here (paper 4)"
+					 : m == METHOD_cr0 ? "the CR0 alternative is ergodic here (paper 3.2.3, 4)"
+							   : "only the CPUID method is ergodic here; expect a coarser resolution (paper 3.1.2)";
+			return;
+		}
+	}
+	t->recommend_why = t->methods_run ? "no method of the paper's is ergodic on this machine: change the BIOS "
+					    "settings (turbo, C-states, Hyper-Threading, frequency scaling) or the BIOS (paper 4 step 2)"
+					  : "no method ran";
+}
+
+int results_has_net(const struct bench_results *r, int m, int i)
+{
+	if (m >= 0)
+		return r->net_units[m][i] != 0;
+	for (m = 0; m < METHOD_COUNT; m++)
+		if (r->net_units[m][i])
+			return 1;
+	return 0;
+}
+
+int results_net_by(const struct bench_results *r)
+{
+	int by = r->totals.recommended;
+	for (int m = 0; by < 0 && m < METHOD_COUNT; m++)
+		if (r->rows[m].ran && !method_is_ctr(m))
+			by = m;
+	for (int m = 0; by < 0 && m < METHOD_COUNT; m++)
+		if (r->rows[m].ran)
+			by = m;
+	return by;
+}
+
+int results_counters_by(const struct bench_results *r, int by, int nworkloads)
+{
+	int cnt = -1;
+	for (int i = 0; by >= 0 && i < nworkloads; i++)
+		if (r->net_units[by][i] & (1u << UNIT_CYC))
+			cnt = by;
+	for (int m = METHOD_FIRST_CTR; cnt < 0 && m < METHOD_COUNT; m++)
+		if (r->rows[m].ran)
+			cnt = m;
+	return cnt;
+}
+
+void results_disturbances(const struct bench_results *r, uint64_t *smis, uint64_t *nmis, int *unread)
+{
+	*smis = *nmis = 0;
+	*unread = 0;
+	for (int m = 0; m < METHOD_COUNT; m++) {
+		*smis += r->rows[m].smis;
+		*nmis += r->rows[m].nmis;
+		*unread |= r->rows[m].smi_unread;
+	}
+}

@@ -1,0 +1,171 @@
+/* bench/results.h - what a run gives and the figures derived from it: the
+ * verdict on each method (paper 4 steps 1-2), its offset in each unit, the
+ * net least minimum of each (method, workload), the SMIs and NMIs per
+ * method, the recommendation (paper 4) and the choices the screen summary
+ * makes. Computation only: no printing, no machine access, so it is
+ * host-tested (tests/unit/test_results.c). bench/run.c fills a struct
+ * bench_results as it measures; bench/summary.c prints it.
+ *
+ * One struct bench_results is one run: the selected methods and workloads
+ * on one CPU. What holds for the whole boot (the TSC rate, the sample
+ * buffers) is not in it (bench/run.h). */
+#ifndef BENCH_RESULTS_H
+#define BENCH_RESULTS_H
+
+#include <stdint.h>
+#include "methods.h"
+#include "workload.h"
+#include "../lib/figures.h"
+#include "../lib/stats.h"
+
+/* The units a sample can be in. */
+enum unit { UNIT_TSC, UNIT_CYC, UNIT_INS, UNIT_COUNT };
+extern const char *const unit_key[UNIT_COUNT];  /* "tsc_ticks", "core_cycles", "instructions" */
+extern const char *const unit_name[UNIT_COUNT]; /* "TSC ticks", "core cycles", "instructions" */
+
+/* What one (method, workload) run gives in one unit, beside the paper's summary. */
+struct workload_result {
+	struct summary_result s;
+	enum unit unit;
+	uint64_t offset;            /* the method's offset in this unit (empty's least minimum) */
+	uint64_t offset_median;     /* the empty window's median of ensemble medians in this unit:
+				     * what net_median subtracts */
+	uint64_t median_of_mins;    /* median over ensembles of the ensemble minimums */
+	uint64_t mins_ci_low, mins_ci_high; /* ~95% CI of that median */
+	uint64_t median_of_medians; /* median over ensembles of the ensemble medians */
+	uint64_t outliers_1_5, outliers_3, samples_total;
+	uint64_t elapsed_ticks;
+};
+
+/* The verdict on a method from its empty-window summary (paper 4 step 2). */
+struct verdict {
+	enum unit unit;
+	int valid;   /* the figures exist (no overflow) */
+	int ergodic; /* var_of_vars and var_of_mins within the thresholds */
+	uint64_t var_of_vars, var_of_mins, offset;
+};
+
+/* The resolution test's analysis (paper 3.3.1; lib/figures.h). */
+struct resolution {
+	enum unit unit;
+	uint64_t spurious;
+	struct resolution_figures f;
+};
+
+/* What could have disturbed an ensemble: SMIs (MSR_SMI_COUNT, Intel) and
+ * NMIs (counted by kernel/trap.c) between its first and last sample. */
+struct disturbance {
+	int smi_ok;    /* MSR_SMI_COUNT was read before and after: smis is the count */
+	uint64_t smis, nmis;
+};
+
+struct run_totals {
+	int methods_run;
+	int methods_skipped;
+	uint64_t ensemble_errors;
+	int recommended;           /* enum method_id, or -1 */
+	const char *recommend_why;
+};
+
+/* A method's figures the final tables show. */
+struct method_row {
+	int ran;
+	struct workload_result r;  /* empty window, the method's own unit */
+	struct verdict v;
+	uint64_t smis, nmis, disturbed;
+	int smi_unread;            /* an ensemble's SMIs could not be counted */
+	uint64_t offset_in[UNIT_COUNT]; /* the offset in each unit measured (bit u of offset_units) */
+	uint8_t offset_units;
+};
+
+/* The row of the code= workload (bench/code.h) in the net tables, after
+ * the registered workloads' rows (workload_at order). */
+#define RESULTS_CODE_ROW WORKLOADS_MAX
+
+/* One run's results. */
+struct bench_results {
+	struct run_totals totals;
+	int smi_counted;           /* MSR_SMI_COUNT was readable when the run began */
+	struct method_row rows[METHOD_COUNT];
+	/* The net least minimum of each (method, workload row) in each unit
+	 * measured (bit u of net_units set; the method's own unit is
+	 * rows[m].r.unit), for the summary tables. */
+	int64_t net_in[METHOD_COUNT][WORKLOADS_MAX + 1][UNIT_COUNT];
+	uint8_t net_units[METHOD_COUNT][WORKLOADS_MAX + 1];
+	const char *code_row_name; /* the name of RESULTS_CODE_ROW's workload */
+};
+
+/* results_init - an empty run: no method run or skipped, no recommendation
+ * (totals.recommended -1, recommend_why ""), every row and net empty. */
+void results_init(struct bench_results *r);
+
+/* results_units - the units a method measures, a bit per enum unit: core
+ * cycles and instructions retired for a counter method (ctr_method), TSC
+ * ticks for a TSC method, with the other two when the counters are read
+ * beside it (counters_beside). */
+unsigned results_units(int ctr_method, int counters_beside);
+
+/* results_judge - the verdict on a method from its empty window's summary
+ * in the method's own unit (paper 4 steps 1-2; lib/figures.h
+ * verdict_ergodic): thresholds in unit^4 and unit^2. */
+void results_judge(const struct workload_result *empty, uint64_t max_var_of_vars,
+		   uint64_t max_var_of_mins, struct verdict *v);
+
+/* results_keep_method - method m ran: its row holds the empty window's
+ * result in its own unit (empty[primary]), its verdict v, and its offset
+ * (empty's least minimum) in each unit of units (results_units). empty[]
+ * is indexed by enum unit. */
+void results_keep_method(struct bench_results *r, enum method_id m, enum unit primary, unsigned units,
+			 const struct workload_result *empty, const struct verdict *v);
+
+/* results_keep_nets - the net least minimum (least minimum - offset, in
+ * the unit, negative when noise put the workload's below the empty
+ * window's) of workload row i (0 <= i <= RESULTS_CODE_ROW) by method m in
+ * each unit of units; wr[] is indexed by enum unit. */
+void results_keep_nets(struct bench_results *r, enum method_id m, int i, unsigned units,
+		       const struct workload_result *wr);
+
+/* results_add_disturbance - count ensemble's SMIs and NMIs d against
+ * method m (an SMI count that could not be read, where SMIs are counted,
+ * marks the method's SMIs unreadable). Returns 1 when the ensemble was
+ * disturbed (SMIs or NMIs), else 0. Inline: it runs after every
+ * ensemble, and the run's elapsed TSC ticks count its instructions. */
+static inline int results_add_disturbance(struct bench_results *r, enum method_id m, const struct disturbance *d)
+{
+	struct method_row *row = &r->rows[m];
+	if (r->smi_counted && !d->smi_ok)
+		row->smi_unread = 1;
+	row->smis += d->smis;
+	row->nmis += d->nmis;
+	if (!d->smis && !d->nmis)
+		return 0;
+	row->disturbed++;
+	return 1;
+}
+
+/* results_recommend - the method to use (paper section 4): RDTSCP where it
+ * ran and is ergodic, else the CR0 alternative (3.2.3), else CPUID alone
+ * (3.1.2); totals.recommended is it or -1, totals.recommend_why says why
+ * (or why none). */
+void results_recommend(struct bench_results *r);
+
+/* results_has_net - whether workload row i has a net figure by method m
+ * (m < 0: by any method). */
+int results_has_net(const struct bench_results *r, int m, int i);
+
+/* results_net_by - the method whose net figures the screen summary shows:
+ * the recommended one, else the first that ran of the TSC methods, else of
+ * all; -1 when none ran. */
+int results_net_by(const struct bench_results *r);
+
+/* results_counters_by - the method whose core cycles and instructions the
+ * screen summary shows beside by's TSC ticks: by itself when it read the
+ * counters (beside the TSC) for a registered workload (rows below
+ * nworkloads), else the first counter method that ran; -1 when none. */
+int results_counters_by(const struct bench_results *r, int by, int nworkloads);
+
+/* results_disturbances - the run's SMIs and NMIs over all methods; *unread:
+ * some method's SMIs could not be read. */
+void results_disturbances(const struct bench_results *r, uint64_t *smis, uint64_t *nmis, int *unread);
+
+#endif

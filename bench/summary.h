@@ -1,0 +1,35 @@
+/* bench/summary.h - what is printed at the end of a run, from its results
+ * (bench/results.h): the summary tables on the console, and the
+ * one-screen summary with the QR code of the results. Printing only: the
+ * figures come from bench/results.c. */
+#ifndef BENCH_SUMMARY_H
+#define BENCH_SUMMARY_H
+
+#include "results.h"
+
+struct cpu_info;
+
+/* summary_tables - the final summary tables: a row per method run (offset
+ * in TSC ticks and ns, or core cycles; total variance, variance of
+ * variances, variance of minimum values, max deviation, SMIs, NMIs,
+ * verdict; paper 4), then the net least minimum of each workload per
+ * method, in each method's own unit. */
+void summary_tables(const struct bench_results *r);
+
+/* bench_screen_summary - the one-screen summary that stays on the screen
+ * after the run, so that a photo records it: the machine (brand, family,
+ * model, stepping, microcode, TSC rate), the sizes, SMIs and NMIs; per
+ * method its offset (TSC ticks and ns; core cycles for the ctr_ methods),
+ * total variance, variance of variances, variance of minimum values and
+ * verdict (paper 4); per workload its net least minimum by the
+ * recommended method in TSC ticks and ns, with core cycles and
+ * instructions retired where counters were read; then final_line. At
+ * most 80 columns and 23 rows (the final line may take two more): wider
+ * figures are shown as d.dde+N. Screen only (the serial log has all of it
+ * above); clears the screen first; no effect without a screen. Call after
+ * bench_run and the final line. On a framebuffer the QR code of the
+ * results follows (kernel/qr.h), beside or below the summary, or on pages
+ * of its own that kernel/exit.c shows in turn after the halt line. */
+void bench_screen_summary(const struct cpu_info *cpu, const struct bench_results *r, const char *final_line);
+
+#endif
