@@ -14,6 +14,8 @@ static const char *const fault_words[] = { "none", "ud2", "gp", "pf", "de", 0 };
 static const char *method_words[METHOD_COUNT + 1];
 static const char *const onoff_words[] = { "off", "on", 0 };
 static const char *const after_words[] = { "halt", "reboot", 0 };
+static const char *const park_words[] = { "auto", "mwait", "hlt", 0 };
+static const char *const test_smp_words[] = { "none", "run", "fault", "silent", 0 };
 #define MAX_WORKLOADS WORKLOADS_MAX
 static const char *workload_words[MAX_WORKLOADS + 1];
 
@@ -45,6 +47,9 @@ static const struct cfg_key keys[] = {
 	  .allow_off = 1 },
 	{ .name = "test.fault", .type = CFG_CHOICE, .choices = fault_words,
 	  .value = &cfg.test_fault },
+	{ .name = "smp", .type = CFG_CHOICE, .choices = onoff_words, .value = &cfg.smp },
+	{ .name = "smp.park", .type = CFG_CHOICE, .choices = park_words, .value = &cfg.smp_park },
+	{ .name = "test.smp", .type = CFG_CHOICE, .choices = test_smp_words, .value = &cfg.test_smp },
 };
 
 static void report(void *ctx, const char *msg)
@@ -86,6 +91,9 @@ void config_parse(const struct cfg_line *line)
 	cfg.methods = (1ull << METHOD_COUNT) - 1;
 	cfg.output = OUTPUT_BOTH;
 	cfg.test_fault = FAULT_NONE;
+	cfg.smp = 0;
+	cfg.smp_park = SMP_PARK_AUTO;
+	cfg.test_smp = TEST_SMP_NONE;
 	cfg.dump = CFG_OFF;
 	cfg.problems = cfg_parse_line(line, keys, (int)(sizeof keys / sizeof keys[0]), 0, report, 0);
 	/* console= was read (and any bad value reported) by console_init. */

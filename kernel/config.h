@@ -11,6 +11,11 @@
 enum output_mode { OUTPUT_HUMAN, OUTPUT_JSON, OUTPUT_BOTH, OUTPUT_FULL };
 enum test_fault { FAULT_NONE, FAULT_UD2, FAULT_GP, FAULT_PF, FAULT_DE };
 enum after_run { AFTER_HALT, AFTER_REBOOT };
+/* smp.park= (kernel/smp.h): how a waiting CPU waits. */
+enum smp_park { SMP_PARK_AUTO, SMP_PARK_MWAIT, SMP_PARK_HLT };
+/* test.smp= (test only): run a test function on each AP, make the last
+ * started AP fault, or leave the last AP without its start-up IPIs. */
+enum test_smp { TEST_SMP_NONE, TEST_SMP_RUN, TEST_SMP_FAULT, TEST_SMP_SILENT };
 
 struct config {
 	uint64_t ensembles;  /* the paper's BOUND_OF_LOOP */
@@ -34,6 +39,9 @@ struct config {
 	char code_name[32];  /* code.name= */
 	char test_acpi_corrupt[8]; /* test only: a table whose checksum byte is flipped */
 	uint64_t walk;       /* 1: single-step one sample of each window first (bench/walk.c) */
+	uint64_t smp;        /* 1: start the application processors (kernel/smp.c) */
+	uint64_t smp_park;   /* enum smp_park */
+	uint64_t test_smp;   /* enum test_smp */
 	int problems;        /* messages config_parse printed */
 };
 
