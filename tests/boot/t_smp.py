@@ -11,7 +11,9 @@ backward steps; under -icount (one thread, vCPUs in turn) it may not finish
 and says so, so it is not asserted there."""
 import re
 
+from kvm import qemu_kvm
 from qemu import EXIT_FAILURE, check, clean_lines, expect_complete, kernel, qemu
+from t_bootpaths import BIOS_TIMEOUT, UEFI_TIMEOUT, grub_test_iso, ovmf
 
 SMALL = "ensembles=2 samples=20 warmup=0 methods=cpuid workloads=add_chain_64"
 TIMEOUT = 180  # a few seconds each when the machine is idle; CI is a busy 2-core box
@@ -181,3 +183,41 @@ def test_smp_boot_cpu_exception_named():
     check(rc == EXIT_FAILURE, f"QEMU exit status {rc}, expected {EXIT_FAILURE}", text)
     check(any(l.startswith("bench: run aborted by exception #UD invalid opcode on CPU 0 (APIC ID 0, the boot CPU)")
               for l in lines), "the boot CPU is not named", text)
+
+
+def grub_smp(name, firmware, timeout):
+    """Through GRUB (multiboot2: its memory map, and under UEFI a map with
+    no BIOS areas) with -smp 2: the AP starts and runs smp_run_on."""
+    iso = grub_test_iso("smp", f"\tmultiboot2 /boot/bench.elf {SMALL} smp=on test.smp=run")
+    rc, text = qemu(name, ["-cdrom", iso, "-smp", "2"] + firmware, timeout=timeout)
+    run = expect_complete(rc, text)
+    expect_online(run, [0, 1])
+    t = run.one("smp_test")
+    check(t["ran"] and t["said_cpu"] == 1 and t["own_stack"], f"smp_test {t}", text)
+    page = run.one("smp")["trampoline"]
+    check(0x1000 <= page < 0xA0000 and page % 4096 == 0, f"trampoline page 0x{page:x}", text)
+
+
+def test_smp_grub_bios():
+    grub_smp("smp-grub-bios", [], BIOS_TIMEOUT)
+
+
+def test_smp_grub_uefi():
+    grub_smp("smp-grub-uefi", ovmf("smp-grub-uefi"), UEFI_TIMEOUT)
+
+
+def test_smp_kvm():
+    """Under KVM (when /dev/kvm works): the AP starts on a real CPU, the warp
+    test completes (its figure is the host's, not asserted), and
+    IA32_TSC_ADJUST is read on both CPUs where CPUID has it."""
+    rc, text = qemu_kvm("smp-kvm", f"{SMALL} smp=on test.smp=run", extra=["-smp", "2"])
+    run = expect_complete(rc, text)
+    expect_online(run, [0, 1])
+    t = run.one("smp_test")
+    check(t["ran"] and t["said_cpu"] == 1 and t["own_stack"], f"smp_test {t}", text)
+    w = run.one("tsc_sync")
+    check(w["complete"] and min(w["rounds"]) > 0, f"warp test {w}", text)
+    adj = run.by("tsc_adjust")
+    check(adj == [{"rec": "tsc_adjust", "present": False}] or
+          ([a["cpu"] for a in adj] == [0, 1] and all(a["value"] is not None for a in adj)),
+          f"tsc_adjust records {adj}", text)
