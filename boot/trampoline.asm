@@ -78,6 +78,7 @@ tr_lm64:
         test    rax, rax
         jz      .unclaimed
         mov     rsp, rax
+        fninit                                  ; x87 as the boot CPU's (entry.asm)
         mov     rdi, [rbx + tr_arg - smp_trampoline]
         mov     rax, [rbx + tr_entry - smp_trampoline]
         call    rax                             ; never returns

@@ -190,19 +190,17 @@ int smp_this_cpu(void)
 
 uint64_t smp_post(int cpu, void (*fn)(void *), void *arg)
 {
-	int me = smp_this_cpu();
-	uint64_t token = (uint64_t)me << 48 | (lines[me].seq & 0xFFFFFFFFFFFFull);
+	uint64_t token = lines[smp_this_cpu()].seq; /* before the wake: fn may return at once */
 	lines[cpu].fn = fn;
 	lines[cpu].arg = arg;
-	lines[cpu].caller = me;
+	lines[cpu].caller = smp_this_cpu();
 	wake(cpu);
 	return token;
 }
 
 void smp_wait(uint64_t token)
 {
-	int me = (int)(token >> 48);
-	park(me, (lines[me].seq & ~0xFFFFFFFFFFFFull) | (token & 0xFFFFFFFFFFFFull));
+	park(smp_this_cpu(), token);
 }
 
 int smp_run_on(int cpu, void (*fn)(void *), void *arg)
@@ -238,7 +236,6 @@ __attribute__((noreturn)) void smp_ap_entry(uint64_t n)
 	struct slot *s = &slots[n];
 	struct ap_area *a = (struct ap_area *)((uintptr_t)s->tc);
 	trap_init_ap(&a->tc, &a->tss, a->ist, (int)n, s->info.apic_id);
-	__asm__ volatile("fninit"); /* x87 as the boot CPU's (boot/entry.asm) */
 	s->seen_apic_id = own_apic_id();
 	int want = s->seen_apic_id == s->info.apic_id ? SLOT_ONLINE : SLOT_WRONG_ID;
 	if (!__sync_bool_compare_and_swap(&s->state, SLOT_STARTING, want) || want != SLOT_ONLINE)

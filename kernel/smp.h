@@ -80,8 +80,9 @@ int smp_run_on(int cpu, void (*fn)(void *), void *arg);
 
 /* smp_post, smp_wait - the two halves of smp_run_on for a caller that
  * runs something of its own meanwhile (kernel/tscsync.c): smp_post starts
- * fn(arg) on cpu (online, not the caller) and returns a token; smp_wait
- * parks the caller until that fn has returned. */
+ * fn(arg) on cpu (online, not the caller) and returns a token (the
+ * caller's park-line count before it); smp_wait, on the same CPU, parks
+ * it until that fn has returned. */
 uint64_t smp_post(int cpu, void (*fn)(void *), void *arg);
 void smp_wait(uint64_t token);
 
