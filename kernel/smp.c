@@ -448,6 +448,54 @@ static void print_section(const char *park, uint64_t page, const char *why_none,
 	kprintf("]}\n");
 }
 
+/* copy_trampoline - the trampoline at page, its parameters the boot
+ * CPU's state (boot/trampoline.asm); returns the parameter block. */
+static struct tramp_params *copy_trampoline(uint64_t page)
+{
+	uint64_t n = (uint64_t)(smp_trampoline_end - smp_trampoline);
+	uint8_t *dst = (uint8_t *)(uintptr_t)page;
+	for (uint64_t i = 0; i < n; i++)
+		dst[i] = smp_trampoline[i];
+	struct tramp_params *p = (struct tramp_params *)(dst + (smp_tramp_params - smp_trampoline));
+	uint64_t efer = 0, pat = 0;
+	(void)rdmsr_safe(MSR_EFER, &efer);
+	p->cr0 = read_cr0();
+	p->cr3 = read_cr3();
+	p->cr4 = read_cr4() & ~CR4_PCIDE; /* never set here; PCIDE needs long mode first */
+	p->efer = efer & ~EFER_LMA;       /* read-only: the CPU sets it with CR0.PG */
+	p->has_pat = (cpuid(1, 0).edx >> 16) & 1 && !rdmsr_safe(MSR_PAT, &pat);
+	p->pat = pat;
+	p->entry = (uint64_t)(uintptr_t)smp_ap_entry;
+	return p;
+}
+
+/* start_all - every candidate, one at a time. */
+static void start_all(struct tramp_params *p, uint64_t apic_base)
+{
+	int last = -1;
+	for (int i = 0; i < ncpus; i++)
+		if (slots[i].candidate)
+			last = i;
+	for (int i = 0; i < ncpus; i++) {
+		struct slot *s = &slots[i];
+		if (!s->candidate)
+			continue;
+		if (!(apic_base & APIC_BASE_EXTD) && s->info.apic_id > 0xFE) {
+			s->info.why = "its APIC ID is above 254: the xAPIC cannot address it (x2APIC mode is off)";
+			continue;
+		}
+		uint64_t ticks = 0;
+		int st = start_one(s, p, cfg.test_smp == TEST_SMP_SILENT && i == last, &ticks);
+		s->info.start_ticks = st == SLOT_ONLINE ? ticks : 0;
+		s->info.online = st == SLOT_ONLINE;
+		s->info.why = st == SLOT_ONLINE ? 0
+			: st == -1 ? "no memory for its stacks"
+			: st == -2 ? "the local APIC did not send its IPIs (ICR delivery status stayed busy)"
+			: st == SLOT_WRONG_ID ? "it answered with another APIC ID (CPUID): halted"
+			: "no answer within 2000 ms of its INIT: sent INIT again and left alone";
+	}
+}
+
 void smp_start(const struct boot_info *bi, const struct cpu_info *c, uint64_t hz, int start)
 {
 	uint64_t apic_base = 0;
@@ -467,48 +515,11 @@ void smp_start(const struct boot_info *bi, const struct cpu_info *c, uint64_t hz
 	uint64_t page = problem ? 0 : pick_page(bi);
 	if (!problem && !page)
 		problem = "no free 4 KiB page below 1 MiB in the memory map for the trampoline";
-	if (!problem) {
-		uint64_t n = (uint64_t)(smp_trampoline_end - smp_trampoline);
-		uint8_t *dst = (uint8_t *)(uintptr_t)page;
-		for (uint64_t i = 0; i < n; i++)
-			dst[i] = smp_trampoline[i];
-		struct tramp_params *p = (struct tramp_params *)(dst + (smp_tramp_params - smp_trampoline));
-		uint64_t efer = 0, pat = 0;
-		(void)rdmsr_safe(MSR_EFER, &efer);
-		p->cr0 = read_cr0();
-		p->cr3 = read_cr3();
-		p->cr4 = read_cr4() & ~CR4_PCIDE; /* never set here; PCIDE needs long mode first */
-		p->efer = efer & ~EFER_LMA;       /* read-only: the CPU sets it with CR0.PG */
-		p->has_pat = (cpuid(1, 0).edx >> 16) & 1 && !rdmsr_safe(MSR_PAT, &pat);
-		p->pat = pat;
-		p->entry = (uint64_t)(uintptr_t)smp_ap_entry;
-		int last = -1;
-		for (int i = 0; i < ncpus; i++)
-			if (slots[i].candidate)
-				last = i;
-		for (int i = 0; i < ncpus; i++) {
-			struct slot *s = &slots[i];
-			if (!s->candidate)
-				continue;
-			if (!(apic_base & APIC_BASE_EXTD) && s->info.apic_id > 0xFE) {
-				s->info.why = "its APIC ID is above 254: the xAPIC cannot address it (x2APIC mode is off)";
-				continue;
-			}
-			uint64_t ticks = 0;
-			int st = start_one(s, p, cfg.test_smp == TEST_SMP_SILENT && i == last, &ticks);
-			s->info.start_ticks = st == SLOT_ONLINE ? ticks : 0;
-			s->info.online = st == SLOT_ONLINE;
-			s->info.why = st == SLOT_ONLINE ? 0
-				: st == -1 ? "no memory for its stacks"
-				: st == -2 ? "the local APIC did not send its IPIs (ICR delivery status stayed busy)"
-				: st == SLOT_WRONG_ID ? "it answered with another APIC ID (CPUID): halted"
-				: "no answer within 2000 ms of its INIT: sent INIT again and left alone";
-		}
-	} else {
-		for (int i = 0; i < ncpus; i++)
-			if (slots[i].candidate)
-				slots[i].info.why = problem;
-	}
+	if (!problem)
+		start_all(copy_trampoline(page), apic_base);
+	for (int i = 0; problem && i < ncpus; i++)
+		if (slots[i].candidate)
+			slots[i].info.why = problem;
 	if (!why_none && ncpus == 1)
 		why_none = "the MADT lists no other CPU";
 	if (problem && !why_none)
