@@ -15,6 +15,8 @@ static const char *const after_words[] = { "halt", "reboot", 0 };
 static const char *const buffers_words[] = { "auto", "high", 0 };
 static const char *const test_fb_words[] = { "none", "high", 0 };
 static const char *workload_words[CONFIG_CHOICES_MAX + 1];
+static const char *const park_words[] = { "auto", "mwait", "hlt", 0 };
+static const char *const test_smp_words[] = { "none", "run", "fault", "silent", 0 };
 
 static const struct cfg_key keys[] = {
 	{ .name = "ensembles", .type = CFG_U64, .min = 1, .max = 1000000, .value = &cfg.ensembles },
@@ -48,6 +50,9 @@ static const struct cfg_key keys[] = {
 	{ .name = "test.fb", .type = CFG_CHOICE, .choices = test_fb_words, .value = &cfg.test_fb },
 	{ .name = "test.map", .type = CFG_U64, .min = 0, .max = UINT64_MAX - 1, .value = &cfg.test_map,
 	  .allow_off = 1 },
+	{ .name = "smp", .type = CFG_CHOICE, .choices = onoff_words, .value = &cfg.smp },
+	{ .name = "smp.park", .type = CFG_CHOICE, .choices = park_words, .value = &cfg.smp_park },
+	{ .name = "test.smp", .type = CFG_CHOICE, .choices = test_smp_words, .value = &cfg.test_smp },
 };
 
 static void report(void *ctx, const char *msg)
@@ -92,6 +97,9 @@ void config_parse(const struct cfg_line *line, const struct config_choices *ch)
 	cfg.test_buffers = TEST_BUFFERS_AUTO;
 	cfg.test_fb = TEST_FB_NONE;
 	cfg.test_map = CFG_OFF;
+	cfg.smp = 0;
+	cfg.smp_park = SMP_PARK_AUTO;
+	cfg.test_smp = TEST_SMP_NONE;
 	cfg.dump = CFG_OFF;
 	cfg.problems = cfg_parse_line(line, keys, (int)(sizeof keys / sizeof keys[0]), 0, report, 0);
 	/* console= was read (and any bad value reported) by console_init. */

@@ -14,6 +14,11 @@ enum test_fault { FAULT_NONE, FAULT_UD2, FAULT_GP, FAULT_PF, FAULT_DE };
 enum after_run { AFTER_HALT, AFTER_REBOOT };
 enum test_buffers { TEST_BUFFERS_AUTO, TEST_BUFFERS_HIGH };
 enum test_fb { TEST_FB_NONE, TEST_FB_HIGH };
+/* smp.park= (kernel/smp.h): how a waiting CPU waits. */
+enum smp_park { SMP_PARK_AUTO, SMP_PARK_MWAIT, SMP_PARK_HLT };
+/* test.smp= (test only): run a test function on each AP, make the last
+ * started AP fault, or leave the last AP without its start-up IPIs. */
+enum test_smp { TEST_SMP_NONE, TEST_SMP_RUN, TEST_SMP_FAULT, TEST_SMP_SILENT };
 
 struct config {
 	uint64_t ensembles;  /* the paper's BOUND_OF_LOOP */
@@ -40,6 +45,9 @@ struct config {
 	uint64_t test_buffers; /* test only, enum test_buffers: sample buffers above 4 GiB (kernel/mem.c) */
 	uint64_t test_fb;    /* test only, enum test_fb: a framebuffer in RAM above 4 GiB */
 	uint64_t test_map;   /* test only: a physical address mapped UC and read, or CFG_OFF */
+	uint64_t smp;        /* 1: start the application processors (kernel/smp.c) */
+	uint64_t smp_park;   /* enum smp_park */
+	uint64_t test_smp;   /* enum test_smp */
 	int problems;        /* messages config_parse printed */
 };
 

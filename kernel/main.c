@@ -12,6 +12,8 @@
 #include "multiboot.h"
 #include "pic.h"
 #include "quiet.h"
+#include "smp.h"
+#include "tscsync.h"
 #include "pmu.h"
 #include "probe.h"
 #include "trap.h"
@@ -130,6 +132,11 @@ void kernel_main(uint32_t magic, uint32_t info)
 	cpu.lfence_serializing = quiet_cpu_report(&cpu) > 0;
 	bench_set_tsc_hz(rate.hz);
 	bench_set_tsc_source(rate.ppm, rate.source);
+	smp_start(&bi, &cpu, rate.hz, (int)cfg.smp); /* the other CPUs, parked (smp=on) */
+	if (cfg.smp) {
+		tscsync_check(&cpu);
+		smp_test((int)cfg.test_smp);
+	}
 	pmu_setup(cfg.pmu);
 	pmu_print(config_json());
 	cfg.problems += code_prepare(); /* its loops' memory before the sample buffers */

@@ -6,16 +6,7 @@
 #include "cpu.h"
 #include "exit.h"
 #include "uart.h"
-
-struct tss64 {
-	uint32_t reserved0;
-	uint64_t rsp[3];
-	uint64_t reserved1;
-	uint64_t ist[7];
-	uint64_t reserved2;
-	uint16_t reserved3;
-	uint16_t iomap_base;
-} __attribute__((packed));
+#include "../lib/fmt.h"
 
 struct idt_gate {
 	uint16_t offset_lo;
@@ -36,8 +27,8 @@ struct desc_ptr {
 #define SEL_KDATA 0x10
 #define SEL_TSS 0x18
 
-static uint64_t gdt[5];
-static struct tss64 tss;
+static struct trap_tss tss;
+static struct trap_cpu bsp = { .tss = &tss, .cpu = -1 };
 static struct idt_gate idt[256];
 /* The three vectors that may arrive while another handler runs, each on
  * its own stack (SDM Vol. 3A 7.14.5 "Interrupt Stack Table"): the CPU loads
@@ -45,11 +36,10 @@ static struct idt_gate idt[256];
  * even nested in a handler on that same stack, so a shared stack would let
  * an NMI during a #DF or #MC dump overwrite the frame being dumped.
  * Ordinary exceptions stay on the current stack (IST 0). */
-enum { IST_NMI = 1, IST_DF = 2, IST_MC = 3, IST_STACKS = 3 };
-#define IST_STACK_SIZE 16384
+enum { IST_NMI = 1, IST_DF = 2, IST_MC = 3, IST_STACKS = TRAP_IST_STACKS };
+#define IST_STACK_SIZE TRAP_IST_STACK_SIZE
 static uint8_t ist_stacks[IST_STACKS][IST_STACK_SIZE] __attribute__((aligned(16)));
-static volatile uint64_t nmi_count;
-static int in_exception;
+static volatile int in_exception;
 int (*trap_hook)(struct trap_frame *f);
 
 extern const uint64_t trap_vector_table[256];
@@ -88,10 +78,29 @@ const char *trap_fault_string(int err)
 	return v < 32 ? short_names[v] : "an interrupt";
 }
 
+struct trap_cpu *trap_this_cpu(void)
+{
+	struct desc_ptr p;
+	__asm__ volatile("sgdt %0" : "=m"(p));
+	return (struct trap_cpu *)p.base;
+}
+
 uint64_t trap_nmi_count(void)
 {
-	return nmi_count;
+	return trap_this_cpu()->nmis;
 }
+
+/* trap_halt and the address of its HLT, which the NMI handler skips. */
+extern const char trap_halt_insn[];
+__asm__(".text\n"
+	".globl trap_halt\n"
+	".type trap_halt, @function\n"
+	"trap_halt:\n"
+	".globl trap_halt_insn\n"
+	"trap_halt_insn:\n"
+	"\thlt\n"
+	"\tret\n"
+	".size trap_halt, . - trap_halt\n");
 
 static void set_gate(int vec, uint64_t handler, uint8_t ist)
 {
@@ -104,23 +113,26 @@ static void set_gate(int vec, uint64_t handler, uint8_t ist)
 	idt[vec].reserved = 0;
 }
 
-void trap_init(void)
+/* load_cpu - fill t's GDT (its TSS descriptor for *tss, whose IST1..IST3
+ * are the three stacks at ist) and load GDTR, CS, DS, ES, SS and TR. */
+static void load_cpu(struct trap_cpu *t, struct trap_tss *tss, uint8_t *ist)
 {
-	uint64_t base = (uint64_t)&tss, limit = sizeof tss - 1;
+	uint64_t base = (uint64_t)tss, limit = sizeof *tss - 1;
 
-	gdt[0] = 0;
-	gdt[1] = 0x00AF9A000000FFFFull; /* 64-bit code, DPL 0 */
-	gdt[2] = 0x00CF92000000FFFFull; /* data, DPL 0 */
+	t->tss = tss;
+	t->gdt[0] = 0;
+	t->gdt[1] = 0x00AF9A000000FFFFull; /* 64-bit code, DPL 0 */
+	t->gdt[2] = 0x00CF92000000FFFFull; /* data, DPL 0 */
 	/* 16-byte available 64-bit TSS descriptor (type 9). */
-	gdt[3] = (limit & 0xFFFF) | ((base & 0xFFFFFF) << 16) | (0x89ull << 40) |
-		 (((limit >> 16) & 0xF) << 48) | (((base >> 24) & 0xFF) << 56);
-	gdt[4] = base >> 32;
+	t->gdt[3] = (limit & 0xFFFF) | ((base & 0xFFFFFF) << 16) | (0x89ull << 40) |
+		    (((limit >> 16) & 0xF) << 48) | (((base >> 24) & 0xFF) << 56);
+	t->gdt[4] = base >> 32;
 
 	for (int i = 0; i < IST_STACKS; i++) /* TSS.IST1..IST3 = ist[0..2] */
-		tss.ist[i] = (uint64_t)(ist_stacks[i] + IST_STACK_SIZE);
-	tss.iomap_base = sizeof tss; /* no I/O permission bitmap */
+		tss->ist[i] = (uint64_t)(ist + (uint64_t)(i + 1) * IST_STACK_SIZE);
+	tss->iomap_base = sizeof *tss; /* no I/O permission bitmap */
 
-	struct desc_ptr gp = { sizeof gdt - 1, (uint64_t)gdt };
+	struct desc_ptr gp = { sizeof t->gdt - 1, (uint64_t)t->gdt };
 	__asm__ volatile("lgdt %0\n"
 			 "pushq %1\n"
 			 "leaq 1f(%%rip), %%rax\n"
@@ -134,12 +146,30 @@ void trap_init(void)
 			 :
 			 : "m"(gp), "i"(SEL_KCODE), "r"(SEL_KDATA), "r"(SEL_TSS)
 			 : "rax", "memory");
+}
 
+static void load_idt(void)
+{
+	struct desc_ptr ip = { sizeof idt - 1, (uint64_t)idt };
+	__asm__ volatile("lidt %0" : : "m"(ip) : "memory");
+}
+
+void trap_init(void)
+{
+	load_cpu(&bsp, &tss, &ist_stacks[0][0]);
 	for (int v = 0; v < 256; v++)
 		set_gate(v, trap_vector_table[v],
 			 v == VEC_NMI ? IST_NMI : v == VEC_DF ? IST_DF : v == VEC_MC ? IST_MC : 0);
-	struct desc_ptr ip = { sizeof idt - 1, (uint64_t)idt };
-	__asm__ volatile("lidt %0" : : "m"(ip) : "memory");
+	load_idt();
+}
+
+void trap_init_ap(struct trap_cpu *t, struct trap_tss *tss, uint8_t *ist, int cpu, uint32_t apic_id)
+{
+	t->cpu = cpu;
+	t->apic_id = apic_id;
+	t->ap = 1;
+	load_cpu(t, tss, ist);
+	load_idt();
 }
 
 static const struct ex_entry *find_fixup(uint64_t rip)
@@ -150,11 +180,11 @@ static const struct ex_entry *find_fixup(uint64_t rip)
 	return 0;
 }
 
-static void dump(const struct trap_frame *f)
+static void dump(const struct trap_frame *f, const char *where)
 {
-	kprintf("\nbench: EXCEPTION %s (vector %llu), error code 0x%llx\n",
+	kprintf("\nbench: EXCEPTION %s (vector %llu), error code 0x%llx%s\n",
 		trap_vector_name(f->vector), (unsigned long long)f->vector,
-		(unsigned long long)f->error_code);
+		(unsigned long long)f->error_code, where);
 	kprintf("  RIP=%016llx CS=%04llx RFLAGS=%016llx\n", (unsigned long long)f->rip,
 		(unsigned long long)f->cs, (unsigned long long)f->rflags);
 	kprintf("  RSP=%016llx SS=%04llx CR2=%016llx\n", (unsigned long long)f->rsp,
@@ -172,14 +202,32 @@ static void dump(const struct trap_frame *f)
 	kprintf("  R12=%016llx R13=%016llx R14=%016llx R15=%016llx\n",
 		(unsigned long long)f->r12, (unsigned long long)f->r13,
 		(unsigned long long)f->r14, (unsigned long long)f->r15);
-	kprintf("  NMIs received since boot: %llu\n", (unsigned long long)nmi_count);
+	kprintf("  NMIs received since boot: %llu\n", (unsigned long long)trap_this_cpu()->nmis);
+}
+
+/* " on CPU 2 (APIC ID 2, an application processor)" once kernel/smp.c has
+ * numbered the CPUs, else "" (the boot CPU's report as before). */
+static const char *cpu_words(char *buf, size_t size)
+{
+	const struct trap_cpu *t = trap_this_cpu();
+	buf[0] = '\0';
+	if (t->cpu >= 0)
+		fmt_format(buf, size, " on CPU %d (APIC ID %u, %s)", t->cpu, t->apic_id,
+			   t->ap ? "an application processor" : "the boot CPU");
+	return buf;
 }
 
 void trap_handler(struct trap_frame *f);
 void trap_handler(struct trap_frame *f)
 {
 	if (f->vector == VEC_NMI) {
-		nmi_count++;
+		struct trap_cpu *t = trap_this_cpu();
+		if (t->wake_recv < t->wake_sent)
+			t->wake_recv++; /* kernel/smp.c's wake-up, not a disturbance */
+		else
+			t->nmis++;
+		if (f->rip == (uint64_t)trap_halt_insn)
+			f->rip++; /* it arrived before the HLT: do not halt (trap_halt) */
 		return;
 	}
 	if (trap_hook && f->vector < 32 && trap_hook(f))
@@ -191,14 +239,15 @@ void trap_handler(struct trap_frame *f)
 		return;
 	}
 	console_emergency();
-	if (in_exception++) {
+	if (__sync_fetch_and_add(&in_exception, 1)) {
 		/* A fault while reporting a fault: say the least and leave. */
 		static const char msg[] = "\nbench: run aborted: nested exception while reporting an exception\n";
 		console_write(msg, sizeof msg - 1);
 		bench_exit(EXIT_FAILURE_CODE);
 	}
-	dump(f);
-	kprintf("bench: run aborted by exception %s at RIP=%016llx (QEMU exit status 35)\n",
-		trap_vector_name(f->vector), (unsigned long long)f->rip);
+	char where[80];
+	dump(f, cpu_words(where, sizeof where));
+	kprintf("bench: run aborted by exception %s%s at RIP=%016llx (QEMU exit status 35)\n",
+		trap_vector_name(f->vector), where, (unsigned long long)f->rip);
 	bench_exit(EXIT_FAILURE_CODE);
 }

@@ -32,8 +32,62 @@ struct trap_frame {
 #define VEC_PF 14
 #define VEC_MC 18
 
-/* trap_init - load our GDT with a TSS (IST1..IST3 stacks) and the IDT. */
+/* The 64-bit TSS (SDM Vol. 3A 9.7, figure 9-11). */
+struct trap_tss {
+	uint32_t reserved0;
+	uint64_t rsp[3];
+	uint64_t reserved1;
+	uint64_t ist[7];
+	uint64_t reserved2;
+	uint16_t reserved3;
+	uint16_t iomap_base;
+} __attribute__((packed));
+
+/* NMI, #DF and #MC each run on a stack of their own, per CPU. */
+#define TRAP_IST_STACKS 3
+#define TRAP_IST_STACK_SIZE 16384
+
+/* What each CPU has of its own (the boot CPU's is static in trap.c, an
+ * application processor's is in its kernel/smp.c area): its GDT, whose
+ * TSS descriptor points at its own TSS, whose IST1..IST3 point at its own
+ * stacks. The IDT is shared: one table, loaded by LIDT on every CPU (the
+ * IDTR is per logical processor, SDM Vol. 3A 2.4.3); its gates hold only
+ * the IST index, and the CPU taking the interrupt reads the stack pointer
+ * from the TSS its own TR selects (SDM Vol. 3A 7.14.5), so one IDT serves
+ * every CPU while each keeps its own IST stacks. The GDT comes first: SGDT
+ * gives its base, which is this structure's address (trap_this_cpu). */
+struct trap_cpu {
+	uint64_t gdt[5];
+	struct trap_tss *tss;
+	int cpu;               /* number in MADT order; -1 until kernel/smp.c names it */
+	uint32_t apic_id;
+	int ap;                /* 1: an application processor */
+	volatile uint64_t nmis;       /* NMIs received, wake-ups excepted */
+	volatile uint64_t wake_sent;  /* wake-up NMIs sent to this CPU (by others) */
+	volatile uint64_t wake_recv;  /* ... and received */
+};
+
+/* trap_init - the boot CPU: load its GDT with a TSS (IST1..IST3 stacks)
+ * and the IDT, which it builds. */
 void trap_init(void);
+
+/* trap_init_ap - an application processor: fill *t (cpu, apic_id given),
+ * whose TSS is *tss and whose IST stacks are ist[0..TRAP_IST_STACKS *
+ * TRAP_IST_STACK_SIZE - 1] (16-byte aligned), load that GDT, TR and the
+ * shared IDT. Called on that CPU, after trap_init on the boot CPU. */
+void trap_init_ap(struct trap_cpu *t, struct trap_tss *tss, uint8_t *ist, int cpu, uint32_t apic_id);
+
+/* trap_this_cpu - the calling CPU's struct trap_cpu (from SGDT, which is
+ * not privileged in ring 0 and never faults). Valid after trap_init. */
+struct trap_cpu *trap_this_cpu(void);
+
+/* trap_halt - one HLT that a wake-up NMI always ends: when the NMI arrives
+ * after the caller's last check but before the HLT executes, the NMI
+ * handler moves the return address past it (else the wake-up would be
+ * lost and the CPU would halt until the next one). Interrupts stay off
+ * (RFLAGS.IF = 0): only NMI, SMI, INIT or #MC end the HLT (SDM Vol. 2A
+ * HLT). Callers loop around it and check what they wait for. */
+void trap_halt(void);
 
 /* trap_vector_name - "#GP general protection" etc.; "interrupt" above 31. */
 const char *trap_vector_name(uint64_t vector);
@@ -47,7 +101,9 @@ const char *trap_vector_name(uint64_t vector);
  * the recovery from faults in the user's code (bench/code.c). */
 extern int (*trap_hook)(struct trap_frame *f);
 
-/* trap_nmi_count - NMIs received since boot. */
+/* trap_nmi_count - NMIs the calling CPU received since it started, less
+ * the wake-up NMIs of kernel/smp.c's parking (wake_sent/wake_recv: an NMI
+ * is a wake-up while fewer were received than sent). */
 uint64_t trap_nmi_count(void);
 
 /* An exception-table entry: a fault at insn resumes at resume, with

@@ -69,9 +69,9 @@ def where(rip):
     return f, (f"{m} {o}".split("#")[0].strip() if a == rip else f"(inside {f}+0x{rip - a:x})")
 
 
-def qemu_kvm(name, append, timeout=180):
-    """A -cpu host -accel kvm run of the kernel; (exit status, text) like
-    qemu.qemu(). Skips when /dev/kvm is not usable or QEMU cannot use KVM;
+def qemu_kvm(name, append, timeout=180, extra=None):
+    """A -cpu host -accel kvm run of the kernel (and QEMU arguments extra);
+    (exit status, text) like qemu.qemu(). Skips when /dev/kvm is not usable or QEMU cannot use KVM;
     raises KvmStopped when the hypervisor stops the guest."""
     if not os.path.exists("/dev/kvm"):
         raise Skip("/dev/kvm does not exist (no hardware virtualization here)")
@@ -80,7 +80,7 @@ def qemu_kvm(name, append, timeout=180):
     cmd = ["qemu-system-x86_64", "-machine", "q35", "-m", "256M", "-display", "none",
            "-serial", "stdio", "-no-reboot", "-monitor", "none",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
-           "-cpu", KVM_CPU, "-accel", "kvm"] + kernel(append)
+           "-cpu", KVM_CPU, "-accel", "kvm"] + kernel(append) + (extra or [])
     os.makedirs(LOGS, exist_ok=True)
     log_path = os.path.join(LOGS, f"test-{name}.log")
 
