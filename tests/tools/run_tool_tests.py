@@ -1092,7 +1092,8 @@ def test_db_table_matches_summaries():
     _, header, rows = parse_db_table(out)
     check(header[2].count("[TSC ticks^4]") == 3, f"variance of variances without TSC ticks^4: {header}", out)
     for key, cells in rows.items():
-        check(key[1] == "empty" and cells[0] == str(sums[0][key]["var_of_vars"]),
+        vv = sums[0][key]["var_of_vars"]  # null where it overflowed (a busy host's TCG run)
+        check(key[1] == "empty" and cells[0] == ("overflow" if vv is None else str(vv)),
               f"{key}: {cells[0]}, expected {sums[0][key]['var_of_vars']}", out)
     rc, out = bench("table", "--db", db, "--unit", "core_cycles")
     check(rc == 1 and "no series in core cycles (units stored: tsc_ticks)" in out,
@@ -1336,7 +1337,10 @@ def test_qr_photo_report_matches_serial_log():
               f"{s['method']}/{s['workload']}: the code's row {cells} is not the serial report's {scells}", out)
     for v in records(log, "verdict"):
         state = "UNKNOWN" if not v["valid"] else "ergodic" if v["ergodic"] else "NOT ergodic"
-        check(f"  {v['method']}: {state}: variance of variances {v['var_of_vars']} TSC ticks^4 (limit "
+        # a TCG run on a busy host may overflow the variance of variances: the
+        # tools say so (benchlog.with_unit), never a number
+        vv = "n/a (overflow)" if v["var_of_vars"] is None else f"{v['var_of_vars']} TSC ticks^4"
+        check(f"  {v['method']}: {state}: variance of variances {vv} (limit "
               f"{v['max_var_of_vars']} TSC ticks^4)" in out, f"no verdict line for {v['method']}", out)
     final = [l for l in read(log).decode().splitlines() if l.startswith("bench: run complete")][-1]
     check(f"final line:     {final}" in out, "not the serial log's final line", out)
