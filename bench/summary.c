@@ -1,5 +1,6 @@
 /* bench/summary.c - see summary.h. */
 #include "summary.h"
+#include "percpu.h"
 #include "run.h"
 #include "../kernel/config.h"
 #include "../kernel/console.h"
@@ -174,6 +175,47 @@ static void screen_qr(const struct cpu_info *cpu, const struct bench_results *re
  * two and the halt line one. */
 #define SCREEN_SUMMARY_ROWS 22
 
+/* The screen's per-CPU section (cpus= other than boot): each workload's
+ * net least minimum in TSC ticks by method by on each CPU measured, as
+ * many CPUs as fit in 80 columns (P-cores marked P, E-cores E), as many
+ * workloads as fit in the rows left. */
+#define SCREEN_CPUS_MAX 6
+static void screen_cpus(int by, int rows_used)
+{
+	const struct bench_results *cr[SCREEN_CPUS_MAX];
+	int number[SCREEN_CPUS_MAX];
+	uint8_t type[SCREEN_CPUS_MAX];
+	int n = percpu_screen(cr, number, type, SCREEN_CPUS_MAX);
+	char line[160], v[24];
+	kprintf("net of the offset (least minimum) by %s, TSC ticks, per CPU%s\n", methods[by].name,
+		n == SCREEN_CPUS_MAX ? " (the first 6; all: serial log)" : "");
+	int k = fmt_format(line, sizeof line, "%-20s", "workload");
+	for (int c = 0; c < n; c++) {
+		char head[16];
+		fmt_format(head, sizeof head, "CPU %d%s", number[c],
+			   type[c] == 0x40 ? " P" : type[c] == 0x20 ? " E" : "");
+		k += fmt_format(line + k, sizeof line - (size_t)k, " %9s", head);
+	}
+	kprintf("%.79s\n", line);
+	rows_used += 2;
+	for (int i = 0; i < workload_count(); i++) {
+		if (!results_has_net(cr[0], by, i))
+			continue;
+		if (rows_used >= SCREEN_SUMMARY_ROWS - 1) {
+			kprintf("... more workloads: see the serial log\n");
+			break;
+		}
+		k = fmt_format(line, sizeof line, "%-20.20s", workload_at(i)->name);
+		for (int c = 0; c < n; c++) {
+			int has = (cr[c]->net_units[by][i] >> UNIT_TSC) & 1;
+			k += fmt_format(line + k, sizeof line - (size_t)k, " %9s",
+					has ? fmt_fit_i64(v, sizeof v, cr[c]->net_in[by][i][UNIT_TSC], 9) : "-");
+		}
+		kprintf("%.79s\n", line);
+		rows_used++;
+	}
+}
+
 void bench_screen_summary(const struct cpu_info *cpu, const struct bench_results *r, const char *final_line)
 {
 	const struct run_totals *t = &r->totals;
@@ -254,7 +296,9 @@ void bench_screen_summary(const struct cpu_info *cpu, const struct bench_results
 	int wl_total = 0;
 	for (int i = 0; by >= 0 && i < workload_count(); i++)
 		wl_total += results_has_net(r, by, i);
-	if (wl_total) {
+	if (wl_total && percpu_active()) {
+		screen_cpus(by, rows_used);
+	} else if (wl_total) {
 		/* Core cycles and instructions: from the same windows when the
 		 * counters were read beside the method, else from a counter
 		 * method. */

@@ -51,6 +51,7 @@ static const struct cfg_key keys[] = {
 	{ .name = "test.map", .type = CFG_U64, .min = 0, .max = UINT64_MAX - 1, .value = &cfg.test_map,
 	  .allow_off = 1 },
 	{ .name = "smp", .type = CFG_CHOICE, .choices = onoff_words, .value = &cfg.smp },
+	{ .name = "cpus", .type = CFG_TEXT, .max = sizeof cfg.cpus - 1, .value = (uint64_t *)cfg.cpus },
 	{ .name = "smp.park", .type = CFG_CHOICE, .choices = park_words, .value = &cfg.smp_park },
 	{ .name = "test.smp", .type = CFG_CHOICE, .choices = test_smp_words, .value = &cfg.test_smp },
 };
@@ -80,7 +81,7 @@ void config_parse(const struct cfg_line *line, const struct config_choices *ch)
 	cfg.resolution = 0;
 	cfg.walk = 0;
 	cfg.test_acpi_corrupt[0] = '\0';
-	cfg.code[0] = cfg.init[0] = '\0';
+	cfg.code[0] = cfg.init[0] = cfg.cpus[0] = '\0';
 	cfg.unroll = 1;
 	cfg.loops = 0;
 	fmt_format(cfg.code_name, sizeof cfg.code_name, "code");

@@ -46,6 +46,7 @@ struct config {
 	uint64_t test_fb;    /* test only, enum test_fb: a framebuffer in RAM above 4 GiB */
 	uint64_t test_map;   /* test only: a physical address mapped UC and read, or CFG_OFF */
 	uint64_t smp;        /* 1: start the application processors (kernel/smp.c) */
+	char cpus[256];      /* cpus= as given (bench/percpu.c checks it); "" for boot */
 	uint64_t smp_park;   /* enum smp_park */
 	uint64_t test_smp;   /* enum test_smp */
 	int problems;        /* messages config_parse printed */

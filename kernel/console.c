@@ -273,6 +273,13 @@ void console_flush(void)
 		uart_flush();
 }
 
+static const char *record_tag;
+
+void console_set_record_tag(const char *tag)
+{
+	record_tag = tag && tag[0] ? tag : 0;
+}
+
 void kprintf(const char *fmt, ...)
 {
 	char buf[4096];
@@ -287,5 +294,7 @@ void kprintf(const char *fmt, ...)
 		buf[n - 2] = '.';
 		buf[n - 1] = '\n';
 	}
+	if (record_tag)
+		n = fmt_tag_record(buf, n, sizeof buf, record_tag);
 	console_write(buf, (size_t)n);
 }

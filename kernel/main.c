@@ -20,6 +20,7 @@
 #include "../bench/report.h"
 #include "../bench/code.h"
 #include "../bench/run.h"
+#include "../bench/percpu.h"
 #include "../bench/summary.h"
 #include "../bench/workload.h"
 #include "../lib/fmt.h"
@@ -30,6 +31,7 @@ static struct boot_info bi;
 static struct cpu_info cpu;
 
 void kernel_main(uint32_t magic, uint32_t info);
+int memcmp(const void *a, const void *b, size_t n); /* lib/string.c */
 
 /* Bytes mem_alloc takes for n 8-byte values (it rounds up to 64). */
 static uint64_t buffer_bytes(uint64_t n)
@@ -132,10 +134,24 @@ void kernel_main(uint32_t magic, uint32_t info)
 	cpu.lfence_serializing = quiet_cpu_report(&cpu) > 0;
 	bench_set_tsc_hz(rate.hz);
 	bench_set_tsc_source(rate.ppm, rate.source);
-	smp_start(&bi, &cpu, rate.hz, (int)cfg.smp); /* the other CPUs, parked (smp=on) */
-	if (cfg.smp) {
+	/* The other CPUs, parked: smp=on, or cpus= other than boot. */
+	int per_cpu = cfg.cpus[0] && memcmp(cfg.cpus, "boot", 5) != 0;
+	smp_start(&bi, &cpu, rate.hz, cfg.smp || per_cpu);
+	if (cfg.smp || per_cpu) {
 		tscsync_check(&cpu);
 		smp_test((int)cfg.test_smp);
+	}
+	int ncpus = percpu_list(&cpu, cfg.cpus, &cfg.problems);
+	/* One run's results per CPU measured, before the sample buffers take
+	 * the rest of the memory. */
+	struct bench_results *per = 0;
+	if (percpu_active()) {
+		per = mem_alloc((uint64_t)ncpus * sizeof *per);
+		if (!per) {
+			kprintf("cpus: no memory for %d CPUs' results (%llu bytes): measuring the boot CPU only\n",
+				ncpus, (unsigned long long)((uint64_t)ncpus * sizeof *per));
+			cfg.problems++;
+		}
 	}
 	pmu_setup(cfg.pmu);
 	pmu_print(config_json());
@@ -180,22 +196,34 @@ void kernel_main(uint32_t magic, uint32_t info)
 
 	static struct bench_results results;
 	const struct run_totals *t = &results.totals;
-	bench_run(&cpu, ticks, cfg.samples, &results);
+	int measured = 0;
+	if (per) {
+		static struct run_totals sum;
+		measured = percpu_run(&cpu, ticks, cfg.samples, per, &sum);
+		t = &sum;
+	} else {
+		bench_run(&cpu, ticks, cfg.samples, &results);
+	}
 	mem_test_report();
 
+	char on_cpus[40] = "", cpus_key[32] = "";
+	if (per) {
+		fmt_format(on_cpus, sizeof on_cpus, ", on %d CPU%s", measured, measured == 1 ? "" : "s");
+		fmt_format(cpus_key, sizeof cpus_key, ",\"cpus_measured\":%d", measured);
+	}
 	kprintf("{\"rec\":\"end\",\"status\":\"complete\",\"methods_run\":%d,\"methods_skipped\":%d,"
-		"\"ensemble_errors\":%llu,\"config_problems\":%d,\"nmis\":%llu}\n",
+		"\"ensemble_errors\":%llu,\"config_problems\":%d,\"nmis\":%llu%s}\n",
 		t->methods_run, t->methods_skipped, (unsigned long long)t->ensemble_errors,
-		cfg.problems, (unsigned long long)trap_nmi_count());
+		cfg.problems, (unsigned long long)trap_nmi_count(), cpus_key);
 	kprintf("%s\n", RECORDS_END);
 	char final_line[200];
 	fmt_format(final_line, sizeof final_line,
 		   "bench: run complete: %d method%s run, %d skipped, %llu ensemble errors, "
-		   "%d command-line problem%s (exit code 0x%x)",
+		   "%d command-line problem%s%s (exit code 0x%x)",
 		   t->methods_run, t->methods_run == 1 ? "" : "s", t->methods_skipped,
 		   (unsigned long long)t->ensemble_errors, cfg.problems, cfg.problems == 1 ? "" : "s",
-		   EXIT_SUCCESS_CODE);
+		   on_cpus, EXIT_SUCCESS_CODE);
 	kprintf("%s\n", final_line);
-	bench_screen_summary(&cpu, &results, final_line);
+	bench_screen_summary(&cpu, per && measured ? per : &results, final_line);
 	bench_exit(EXIT_SUCCESS_CODE);
 }

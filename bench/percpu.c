@@ -1,0 +1,288 @@
+/* bench/percpu.c - see percpu.h. */
+#include "percpu.h"
+#include "run.h"
+#include "workload.h"
+#include "../kernel/config.h"
+#include "../kernel/console.h"
+#include "../kernel/cpu.h"
+#include "../kernel/pmu.h"
+#include "../kernel/quiet.h"
+#include "../kernel/smp.h"
+#include "../lib/cpus.h"
+#include "../lib/fmt.h"
+
+size_t strlen(const char *s); /* lib/string.c */
+
+static struct cpus_desc desc[SMP_MAX_CPUS];
+static uint8_t chosen[SMP_MAX_CPUS];
+static int ncpus, active;
+static int measured[SMP_MAX_CPUS]; /* CPU numbers measured, in order */
+static const struct bench_results *measured_r[SMP_MAX_CPUS];
+static int nmeasured;
+
+int percpu_active(void)
+{
+	return active;
+}
+
+/* The core type of the calling CPU: CPUID.1AH:EAX[31:24] when
+ * CPUID.07H:EDX[15] (Hybrid) says the part is hybrid, else 0. */
+static uint8_t core_type_here(void)
+{
+	uint32_t max = cpuid(0, 0).eax;
+	if (max < 7 || !((cpuid(7, 0).edx >> 15) & 1) || max < 0x1A)
+		return 0;
+	return (uint8_t)(cpuid(0x1A, 0).eax >> 24);
+}
+
+static void read_core_type(void *arg)
+{
+	*(uint8_t *)arg = core_type_here();
+}
+
+/* The topology leaves as lib/cpus.c reads them, on the boot CPU. */
+static void read_topology(const struct cpu_info *c, struct cpus_topo *t)
+{
+	struct cpus_topo_cpuid in = { 0 };
+	uint32_t leaves[2] = { 0x1F, 0x0B };
+	for (int k = 0; k < 2 && !in.nlevels; k++) {
+		if (c->max_basic < leaves[k])
+			continue;
+		for (uint32_t sub = 0; sub < CPUS_TOPO_LEVELS; sub++) {
+			struct cpuid_regs r = cpuid(leaves[k], sub);
+			uint32_t type = (r.ecx >> 8) & 0xFF;
+			if (!type)
+				break;
+			in.level_type[in.nlevels] = type;
+			in.level_shift[in.nlevels] = r.eax & 0x1F;
+			in.nlevels++;
+		}
+		if (in.nlevels)
+			in.leaf = (int)leaves[k];
+	}
+	struct cpuid_regs r1 = cpuid(1, 0);
+	in.htt = (r1.edx >> 28) & 1;
+	in.logical_ids = (r1.ebx >> 16) & 0xFF;
+	if (c->max_basic >= 4 && !c->is_amd)
+		in.core_ids = ((cpuid(4, 0).eax >> 26) & 0x3F) + 1;
+	in.amd = c->is_amd;
+	if (c->is_amd && c->max_ext >= 0x80000008)
+		in.amd_apic_id_size = (cpuid(0x80000008, 0).ecx >> 12) & 0xF;
+	if (c->is_amd && c->max_ext >= 0x8000001E)
+		in.amd_threads = ((cpuid(0x8000001E, 0).ebx >> 8) & 0xFF) + 1;
+	cpus_topo_from_cpuid(&in, t);
+}
+
+static const char *type_word(uint8_t t)
+{
+	return t == CPU_TYPE_CORE ? "P-core" : t == CPU_TYPE_ATOM ? "E-core" : 0;
+}
+
+int percpu_list(const struct cpu_info *boot, const char *value, int *problems)
+{
+	struct cpus_topo topo;
+	read_topology(boot, &topo);
+	ncpus = smp_cpu_count();
+	if (ncpus > SMP_MAX_CPUS)
+		ncpus = SMP_MAX_CPUS;
+	int online = 0, hybrid = 0;
+	for (int n = 0; n < ncpus; n++) {
+		const struct smp_cpu_info *s = smp_cpu(n);
+		struct cpus_desc *d = &desc[n];
+		d->apic_id = s->apic_id;
+		d->online = s->online;
+		d->is_boot = s->boot;
+		d->core_type = 0;
+		if (s->boot)
+			d->core_type = core_type_here();
+		else if (s->online)
+			smp_run_on(n, read_core_type, &d->core_type);
+		cpus_topo_split(&topo, d->apic_id, &d->pkg, &d->core, &d->thread);
+		online += d->online;
+		hybrid |= d->core_type != 0;
+	}
+	kprintf("cpus: %d CPU%s in the MADT, %d online; topology from %s%s\n", ncpus, ncpus == 1 ? "" : "s",
+		online, topo.source, topo.known ? "" : " (every APIC ID its own package)");
+	for (int n = 0; n < ncpus; n++) {
+		const struct cpus_desc *d = &desc[n];
+		const struct smp_cpu_info *s = smp_cpu(n);
+		char type[64];
+		if (d->online)
+			fmt_format(type, sizeof type, "%s", cpus_core_type_name(d->core_type));
+		else
+			fmt_format(type, sizeof type, "core type not read (not started)");
+		kprintf("cpus: CPU %d: APIC ID %u%s, package %u core %u thread %u, %s%s%s\n", n, d->apic_id,
+			d->is_boot ? " (the boot CPU)" : "", d->pkg, d->core, d->thread, type,
+			d->online ? "" : ": not online: ", d->online ? "" : (s->why ? s->why : "not started"));
+	}
+	if (config_json()) {
+		kprintf("{\"rec\":\"cpus\",\"count\":%d,\"online\":%d,\"hybrid\":%s,\"topology\":\"%s\",\"list\":[", ncpus,
+			online, hybrid ? "true" : "false", topo.source);
+		for (int n = 0; n < ncpus; n++) {
+			const struct cpus_desc *d = &desc[n];
+			const char *t = type_word(d->core_type);
+			kprintf("{\"cpu\":%d,\"apic_id\":%u,\"online\":%s,\"boot\":%s,\"core_type\":%s%s%s,"
+				"\"package\":%u,\"core\":%u,\"thread\":%u}%s", n, d->apic_id, d->online ? "true" : "false",
+				d->is_boot ? "true" : "false", t ? "\"" : "", t ? t : "null", t ? "\"" : "", d->pkg,
+				d->core, d->thread, n + 1 < ncpus ? "," : "");
+		}
+		kprintf("]}\n");
+	}
+
+	struct cpus_sel sel;
+	char err[200];
+	const char *v = value && value[0] ? value : "boot";
+	if (cpus_parse(v, strlen(v), &sel, err, sizeof err) < 0) {
+		kprintf("%s; measuring the boot CPU only\n", err);
+		(*problems)++;
+	}
+	struct cpus_choice ch;
+	cpus_select(&sel, desc, ncpus, chosen, &ch);
+	for (int k = 0; k < ch.nmsgs; k++)
+		kprintf("%s\n", ch.msg[k]);
+	active = sel.mode != CPUS_BOOT;
+	if (active) {
+		char list[160];
+		int k = 0;
+		list[0] = 0;
+		for (int n = 0; n < ncpus && k < (int)sizeof list - 8; n++)
+			if (chosen[n])
+				k += fmt_format(list + k, sizeof list - (size_t)k, "%s%d", k ? "," : "", n);
+		kprintf("cpus: cpus=%s: measuring %d CPU%s in turn: %s%s\n", cpus_mode_name(sel.mode), ch.count,
+			ch.count == 1 ? "" : "s", list, k >= (int)sizeof list - 8 ? ",..." : "");
+	}
+	return ch.count;
+}
+
+struct job {
+	int n;
+	uint64_t *ticks;
+	uint64_t samples;
+	struct bench_results *r;
+};
+
+/* On the CPU measured: its own CPUID, quieting, LFENCE and PMU, then the run. */
+static void run_here(void *arg)
+{
+	struct job *j = arg;
+	static struct cpu_info c; /* one CPU at a time */
+	probe_cpu(&c);
+	quiet_timers(&c);
+	c.lfence_serializing = quiet_cpu_report(&c) > 0;
+	pmu_setup(cfg.pmu);
+	pmu_print(config_json());
+	bench_run(&c, j->ticks, j->samples, j->r);
+}
+
+/* The side-by-side table: each workload's net least minimum, in TSC ticks,
+ * by the first CPU's net method, on each CPU measured, P-cores first. */
+static void side_by_side(void)
+{
+	int order[SMP_MAX_CPUS], k = 0;
+	uint8_t types[] = { CPU_TYPE_CORE, CPU_TYPE_ATOM, 0 };
+	for (int t = 0; t < 3; t++)
+		for (int i = 0; i < nmeasured; i++) {
+			uint8_t ct = desc[measured[i]].core_type;
+			if (ct == types[t] || (t == 2 && ct != CPU_TYPE_CORE && ct != CPU_TYPE_ATOM))
+				order[k++] = i;
+		}
+	int by = results_net_by(measured_r[0]);
+	if (by < 0) {
+		kprintf("cpus: side by side: no method ran on CPU %d: nothing to compare\n", measured[0]);
+		return;
+	}
+	char line[160];
+	int n = fmt_format(line, sizeof line, "%-22s", "workload");
+	for (int i = 0; i < k && n < 150; i++) {
+		const char *t = type_word(desc[measured[order[i]]].core_type);
+		char head[24];
+		fmt_format(head, sizeof head, "CPU %d%s%s", measured[order[i]], t ? " " : "", t ? t : "");
+		n += fmt_format(line + n, sizeof line - (size_t)n, " %12s", head);
+	}
+	kprintf("cpus: side by side: net least minimum (min of mins - offset) by method %s, in TSC ticks, "
+		"on each CPU measured%s\n", methods[by].name, k < nmeasured ? "" : "");
+	kprintf("  %s\n", line);
+	for (int i = 0; i <= RESULTS_CODE_ROW; i++) {
+		if (i < RESULTS_CODE_ROW && i >= workload_count())
+			continue;
+		if (!results_has_net(measured_r[0], by, i))
+			continue;
+		const char *name = i == RESULTS_CODE_ROW ? measured_r[0]->code_row_name : workload_at(i)->name;
+		n = fmt_format(line, sizeof line, "%-22.22s", name ? name : "code");
+		for (int c = 0; c < k && n < 150; c++) {
+			const struct bench_results *r = measured_r[order[c]];
+			char v[24] = "-";
+			if ((r->net_units[by][i] >> UNIT_TSC) & 1)
+				fmt_fit_i64(v, sizeof v, r->net_in[by][i][UNIT_TSC], 12);
+			n += fmt_format(line + n, sizeof line - (size_t)n, " %12s", v);
+		}
+		kprintf("  %s\n", line);
+		if (!config_json())
+			continue;
+		kprintf("{\"rec\":\"cpu_compare\",\"method\":\"%s\",\"workload\":\"%s\",\"unit\":\"tsc_ticks\",\"cpus\":[",
+			methods[by].name, name ? name : "code");
+		for (int c = 0; c < k; c++)
+			kprintf("%d%s", measured[order[c]], c + 1 < k ? "," : "");
+		kprintf("],\"net\":[");
+		for (int c = 0; c < k; c++) {
+			const struct bench_results *r = measured_r[order[c]];
+			if ((r->net_units[by][i] >> UNIT_TSC) & 1)
+				kprintf("%lld%s", (long long)r->net_in[by][i][UNIT_TSC], c + 1 < k ? "," : "");
+			else
+				kprintf("null%s", c + 1 < k ? "," : "");
+		}
+		kprintf("]}\n");
+	}
+}
+
+int percpu_run(const struct cpu_info *boot, uint64_t *ticks, uint64_t samples, struct bench_results *results,
+	       struct run_totals *sum)
+{
+	(void)boot;
+	static char tag[48];
+	int k = 0;
+	nmeasured = 0;
+	for (int n = 0; n < ncpus; n++) {
+		if (!chosen[n])
+			continue;
+		const struct cpus_desc *d = &desc[n];
+		const char *t = type_word(d->core_type);
+		kprintf("cpus: measuring on CPU %d (APIC ID %u%s, %s, package %u core %u thread %u)\n", n, d->apic_id,
+			d->is_boot ? ", the boot CPU" : "", cpus_core_type_name(d->core_type), d->pkg, d->core,
+			d->thread);
+		if (config_json())
+			kprintf("{\"rec\":\"cpu_run\",\"cpu\":%d,\"apic_id\":%u,\"core_type\":%s%s%s,\"package\":%u,"
+				"\"core\":%u,\"thread\":%u}\n", n, d->apic_id, t ? "\"" : "", t ? t : "null", t ? "\"" : "",
+				d->pkg, d->core, d->thread);
+		fmt_format(tag, sizeof tag, ",\"cpu\":%d,\"apic_id\":%u", n, d->apic_id);
+		console_set_record_tag(tag);
+		struct job j = { .n = n, .ticks = ticks, .samples = samples, .r = &results[k] };
+		int err = smp_run_on(n, run_here, &j);
+		console_set_record_tag(0);
+		if (err) {
+			kprintf("cpus: CPU %d (APIC ID %u) is not online: not measured\n", n, d->apic_id);
+			continue;
+		}
+		const struct run_totals *t1 = &results[k].totals;
+		sum->methods_run += t1->methods_run;
+		sum->methods_skipped += t1->methods_skipped;
+		sum->ensemble_errors += t1->ensemble_errors;
+		measured[nmeasured] = n;
+		measured_r[nmeasured++] = &results[k];
+		k++;
+	}
+	if (nmeasured)
+		side_by_side();
+	return nmeasured;
+}
+
+int percpu_screen(const struct bench_results **r, int *number, uint8_t *type, int max)
+{
+	int n = nmeasured < max ? nmeasured : max;
+	for (int i = 0; i < n; i++) {
+		r[i] = measured_r[i];
+		number[i] = measured[i];
+		type[i] = desc[measured[i]].core_type;
+	}
+	return n;
+}
