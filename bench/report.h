@@ -63,8 +63,9 @@ void report_recommendation(int m, const char *why);
  * the counts of its lines and records and their typical sizes, bench/report.c)
  * and how long they take at the serial console's baud rate (8N1: 10 bits a
  * byte), or that nothing goes to a serial port. counters: 1 when counters
- * will be read beside the TSC methods (3 series each, the ctr_ methods run). */
+ * will be read beside the TSC methods (3 series each, the ctr_ methods run);
+ * cpus: the CPUs measured in turn (cpus=; 1 for the boot CPU alone). */
 struct cpu_info;
-void report_serial_estimate(const struct cpu_info *cpu, int counters);
+void report_serial_estimate(const struct cpu_info *cpu, int counters, int cpus);
 
 #endif

@@ -182,7 +182,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	}
 
 	config_print();
-	report_serial_estimate(&cpu, counters);
+	report_serial_estimate(&cpu, counters, per ? ncpus : 1);
 	code_print_config();
 
 	if (!cpu.has_tsc) {
