@@ -82,7 +82,7 @@ def test_cpus_all_smp4_icount():
     check(end["cpus_measured"] == 4 and end["methods_run"] == 8, f"end {end}", text)
     check(run.final_line().endswith(", on 4 CPUs (exit code 0x10)"), f"final line {run.final_line()}", text)
     est, printed = run.one("serial_estimate"), len(text.encode())
-    check(est["series"] == 16 and abs(est["bytes"] - printed) <= printed // 4,
+    check(est["series"] == 24 and abs(est["bytes"] - printed) <= printed // 4,
           f"the serial estimate for 4 CPUs: {est}, printed {printed} bytes", text)
 
 
