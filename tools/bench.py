@@ -148,7 +148,7 @@ def figure_row(log, s):
     mark = "" if from_summary else " *"
     net = f.get("net_min")
     if net is None and s.workload != "empty":
-        empty = log.series.get((s.method, "empty", s.unit, s.counter))
+        empty = log.series.get((s.method, "empty", s.unit, s.counter, s.cpu))
         if empty is not None and empty.ensembles:
             net = f["min_of_mins"] - min(e["min"] for e in empty.ensembles)
     if s.workload == "empty" or net is None:

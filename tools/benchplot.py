@@ -239,7 +239,7 @@ def all_figures(log, outdir):
         own_unit = (s.run_header or {}).get("unit") or TSC
         secondary = not s.primary and s.unit != own_unit
         if s.is_resolution() and not secondary:
-            empty = log.series.get((s.method, "empty", s.unit, s.counter))
+            empty = log.series.get((s.method, "empty", s.unit, s.counter, s.cpu))
             off = min(e["min"] for e in empty.ensembles) if empty and empty.ensembles else None
             out.append((resolution(s, outdir, off), f"{s.name}: minimum vs loop size (Figures 7-10)"))
         if not secondary:

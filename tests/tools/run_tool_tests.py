@@ -1219,7 +1219,7 @@ def test_db_exact_u64_figures():
     path = os.path.join(d, "lab.sqlite")
     log = benchlog.load(boot("qemu64"))
     big = 2 ** 64 - 1
-    s = log.series[("cpuid", "empty", "tsc_ticks", None)]
+    s = log.series[("cpuid", "empty", "tsc_ticks", None, None)]
     s.summary["var_of_vars"] = big
     conn = benchdb.connect(path, create=True)
     benchdb.store(conn, log, source="big.log")
