@@ -99,7 +99,7 @@ def env_facts(log):
            "full ensemble records" if log.by_kind.get("ensemble") else
            "summaries only, no per-ensemble lines (output=summary)" if benchlog.summary_only(log) else
            "no ensemble records")
-    return [("cpu brand", e.get("brand", "?")),
+    facts = [("cpu brand", e.get("brand", "?")),
             ("cpu", f"{e.get('vendor', '?')} family {hx('family')} model {hx('model')} "
                     f"stepping {e.get('stepping', '?')}"),
             ("hypervisor", hyper),
@@ -113,6 +113,18 @@ def env_facts(log):
             ("serial log", f"{serial}; {ens}"),
             ("methods", cfg.get("methods", "?")),
             ("workloads", cfg.get("workloads", "(not in this log's format)"))]
+    if log.cpu_order or getattr(log, "by_kind", {}).get("cpus"):
+        facts.insert(1, ("CPUs", cpus_text(log)))
+    return facts
+
+
+def cpus_text(log):
+    """The env's cpus record and the CPUs measured, in a few words."""
+    c = dict(log.by_kind["cpus"][0][1]) if log.by_kind.get("cpus") else {}
+    listed = (f"{c.get('count', '?')} listed (cpus={c.get('selection', '?')}), " if c else "")
+    if not log.cpu_order:
+        return listed + "the boot CPU measured (no per-CPU runs)"
+    return listed + f"{len(log.cpu_order)} measured: " + ", ".join(log.cpu_label(n) for n in log.cpu_order)
 
 
 def acpi_text(log):
@@ -143,15 +155,25 @@ def ratio(a, b):
 
 # --- report -------------------------------------------------------------------
 
-def figure_row(log, s):
-    f, from_summary = s.figures()
-    mark = "" if from_summary else " *"
+def net_of(log, s):
+    """The net least minimum of series s (min of mins - the offset of its
+    method on its CPU, paper 3.1.2): the summary's net_min, or recomputed
+    from the ensembles of workload empty; None for workload empty or when
+    there is no offset."""
+    f, _ = s.figures()
     net = f.get("net_min")
     if net is None and s.workload != "empty":
         empty = log.series.get((s.method, "empty", s.unit, s.counter, s.cpu))
-        if empty is not None and empty.ensembles:
+        if empty is not None and empty.ensembles and isinstance(f.get("min_of_mins"), int):
             net = f["min_of_mins"] - min(e["min"] for e in empty.ensembles)
-    if s.workload == "empty" or net is None:
+    return None if s.workload == "empty" else net
+
+
+def figure_row(log, s):
+    f, from_summary = s.figures()
+    mark = "" if from_summary else " *"
+    net = net_of(log, s)
+    if net is None:
         net = "-"
     # A QR code's text has summaries without ensemble records (tools/benchqr.py).
     count = len(s.ensembles) or f.get("ensembles", 0)
@@ -174,7 +196,9 @@ def _cell(f, key):
     return _v(f[key]) if key in f else "-"
 
 
-def figure_table(log, unit):
+def figure_table(log, unit, cpu=..., indent="  "):
+    """The statistics table of the series in unit (of one CPU when cpu is
+    given)."""
     u = unit
     header = [("method",), ("workload",), ("ensembles x samples", "[count x count]"),
               ("min of mins", f"[{unit_name(u)}]"), ("net", f"[{unit_name(u)}]"),
@@ -182,14 +206,67 @@ def figure_table(log, unit):
               ("variance of variances", f"[{unit_name(u, 4)}]"),
               ("variance of minimums", f"[{unit_name(u, 2)}]"),
               ("abs max deviation", f"[{unit_name(u)}]"), ("spurious", "[ensembles]")]
-    return table(header, [figure_row(log, s) for s in log.runs(u) if s.ensembles or s.summary])
+    return table(header, [figure_row(log, s) for s in log.runs(u, cpu) if s.ensembles or s.summary],
+                 indent)
+
+
+def core_type_order(log):
+    """The CPUs measured, P-cores first, then E-cores, then the others (a
+    hybrid machine's columns grouped by core type, CPUID 1AH)."""
+    rank = {"P-core": 0, "E-core": 1}
+    return sorted(log.cpu_order, key=lambda n: (rank.get(log.cpu_info(n).get("core_type"), 2),
+                                                log.cpu_order.index(n)))
+
+
+def cpu_side_by_side(log, unit):
+    """Per (method, workload), the net least minimum on each CPU measured,
+    side by side; on a hybrid machine the P-cores' columns, then the
+    E-cores', and the least net of each kind with the ratio E/P."""
+    order = core_type_order(log)
+    types = {n: log.cpu_info(n).get("core_type") for n in order}
+    hybrid = "P-core" in types.values() and "E-core" in types.values()
+    rows, cells = [], {}
+    for s in log.runs(unit):
+        if s.cpu is None or s.workload == "empty" or not (s.ensembles or s.summary):
+            continue
+        row = (s.method, s.workload or "-")
+        if row not in cells:
+            rows.append(row)
+            cells[row] = {}
+        cells[row][s.cpu] = net_of(log, s)
+    u = f"[{unit_name(unit)}]"
+    header = [("method",), ("workload",)]
+    typed = any(types.values())
+    header += [(f"CPU {n}", f"APIC ID {log.cpu_info(n).get('apic_id', '?')}") +
+               ((types[n] or "-",) if typed else ()) + (u,) for n in order]
+    if hybrid:
+        header += [("least net", "of P-cores", "", u), ("least net", "of E-cores", "", u),
+                   ("E/P", "", "", "[ratio]")]
+    body = []
+    for row in rows:
+        line = list(row)
+        for n in order:
+            if n in cells[row]:
+                line.append(_v(cells[row][n]) if cells[row][n] is not None else "-")
+            else:
+                line.append("skipped" if (n, row[0]) in log.cpu_skips else "not run")
+        if hybrid:
+            best = []
+            for kind in ("P-core", "E-core"):
+                vals = [cells[row][n] for n in order if types[n] == kind
+                        and isinstance(cells[row].get(n), int)]
+                best.append(min(vals) if vals else None)
+            line += [_v(best[0]) if best[0] is not None else "-",
+                     _v(best[1]) if best[1] is not None else "-", ratio(best[0], best[1])]
+        body.append(line)
+    return table(header, body) if body else []
 
 
 def report_text(log, figures=None, figure_error=None):
     out = []
     w = out.append
     w(f"report: {log.path} ({log.line_count} lines, {log.size} bytes)")
-    if log.env or log.config:
+    if log.env or log.config or log.cpu_order:
         for label, value in env_facts(log):
             w(f"  {label + ':':15s} {value}")
     if log.final_line:
@@ -228,12 +305,30 @@ def report_text(log, figures=None, figure_error=None):
         w(f"Paper statistics per method and workload, in {unit_name(u)} (min of mins of workload "
           f"'empty' is the method's offset;")
         w("net = min of mins - offset; spurious = ensembles whose minimum is below the previous "
-          "one's):")
-        out.extend(figure_table(log, u))
+          "one's)" + (", per CPU measured, in the order measured:" if log.cpu_order else ":"))
+        if log.cpu_order:
+            for n in log.cpu_order:
+                if any(s.ensembles or s.summary for s in log.runs(u, n)):
+                    w(f"  {log.cpu_label(n)}:")
+                    out.extend(figure_table(log, u, n, indent="    "))
+            side = cpu_side_by_side(log, u)
+            if side:
+                w("")
+                w(f"Net least minimum per CPU, side by side, in {unit_name(u)} (min of mins - the "
+                  "method's offset on that CPU; workload empty, the offset, is in the tables above"
+                  + ("; P-cores first, then E-cores" if side and "E/P" in side[0] else "") + "):")
+                out.extend(side)
+        else:
+            out.extend(figure_table(log, u))
         if any(not s.summary and s.ensembles for s in log.runs(u)):
             w("  * no summary record (the log is cut short): figures recomputed from the "
               "ensemble records")
-    if log.skips:
+    if log.skips and log.cpu_order:
+        w("")
+        w("Skipped methods, per CPU:")
+        for (n, name), (no, why) in log.cpu_skips.items():
+            w(f"  CPU {n}: {name}: {why} (line {no})")
+    elif log.skips:
         w("")
         w("Skipped methods:")
         for name, (no, why) in log.skips.items():
@@ -250,10 +345,13 @@ def report_text(log, figures=None, figure_error=None):
         w("")
         if figure_error:
             w(f"Figures: none written: {figure_error}")
+        elif len(log.cpu_order) > 1:
+            w(f"Figures ({len(figures)} PNG files), of {log.cpu_label(log.cpu_order[0])} only, the "
+              "first CPU measured (the other CPUs' figures are in the tables above):")
         else:
             w(f"Figures ({len(figures)} PNG files):")
-            for path, what in figures:
-                w(f"  {path}: {what}")
+        for path, what in figures or []:
+            w(f"  {path}: {what}")
     if log.notes:
         w("")
         w("Notes:")
@@ -267,6 +365,10 @@ def report_text(log, figures=None, figure_error=None):
         n = sum(1 for s in log.series.values() if s.summary)
         w(f"report: the log is valid ({n} series summarized, no per-ensemble lines (output=summary), "
           f"{len(log.skips)} method(s) skipped)")
+    elif log.valid and log.cpu_order:
+        n = sum(1 for s in log.series.values() if s.ensembles)
+        w(f"report: the log is valid ({n} series of ensembles on {len(log.cpu_order)} CPU(s), "
+          f"{len(log.cpu_skips)} method skip(s) over the CPUs)")
     elif log.valid:
         n = sum(1 for s in log.series.values() if s.ensembles)
         w(f"report: the log is valid ({n} series of ensembles, {len(log.skips)} method(s) skipped)")
@@ -311,12 +413,13 @@ def extra_kinds(log, w):
     verdicts = log.by_kind.get("verdict", [])
     if verdicts:
         w("")
-        w("Verdicts (paper 4, steps 1-2: a method is fit when its variances are ~0):")
+        w("Verdicts (paper 4, steps 1-2: a method is fit when its variances are ~0)" +
+          (", per CPU:" if log.cpu_order else ":"))
         for no, v in verdicts:
             u = v.get("unit") or TSC
             state = ("UNKNOWN" if v.get("valid") is False else
                      "ergodic" if v.get("ergodic") else "NOT ergodic")
-            w(f"  {v.get('method')}: {state}: variance of variances "
+            w(f"  {on_cpu(v)}{v.get('method')}: {state}: variance of variances "
               f"{with_unit(v.get('var_of_vars'), u, 4)} (limit "
               f"{with_unit(v.get('max_var_of_vars'), u, 4)}), variance of minimum values "
               f"{with_unit(v.get('var_of_mins'), u, 2)} (limit "
@@ -329,7 +432,7 @@ def extra_kinds(log, w):
         for no, r in res:
             it = r.get("resolution_iterations")
             step = r.get("step", r.get("step_ticks"))
-            w(f"  {r.get('method')}: {r.get('loop_sizes')} loop sizes; minimum flat until loop "
+            w(f"  {on_cpu(r)}{r.get('method')}: {r.get('loop_sizes')} loop sizes; minimum flat until loop "
               f"size {r.get('flat_until')}, then {r.get('changes')} changes; resolution "
               f"{str(it) + ' loop iterations' if it is not None else 'not found'}, step "
               f"{with_unit(step, r.get('unit') or TSC)}; "
@@ -338,25 +441,40 @@ def extra_kinds(log, w):
     for no, c in log.by_kind.get("counters_choice", []):
         w("")
         if c.get("beside"):
-            w(f"Counters read beside the TSC methods: {c.get('instructions')} (instructions retired) "
+            w(f"{on_cpu(c)}Counters read beside the TSC methods: {c.get('instructions')} (instructions retired) "
               f"and {c.get('core_cycles')} (core cycles) (line {no})")
         else:
-            w(f"Counters read beside the TSC methods: none: {c.get('reason')} (line {no})")
+            w(f"{on_cpu(c)}Counters read beside the TSC methods: none: {c.get('reason')} (line {no})")
     counters = log.by_kind.get("counters", [])
     if counters:
         w("")
         w("Counters per method and workload, net of the method's offset:")
-        rows = [[c.get("method"), c.get("workload") or "-", _v(c.get("net_core_cycles")),
+        per_cpu = any("cpu" in c for _, c in counters)
+        rows = [([str(c.get("cpu", "-"))] if per_cpu else []) +
+                [c.get("method"), c.get("workload") or "-", _v(c.get("net_core_cycles")),
                  _v(c.get("net_instructions")), _v(c.get("core_cycles_per_tsc_tick"))]
                 for _, c in counters]
-        out = table([("method",), ("workload",), ("net", "[core cycles]"),
+        out = table(([("CPU",)] if per_cpu else []) +
+                    [("method",), ("workload",), ("net", "[core cycles]"),
                      ("net", "[instructions]"), ("ratio", "[core cycles per TSC tick]")], rows)
         for line in out:
             w(line)
-    for no, r in log.by_kind.get("recommendation", []):
+    recs = log.by_kind.get("recommendation", [])
+    per_cpu = any("cpu" in r for _, r in recs)
+    if per_cpu:
         w("")
-        w(f"Recommendation: {('method ' + r['method']) if r.get('method') else 'none'}: "
+        w("Recommendation per CPU:")
+    for no, r in recs:
+        if not per_cpu:
+            w("")
+        w(f"{'  ' + log.cpu_label(r['cpu']) if 'cpu' in r else 'Recommendation'}: "
+          f"{('method ' + r['method']) if r.get('method') else 'none'}: "
           f"{r.get('reason', '')} (line {no})")
+
+
+def on_cpu(rec):
+    """'CPU 1: ' for a record of a per-CPU run, '' otherwise."""
+    return f"CPU {rec['cpu']}: " if isinstance(rec.get("cpu"), int) else ""
 
 
 def default_outdir(path):

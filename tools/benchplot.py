@@ -228,11 +228,14 @@ def _unit_tag(s):
 
 
 def all_figures(log, outdir):
-    """Every figure the log has data for; returns [(path, what)]."""
+    """Every figure the log has data for; returns [(path, what)]. A log of
+    per-CPU runs: the figures of the first CPU measured only (the report's
+    tables hold every CPU's figures)."""
     os.makedirs(outdir, exist_ok=True)
     out = []
+    first = log.cpu_order[0] if log.cpu_order else None
     for s in log.series.values():
-        if not s.ensembles:
+        if not s.ensembles or s.cpu != first:
             continue
         # Counters read beside a TSC method (secondary series) are drawn
         # against the TSC below, not on their own.
