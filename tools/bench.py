@@ -530,20 +530,26 @@ def compare_text(a, b):
     w("")
     w("Environment:")
     rows = []
-    for (label, va), (_, vb) in zip(env_facts(a), env_facts(b)):
+    fa_, fb_ = dict(env_facts(a)), dict(env_facts(b))
+    for label in dict.fromkeys([k for k, _ in env_facts(a)] + [k for k, _ in env_facts(b)]):
+        va, vb = (f.get(label, cpus_text(lg) if label == "CPUs" else "-")
+                  for f, lg in ((fa_, a), (fb_, b)))
         rows.append([label, va, vb, "same" if va == vb else "DIFFERS"])
     out.extend(table([("",), ("A",), ("B",), ("",)], rows))
-    keys_a = [s.key for s in a.series.values() if s.ensembles or s.summary]
-    keys_b = {s.key for s in b.series.values() if s.ensembles or s.summary}
+    norm_a, norm_b = cpu_matching(a, b, w)
+    series_a = {norm_a(s.key): s for s in a.series.values() if s.ensembles or s.summary}
+    series_b = {norm_b(s.key): s for s in b.series.values() if s.ensembles or s.summary}
+    keys_a, keys_b = list(series_a), set(series_b)
     for key in keys_a:
         if key not in keys_b:
             continue
-        sa, sb = a.series[key], b.series[key]
+        sa, sb = series_a[key], series_b[key]
         fa, _ = sa.figures()
         fb, _ = sb.figures()
         u = sa.unit
         w("")
-        w(f"{sa.name} (A: {len(sa.ensembles) or fa.get('ensembles', 0)} ensembles x {sa.samples} samples, "
+        w(f"{sa.name if sa.cpu is not None else sb.name} (A: "
+          f"{len(sa.ensembles) or fa.get('ensembles', 0)} ensembles x {sa.samples} samples, "
           f"B: {len(sb.ensembles) or fb.get('ensembles', 0)} x {sb.samples})")
         rows = []
         for label, k, power in COMPARED:
@@ -557,8 +563,8 @@ def compare_text(a, b):
             else:
                 rows.append([label, with_unit(va, u, power), with_unit(vb, u, power), ratio(va, vb)])
         out.extend(table([("figure",), ("A",), ("B",), ("B/A",)], rows))
-    only_a = [a.series[k].name for k in keys_a if k not in keys_b]
-    only_b = [b.series[k].name for k in b.series if k in keys_b and k not in set(keys_a)]
+    only_a = [series_a[k].name for k in keys_a if k not in keys_b]
+    only_b = [series_b[k].name for k in series_b if k not in set(keys_a)]
     if only_a or only_b or a.skips or b.skips:
         w("")
     if only_a:
@@ -566,9 +572,57 @@ def compare_text(a, b):
     if only_b:
         w(f"Only in B: {', '.join(only_b)}")
     for tag, log in (("A", a), ("B", b)):
+        if log.cpu_order:
+            for (n, name), (_, why) in log.cpu_skips.items():
+                w(f"Skipped in {tag} on CPU {n}: method {name}: {why}")
+            continue
         for name, (_, why) in log.skips.items():
             w(f"Skipped in {tag}: method {name}: {why}")
     return out
+
+
+def boot_cpu(log):
+    """The boot CPU's number: its entry in the env's cpus record (boot:
+    true), else the first CPU measured; None when the log says nothing."""
+    c = dict(log.by_kind["cpus"][0][1]) if log.by_kind.get("cpus") else {}
+    for e in c.get("list") or []:
+        if isinstance(e, dict) and e.get("boot") is True and isinstance(e.get("cpu"), int):
+            return e["cpu"]
+    return log.cpu_order[0] if log.cpu_order else None
+
+
+def cpu_matching(a, b, w):
+    """How series of A and B are matched: by (method, workload, unit,
+    counter, cpu). When the CPUs measured differ (number or APIC ID), say
+    so; a log without per-CPU runs measured the boot CPU, matched with the
+    other log's boot CPU. Returns the two key functions."""
+    def cpus(log):
+        return [(n, log.cpu_info(n).get("apic_id")) for n in log.cpu_order]
+    ca, cb = cpus(a), cpus(b)
+    same = lambda key: key  # noqa: E731
+    if ca == cb:
+        return same, same
+
+    def text(log):
+        return (", ".join(log.cpu_label(n) for n in log.cpu_order) if log.cpu_order
+                else "the boot CPU only (no per-CPU runs)")
+    w("")
+    w("CPUs: the two runs measured DIFFERENT CPUs:")
+    w(f"  A: {text(a)}")
+    w(f"  B: {text(b)}")
+    maps = [same, same]
+    for i, (log, other, tag, otag) in enumerate(((a, b, "A", "B"), (b, a, "B", "A"))):
+        boot = boot_cpu(other)
+        if not log.cpu_order and boot is not None:
+            maps[i] = lambda key, boot=boot: key[:4] + (boot,) if key[4] is None else key
+            w(f"  {tag}'s series (its boot CPU's) are compared with {otag}'s boot CPU, CPU {boot}")
+    both = {n for n, _ in ca} & {n for n, _ in cb}
+    for n in sorted(both):
+        if dict(ca)[n] != dict(cb)[n]:
+            w(f"  CPU {n} has APIC ID {dict(ca)[n]} in A and {dict(cb)[n]} in B: compared by CPU "
+              "number")
+    w("  series of a CPU only one run measured are listed under 'Only in A' / 'Only in B'")
+    return maps[0], maps[1]
 
 
 def cmd_compare(args):
@@ -706,6 +760,15 @@ def db_table(conn, args):
         return f"{args.db}: no runs stored"
     rows, cells = benchdb.figure_cells(conn, args.figure, args.unit, args.workload, args.method)
     notes = []
+    # A column per (run, CPU): a run of per-CPU runs has a column per CPU
+    # measured (cpu NULL: a run of the boot CPU only, one column).
+    cols = []
+    for r in runs:
+        cpus = sorted({row[3] for row in rows if (row, r["id"]) in cells} - {None})
+        r["cpus"] = cpus
+        cols += [(r, c) for c in cpus or [None]]
+    per_cpu = any(c is not None for _, c in cols)
+    rows = list(dict.fromkeys(row[:3] + (None,) for row in rows))
     if args.figure == "net" and any(r[1] == "empty" for r in rows):
         rows = [r for r in rows if r[1] != "empty"]
         notes.append("workload empty is left out: its net is 0 by definition "
@@ -717,10 +780,11 @@ def db_table(conn, args):
                 + f" (units stored: {', '.join(benchdb.units(conn)) or 'none'})")
     _, power = benchdb.FIGURES[args.figure]
     u = f"[{unit_name(args.unit, power)}]" if power else "[ensembles]"
-    header = [("method",), ("workload",)] + [(f"R{r['id']} {r['label']}", f"M{r['machine_id']}", u)
-                                             for r in runs]
-    body = [[row[0], benchdb.row_name(row)] + [db_cell(cells, row, r, args.figure) for r in runs]
-            for row in rows]
+    header = [("method",), ("workload",)] + [
+        (f"R{r['id']} {r['label']}", f"M{r['machine_id']}") +
+        ((f"CPU {c}" if c is not None else "boot CPU",) if per_cpu else ()) + (u,) for r, c in cols]
+    body = [[row[0], benchdb.row_name(row)] +
+            [db_cell(cells, row[:3] + (c,), r, args.figure) for r, c in cols] for row in rows]
     shown = {row[0] for row in rows}
     for r in runs:
         for m, why in r["skips"].items():
@@ -737,7 +801,10 @@ def db_table(conn, args):
         notes.append("n/a: not in that run's log (e.g. medians in an output=human log)")
     if "overflow" in flat:
         notes.append("overflow: the kernel's exact arithmetic overflowed (null in the record)")
-    return header, body, (runs, machines), notes
+    if per_cpu:
+        notes.append("a column per CPU of a run with per-CPU runs (cpus=; APIC IDs and core types: "
+                     "bench.py report LOG); boot CPU: a run of the boot CPU only")
+    return header, body, (runs, machines, cols), notes
 
 
 def cmd_table(args):
@@ -749,12 +816,13 @@ def cmd_table(args):
     if isinstance(made, str):
         print(f"bench.py table: {made}", file=sys.stderr)
         return 1
-    header, body, (runs, machines), notes = made
+    header, body, (runs, machines, cols), notes = made
     if args.csv:
         import csv
         w = csv.writer(sys.stdout, lineterminator="\n")
-        w.writerow(["method", "workload"] + [f"{benchdb.run_name(r)} {h[2]}"
-                                             for r, h in zip(runs, header[2:])])
+        w.writerow(["method", "workload"] + [f"{benchdb.run_name(r)}"
+                                             f"{' CPU ' + str(c) if c is not None else ''} {h[-1]}"
+                                             for (r, c), h in zip(cols, header[2:])])
         w.writerows(body)
         return 0
     what, _ = benchdb.FIGURES[args.figure]
@@ -768,7 +836,8 @@ def cmd_table(args):
         out.append(f"  R{r['id']}  M{r['machine_id']}  {r['label']}: {r['status'] or 'status unknown'}, "
                    f"{size}, output={r['output'] or '?'}, TSC "
                    f"{benchdb.rate_text(r['tsc_hz'], r['tsc_ppm'], r['tsc_source'])}, stored "
-                   f"{r['stored_utc']} from {r['source']}")
+                   f"{r['stored_utc']} from {r['source']}" +
+                   (f"; CPUs {', '.join(map(str, r['cpus']))}" if r["cpus"] else ""))
     out.append("")
     out += table(header, body)
     if notes:

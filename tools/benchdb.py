@@ -366,6 +366,9 @@ def _insert(conn, log, digest, source, label, fmt):
     rid = conn.execute(f"INSERT INTO runs ({', '.join(run)}) VALUES ({', '.join('?' * len(run))})",
                        [to_db(v) for v in run.values()]).lastrowid
     for method, (_, reason) in log.skips.items():
+        on = [n for (n, m) in getattr(log, "cpu_skips", {}) if m == method and n is not None]
+        if on and len(on) < len(log.cpu_order):  # per-CPU runs: skipped on some CPUs only
+            reason += f" (on CPU {', '.join(map(str, on))} only)"
         conn.execute("INSERT INTO skips (run_id, method, reason) VALUES (?, ?, ?)", (rid, method, reason))
     n = 0
     for s in log.series.values():
