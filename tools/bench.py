@@ -9,6 +9,9 @@
         and write the paper's figures as PNG files into OUTDIR (default: the
         log's path without .log, plus "-report"). Exit 0 when the log is
         valid, 1 when it is not (what could be read is still reported).
+        A log of per-CPU runs (cpus=): the statistics per CPU and a table
+        of each CPU's net side by side (P-cores, then E-cores); figures of
+        the first CPU.
     bench.py qr PHOTO... [--text FILE]
         Decode the QR code of the results in photos or screenshots of the
         screen (zbarimg, Debian zbar-tools), join the parts of a code shown
@@ -18,7 +21,8 @@
         Exit 0 when the text is complete and valid.
     bench.py compare LOG_A LOG_B
         The figures of two runs side by side, with the ratio B/A, and how
-        their environments differ. Exit 0 when both logs are valid.
+        their environments differ; series matched per CPU, and said when the
+        runs measured different CPUs. Exit 0 when both logs are valid.
     bench.py store LOG|PHOTO... --db LAB.sqlite [--label NAME]
         Store runs in a lab's SQLite database (machines, runs, series, the
         paper's figures): a run already there is said and not stored again;
@@ -28,8 +32,9 @@
         by run. Exit 1 when a log was refused.
     bench.py table --db LAB.sqlite [--workload W] [--method M] [--unit U]
                    [--figure F] [--csv]
-        The stored runs side by side (a column per run, with its machine;
-        a row per method and workload), net least minimum by default.
+        The stored runs side by side (a column per run, with its machine,
+        and per CPU for per-CPU runs; a row per method and workload), net
+        least minimum by default.
     bench.py plot --db LAB.sqlite [-o FILE.png] [--workload W] [--method M]
         One figure comparing the runs: bars of net per workload per method.
     bench.py asm CODE [--init TEXT] [--unroll N] [--loops N] [--name WORD]
