@@ -113,6 +113,8 @@ UNIT_NAMES = {"tsc_ticks": "TSC ticks", "core_cycles": "core cycles",
 CORE_KINDS = ("env", "config", "method", "skip", "ensemble", "summary", "samples", "end", "cpu_run")
 # Kinds that make series: inside a CPU's run each must carry "cpu".
 SERIES_KINDS = ("method", "skip", "ensemble", "summary", "samples")
+# Kinds printed only inside a CPU's run: their cpu must be that run's.
+RUN_KINDS = SERIES_KINDS + ("verdict", "resolution", "recommendation", "counters")
 # Kinds tools/bench.py shows but nothing here checks.
 SHOWN_KINDS = ("verdict", "resolution", "recommendation", "counters", "counters_choice", "pmu",
                "tsc_rate", "machine", "quiet", "serial_estimate", "acpi", "cpus")
@@ -815,8 +817,8 @@ def _check_cpu(log, no, kind, rec):
     """Per-CPU runs: a record's cpu and apic_id are those of the cpu_run
     record before it; a series record inside a CPU's run carries them."""
     cur = log.cpu_current
-    if kind == "cpu_run":
-        return
+    if kind not in RUN_KINDS:
+        return  # e.g. a per-CPU record of the env section (TSC sync): no run to belong to
     if "cpu" not in rec:
         if cur and kind in SERIES_KINDS:
             log.problem(no, f"a {kind} record without \"cpu\" inside the run of CPU {cur[1]['cpu']} "
