@@ -9,6 +9,9 @@
         and write the paper's figures as PNG files into OUTDIR (default: the
         log's path without .log, plus "-report"). Exit 0 when the log is
         valid, 1 when it is not (what could be read is still reported).
+        A log of per-CPU runs (cpus=): the statistics per CPU and a table
+        of each CPU's net side by side (P-cores, then E-cores); figures of
+        the first CPU.
     bench.py qr PHOTO... [--text FILE]
         Decode the QR code of the results in photos or screenshots of the
         screen (zbarimg, Debian zbar-tools), join the parts of a code shown
@@ -18,7 +21,8 @@
         Exit 0 when the text is complete and valid.
     bench.py compare LOG_A LOG_B
         The figures of two runs side by side, with the ratio B/A, and how
-        their environments differ. Exit 0 when both logs are valid.
+        their environments differ; series matched per CPU, and said when the
+        runs measured different CPUs. Exit 0 when both logs are valid.
     bench.py store LOG|PHOTO... --db LAB.sqlite [--label NAME]
         Store runs in a lab's SQLite database (machines, runs, series, the
         paper's figures): a run already there is said and not stored again;
@@ -28,8 +32,9 @@
         by run. Exit 1 when a log was refused.
     bench.py table --db LAB.sqlite [--workload W] [--method M] [--unit U]
                    [--figure F] [--csv]
-        The stored runs side by side (a column per run, with its machine;
-        a row per method and workload), net least minimum by default.
+        The stored runs side by side (a column per run, with its machine,
+        and per CPU for per-CPU runs; a row per method and workload), net
+        least minimum by default.
     bench.py plot --db LAB.sqlite [-o FILE.png] [--workload W] [--method M]
         One figure comparing the runs: bars of net per workload per method.
     bench.py asm CODE [--init TEXT] [--unroll N] [--loops N] [--name WORD]
@@ -99,7 +104,7 @@ def env_facts(log):
            "full ensemble records" if log.by_kind.get("ensemble") else
            "summaries only, no per-ensemble lines (output=summary)" if benchlog.summary_only(log) else
            "no ensemble records")
-    return [("cpu brand", e.get("brand", "?")),
+    facts = [("cpu brand", e.get("brand", "?")),
             ("cpu", f"{e.get('vendor', '?')} family {hx('family')} model {hx('model')} "
                     f"stepping {e.get('stepping', '?')}"),
             ("hypervisor", hyper),
@@ -113,6 +118,18 @@ def env_facts(log):
             ("serial log", f"{serial}; {ens}"),
             ("methods", cfg.get("methods", "?")),
             ("workloads", cfg.get("workloads", "(not in this log's format)"))]
+    if log.cpu_order or getattr(log, "by_kind", {}).get("cpus"):
+        facts.insert(1, ("CPUs", cpus_text(log)))
+    return facts
+
+
+def cpus_text(log):
+    """The env's cpus record and the CPUs measured, in a few words."""
+    c = dict(log.by_kind["cpus"][0][1]) if log.by_kind.get("cpus") else {}
+    listed = (f"{c.get('count', '?')} listed (cpus={c.get('selection', '?')}), " if c else "")
+    if not log.cpu_order:
+        return listed + "the boot CPU measured (no per-CPU runs)"
+    return listed + f"{len(log.cpu_order)} measured: " + ", ".join(log.cpu_label(n) for n in log.cpu_order)
 
 
 def acpi_text(log):
@@ -143,15 +160,25 @@ def ratio(a, b):
 
 # --- report -------------------------------------------------------------------
 
+def net_of(log, s):
+    """The net least minimum of series s (min of mins - the offset of its
+    method on its CPU, paper 3.1.2): the summary's net_min, or recomputed
+    from the ensembles of workload empty; None for workload empty or when
+    there is no offset."""
+    f, _ = s.figures()
+    net = f.get("net_min")
+    if net is None and s.workload != "empty":
+        empty = log.series.get((s.method, "empty", s.unit, s.counter, s.cpu))
+        if empty is not None and empty.ensembles and isinstance(f.get("min_of_mins"), int):
+            net = f["min_of_mins"] - min(e["min"] for e in empty.ensembles)
+    return None if s.workload == "empty" else net
+
+
 def figure_row(log, s):
     f, from_summary = s.figures()
     mark = "" if from_summary else " *"
-    net = f.get("net_min")
-    if net is None and s.workload != "empty":
-        empty = log.series.get((s.method, "empty", s.unit, s.counter))
-        if empty is not None and empty.ensembles:
-            net = f["min_of_mins"] - min(e["min"] for e in empty.ensembles)
-    if s.workload == "empty" or net is None:
+    net = net_of(log, s)
+    if net is None:
         net = "-"
     # A QR code's text has summaries without ensemble records (tools/benchqr.py).
     count = len(s.ensembles) or f.get("ensembles", 0)
@@ -174,7 +201,9 @@ def _cell(f, key):
     return _v(f[key]) if key in f else "-"
 
 
-def figure_table(log, unit):
+def figure_table(log, unit, cpu=..., indent="  "):
+    """The statistics table of the series in unit (of one CPU when cpu is
+    given)."""
     u = unit
     header = [("method",), ("workload",), ("ensembles x samples", "[count x count]"),
               ("min of mins", f"[{unit_name(u)}]"), ("net", f"[{unit_name(u)}]"),
@@ -182,14 +211,67 @@ def figure_table(log, unit):
               ("variance of variances", f"[{unit_name(u, 4)}]"),
               ("variance of minimums", f"[{unit_name(u, 2)}]"),
               ("abs max deviation", f"[{unit_name(u)}]"), ("spurious", "[ensembles]")]
-    return table(header, [figure_row(log, s) for s in log.runs(u) if s.ensembles or s.summary])
+    return table(header, [figure_row(log, s) for s in log.runs(u, cpu) if s.ensembles or s.summary],
+                 indent)
+
+
+def core_type_order(log):
+    """The CPUs measured, P-cores first, then E-cores, then the others (a
+    hybrid machine's columns grouped by core type, CPUID 1AH)."""
+    rank = {"P-core": 0, "E-core": 1}
+    return sorted(log.cpu_order, key=lambda n: (rank.get(log.cpu_info(n).get("core_type"), 2),
+                                                log.cpu_order.index(n)))
+
+
+def cpu_side_by_side(log, unit):
+    """Per (method, workload), the net least minimum on each CPU measured,
+    side by side; on a hybrid machine the P-cores' columns, then the
+    E-cores', and the least net of each kind with the ratio E/P."""
+    order = core_type_order(log)
+    types = {n: log.cpu_info(n).get("core_type") for n in order}
+    hybrid = "P-core" in types.values() and "E-core" in types.values()
+    rows, cells = [], {}
+    for s in log.runs(unit):
+        if s.cpu is None or s.workload == "empty" or not (s.ensembles or s.summary):
+            continue
+        row = (s.method, s.workload or "-")
+        if row not in cells:
+            rows.append(row)
+            cells[row] = {}
+        cells[row][s.cpu] = net_of(log, s)
+    u = f"[{unit_name(unit)}]"
+    header = [("method",), ("workload",)]
+    typed = any(types.values())
+    header += [(f"CPU {n}", f"APIC ID {log.cpu_info(n).get('apic_id', '?')}") +
+               ((types[n] or "-",) if typed else ()) + (u,) for n in order]
+    if hybrid:
+        header += [("least net", "of P-cores", "", u), ("least net", "of E-cores", "", u),
+                   ("E/P", "", "", "[ratio]")]
+    body = []
+    for row in rows:
+        line = list(row)
+        for n in order:
+            if n in cells[row]:
+                line.append(_v(cells[row][n]) if cells[row][n] is not None else "-")
+            else:
+                line.append("skipped" if (n, row[0]) in log.cpu_skips else "not run")
+        if hybrid:
+            best = []
+            for kind in ("P-core", "E-core"):
+                vals = [cells[row][n] for n in order if types[n] == kind
+                        and isinstance(cells[row].get(n), int)]
+                best.append(min(vals) if vals else None)
+            line += [_v(best[0]) if best[0] is not None else "-",
+                     _v(best[1]) if best[1] is not None else "-", ratio(best[0], best[1])]
+        body.append(line)
+    return table(header, body) if body else []
 
 
 def report_text(log, figures=None, figure_error=None):
     out = []
     w = out.append
     w(f"report: {log.path} ({log.line_count} lines, {log.size} bytes)")
-    if log.env or log.config:
+    if log.env or log.config or log.cpu_order:
         for label, value in env_facts(log):
             w(f"  {label + ':':15s} {value}")
     if log.final_line:
@@ -228,12 +310,30 @@ def report_text(log, figures=None, figure_error=None):
         w(f"Paper statistics per method and workload, in {unit_name(u)} (min of mins of workload "
           f"'empty' is the method's offset;")
         w("net = min of mins - offset; spurious = ensembles whose minimum is below the previous "
-          "one's):")
-        out.extend(figure_table(log, u))
+          "one's)" + (", per CPU measured, in the order measured:" if log.cpu_order else ":"))
+        if log.cpu_order:
+            for n in log.cpu_order:
+                if any(s.ensembles or s.summary for s in log.runs(u, n)):
+                    w(f"  {log.cpu_label(n)}:")
+                    out.extend(figure_table(log, u, n, indent="    "))
+            side = cpu_side_by_side(log, u)
+            if side:
+                w("")
+                w(f"Net least minimum per CPU, side by side, in {unit_name(u)} (min of mins - the "
+                  "method's offset on that CPU; workload empty, the offset, is in the tables above"
+                  + ("; P-cores first, then E-cores" if side and "E/P" in side[0] else "") + "):")
+                out.extend(side)
+        else:
+            out.extend(figure_table(log, u))
         if any(not s.summary and s.ensembles for s in log.runs(u)):
             w("  * no summary record (the log is cut short): figures recomputed from the "
               "ensemble records")
-    if log.skips:
+    if log.skips and log.cpu_order:
+        w("")
+        w("Skipped methods, per CPU:")
+        for (n, name), (no, why) in log.cpu_skips.items():
+            w(f"  CPU {n}: {name}: {why} (line {no})")
+    elif log.skips:
         w("")
         w("Skipped methods:")
         for name, (no, why) in log.skips.items():
@@ -250,10 +350,13 @@ def report_text(log, figures=None, figure_error=None):
         w("")
         if figure_error:
             w(f"Figures: none written: {figure_error}")
+        elif len(log.cpu_order) > 1:
+            w(f"Figures ({len(figures)} PNG files), of {log.cpu_label(log.cpu_order[0])} only, the "
+              "first CPU measured (the other CPUs' figures are in the tables above):")
         else:
             w(f"Figures ({len(figures)} PNG files):")
-            for path, what in figures:
-                w(f"  {path}: {what}")
+        for path, what in figures or []:
+            w(f"  {path}: {what}")
     if log.notes:
         w("")
         w("Notes:")
@@ -267,6 +370,10 @@ def report_text(log, figures=None, figure_error=None):
         n = sum(1 for s in log.series.values() if s.summary)
         w(f"report: the log is valid ({n} series summarized, no per-ensemble lines (output=summary), "
           f"{len(log.skips)} method(s) skipped)")
+    elif log.valid and log.cpu_order:
+        n = sum(1 for s in log.series.values() if s.ensembles)
+        w(f"report: the log is valid ({n} series of ensembles on {len(log.cpu_order)} CPU(s), "
+          f"{len(log.cpu_skips)} method skip(s) over the CPUs)")
     elif log.valid:
         n = sum(1 for s in log.series.values() if s.ensembles)
         w(f"report: the log is valid ({n} series of ensembles, {len(log.skips)} method(s) skipped)")
@@ -311,12 +418,13 @@ def extra_kinds(log, w):
     verdicts = log.by_kind.get("verdict", [])
     if verdicts:
         w("")
-        w("Verdicts (paper 4, steps 1-2: a method is fit when its variances are ~0):")
+        w("Verdicts (paper 4, steps 1-2: a method is fit when its variances are ~0)" +
+          (", per CPU:" if log.cpu_order else ":"))
         for no, v in verdicts:
             u = v.get("unit") or TSC
             state = ("UNKNOWN" if v.get("valid") is False else
                      "ergodic" if v.get("ergodic") else "NOT ergodic")
-            w(f"  {v.get('method')}: {state}: variance of variances "
+            w(f"  {on_cpu(v)}{v.get('method')}: {state}: variance of variances "
               f"{with_unit(v.get('var_of_vars'), u, 4)} (limit "
               f"{with_unit(v.get('max_var_of_vars'), u, 4)}), variance of minimum values "
               f"{with_unit(v.get('var_of_mins'), u, 2)} (limit "
@@ -329,7 +437,7 @@ def extra_kinds(log, w):
         for no, r in res:
             it = r.get("resolution_iterations")
             step = r.get("step", r.get("step_ticks"))
-            w(f"  {r.get('method')}: {r.get('loop_sizes')} loop sizes; minimum flat until loop "
+            w(f"  {on_cpu(r)}{r.get('method')}: {r.get('loop_sizes')} loop sizes; minimum flat until loop "
               f"size {r.get('flat_until')}, then {r.get('changes')} changes; resolution "
               f"{str(it) + ' loop iterations' if it is not None else 'not found'}, step "
               f"{with_unit(step, r.get('unit') or TSC)}; "
@@ -338,25 +446,40 @@ def extra_kinds(log, w):
     for no, c in log.by_kind.get("counters_choice", []):
         w("")
         if c.get("beside"):
-            w(f"Counters read beside the TSC methods: {c.get('instructions')} (instructions retired) "
+            w(f"{on_cpu(c)}Counters read beside the TSC methods: {c.get('instructions')} (instructions retired) "
               f"and {c.get('core_cycles')} (core cycles) (line {no})")
         else:
-            w(f"Counters read beside the TSC methods: none: {c.get('reason')} (line {no})")
+            w(f"{on_cpu(c)}Counters read beside the TSC methods: none: {c.get('reason')} (line {no})")
     counters = log.by_kind.get("counters", [])
     if counters:
         w("")
         w("Counters per method and workload, net of the method's offset:")
-        rows = [[c.get("method"), c.get("workload") or "-", _v(c.get("net_core_cycles")),
+        per_cpu = any("cpu" in c for _, c in counters)
+        rows = [([str(c.get("cpu", "-"))] if per_cpu else []) +
+                [c.get("method"), c.get("workload") or "-", _v(c.get("net_core_cycles")),
                  _v(c.get("net_instructions")), _v(c.get("core_cycles_per_tsc_tick"))]
                 for _, c in counters]
-        out = table([("method",), ("workload",), ("net", "[core cycles]"),
+        out = table(([("CPU",)] if per_cpu else []) +
+                    [("method",), ("workload",), ("net", "[core cycles]"),
                      ("net", "[instructions]"), ("ratio", "[core cycles per TSC tick]")], rows)
         for line in out:
             w(line)
-    for no, r in log.by_kind.get("recommendation", []):
+    recs = log.by_kind.get("recommendation", [])
+    per_cpu = any("cpu" in r for _, r in recs)
+    if per_cpu:
         w("")
-        w(f"Recommendation: {('method ' + r['method']) if r.get('method') else 'none'}: "
+        w("Recommendation per CPU:")
+    for no, r in recs:
+        if not per_cpu:
+            w("")
+        w(f"{'  ' + log.cpu_label(r['cpu']) if 'cpu' in r else 'Recommendation'}: "
+          f"{('method ' + r['method']) if r.get('method') else 'none'}: "
           f"{r.get('reason', '')} (line {no})")
+
+
+def on_cpu(rec):
+    """'CPU 1: ' for a record of a per-CPU run, '' otherwise."""
+    return f"CPU {rec['cpu']}: " if isinstance(rec.get("cpu"), int) else ""
 
 
 def default_outdir(path):
@@ -412,20 +535,26 @@ def compare_text(a, b):
     w("")
     w("Environment:")
     rows = []
-    for (label, va), (_, vb) in zip(env_facts(a), env_facts(b)):
+    fa_, fb_ = dict(env_facts(a)), dict(env_facts(b))
+    for label in dict.fromkeys([k for k, _ in env_facts(a)] + [k for k, _ in env_facts(b)]):
+        va, vb = (f.get(label, cpus_text(lg) if label == "CPUs" else "-")
+                  for f, lg in ((fa_, a), (fb_, b)))
         rows.append([label, va, vb, "same" if va == vb else "DIFFERS"])
     out.extend(table([("",), ("A",), ("B",), ("",)], rows))
-    keys_a = [s.key for s in a.series.values() if s.ensembles or s.summary]
-    keys_b = {s.key for s in b.series.values() if s.ensembles or s.summary}
+    norm_a, norm_b = cpu_matching(a, b, w)
+    series_a = {norm_a(s.key): s for s in a.series.values() if s.ensembles or s.summary}
+    series_b = {norm_b(s.key): s for s in b.series.values() if s.ensembles or s.summary}
+    keys_a, keys_b = list(series_a), set(series_b)
     for key in keys_a:
         if key not in keys_b:
             continue
-        sa, sb = a.series[key], b.series[key]
+        sa, sb = series_a[key], series_b[key]
         fa, _ = sa.figures()
         fb, _ = sb.figures()
         u = sa.unit
         w("")
-        w(f"{sa.name} (A: {len(sa.ensembles) or fa.get('ensembles', 0)} ensembles x {sa.samples} samples, "
+        w(f"{sa.name if sa.cpu is not None else sb.name} (A: "
+          f"{len(sa.ensembles) or fa.get('ensembles', 0)} ensembles x {sa.samples} samples, "
           f"B: {len(sb.ensembles) or fb.get('ensembles', 0)} x {sb.samples})")
         rows = []
         for label, k, power in COMPARED:
@@ -439,8 +568,8 @@ def compare_text(a, b):
             else:
                 rows.append([label, with_unit(va, u, power), with_unit(vb, u, power), ratio(va, vb)])
         out.extend(table([("figure",), ("A",), ("B",), ("B/A",)], rows))
-    only_a = [a.series[k].name for k in keys_a if k not in keys_b]
-    only_b = [b.series[k].name for k in b.series if k in keys_b and k not in set(keys_a)]
+    only_a = [series_a[k].name for k in keys_a if k not in keys_b]
+    only_b = [series_b[k].name for k in series_b if k not in set(keys_a)]
     if only_a or only_b or a.skips or b.skips:
         w("")
     if only_a:
@@ -448,9 +577,57 @@ def compare_text(a, b):
     if only_b:
         w(f"Only in B: {', '.join(only_b)}")
     for tag, log in (("A", a), ("B", b)):
+        if log.cpu_order:
+            for (n, name), (_, why) in log.cpu_skips.items():
+                w(f"Skipped in {tag} on CPU {n}: method {name}: {why}")
+            continue
         for name, (_, why) in log.skips.items():
             w(f"Skipped in {tag}: method {name}: {why}")
     return out
+
+
+def boot_cpu(log):
+    """The boot CPU's number: its entry in the env's cpus record (boot:
+    true), else the first CPU measured; None when the log says nothing."""
+    c = dict(log.by_kind["cpus"][0][1]) if log.by_kind.get("cpus") else {}
+    for e in c.get("list") or []:
+        if isinstance(e, dict) and e.get("boot") is True and isinstance(e.get("cpu"), int):
+            return e["cpu"]
+    return log.cpu_order[0] if log.cpu_order else None
+
+
+def cpu_matching(a, b, w):
+    """How series of A and B are matched: by (method, workload, unit,
+    counter, cpu). When the CPUs measured differ (number or APIC ID), say
+    so; a log without per-CPU runs measured the boot CPU, matched with the
+    other log's boot CPU. Returns the two key functions."""
+    def cpus(log):
+        return [(n, log.cpu_info(n).get("apic_id")) for n in log.cpu_order]
+    ca, cb = cpus(a), cpus(b)
+    same = lambda key: key  # noqa: E731
+    if ca == cb:
+        return same, same
+
+    def text(log):
+        return (", ".join(log.cpu_label(n) for n in log.cpu_order) if log.cpu_order
+                else "the boot CPU only (no per-CPU runs)")
+    w("")
+    w("CPUs: the two runs measured DIFFERENT CPUs:")
+    w(f"  A: {text(a)}")
+    w(f"  B: {text(b)}")
+    maps = [same, same]
+    for i, (log, other, tag, otag) in enumerate(((a, b, "A", "B"), (b, a, "B", "A"))):
+        boot = boot_cpu(other)
+        if not log.cpu_order and boot is not None:
+            maps[i] = lambda key, boot=boot: key[:4] + (boot,) if key[4] is None else key
+            w(f"  {tag}'s series (its boot CPU's) are compared with {otag}'s boot CPU, CPU {boot}")
+    both = {n for n, _ in ca} & {n for n, _ in cb}
+    for n in sorted(both):
+        if dict(ca)[n] != dict(cb)[n]:
+            w(f"  CPU {n} has APIC ID {dict(ca)[n]} in A and {dict(cb)[n]} in B: compared by CPU "
+              "number")
+    w("  series of a CPU only one run measured are listed under 'Only in A' / 'Only in B'")
+    return maps[0], maps[1]
 
 
 def cmd_compare(args):
@@ -588,6 +765,15 @@ def db_table(conn, args):
         return f"{args.db}: no runs stored"
     rows, cells = benchdb.figure_cells(conn, args.figure, args.unit, args.workload, args.method)
     notes = []
+    # A column per (run, CPU): a run of per-CPU runs has a column per CPU
+    # measured (cpu NULL: a run of the boot CPU only, one column).
+    cols = []
+    for r in runs:
+        cpus = sorted({row[3] for row in rows if (row, r["id"]) in cells} - {None})
+        r["cpus"] = cpus
+        cols += [(r, c) for c in cpus or [None]]
+    per_cpu = any(c is not None for _, c in cols)
+    rows = list(dict.fromkeys(row[:3] + (None,) for row in rows))
     if args.figure == "net" and any(r[1] == "empty" for r in rows):
         rows = [r for r in rows if r[1] != "empty"]
         notes.append("workload empty is left out: its net is 0 by definition "
@@ -599,10 +785,11 @@ def db_table(conn, args):
                 + f" (units stored: {', '.join(benchdb.units(conn)) or 'none'})")
     _, power = benchdb.FIGURES[args.figure]
     u = f"[{unit_name(args.unit, power)}]" if power else "[ensembles]"
-    header = [("method",), ("workload",)] + [(f"R{r['id']} {r['label']}", f"M{r['machine_id']}", u)
-                                             for r in runs]
-    body = [[row[0], benchdb.row_name(row)] + [db_cell(cells, row, r, args.figure) for r in runs]
-            for row in rows]
+    header = [("method",), ("workload",)] + [
+        (f"R{r['id']} {r['label']}", f"M{r['machine_id']}") +
+        ((f"CPU {c}" if c is not None else "boot CPU",) if per_cpu else ()) + (u,) for r, c in cols]
+    body = [[row[0], benchdb.row_name(row)] +
+            [db_cell(cells, row[:3] + (c,), r, args.figure) for r, c in cols] for row in rows]
     shown = {row[0] for row in rows}
     for r in runs:
         for m, why in r["skips"].items():
@@ -619,7 +806,10 @@ def db_table(conn, args):
         notes.append("n/a: not in that run's log (e.g. medians in an output=human log)")
     if "overflow" in flat:
         notes.append("overflow: the kernel's exact arithmetic overflowed (null in the record)")
-    return header, body, (runs, machines), notes
+    if per_cpu:
+        notes.append("a column per CPU of a run with per-CPU runs (cpus=; APIC IDs and core types: "
+                     "bench.py report LOG); boot CPU: a run of the boot CPU only")
+    return header, body, (runs, machines, cols), notes
 
 
 def cmd_table(args):
@@ -631,12 +821,13 @@ def cmd_table(args):
     if isinstance(made, str):
         print(f"bench.py table: {made}", file=sys.stderr)
         return 1
-    header, body, (runs, machines), notes = made
+    header, body, (runs, machines, cols), notes = made
     if args.csv:
         import csv
         w = csv.writer(sys.stdout, lineterminator="\n")
-        w.writerow(["method", "workload"] + [f"{benchdb.run_name(r)} {h[2]}"
-                                             for r, h in zip(runs, header[2:])])
+        w.writerow(["method", "workload"] + [f"{benchdb.run_name(r)}"
+                                             f"{' CPU ' + str(c) if c is not None else ''} {h[-1]}"
+                                             for (r, c), h in zip(cols, header[2:])])
         w.writerows(body)
         return 0
     what, _ = benchdb.FIGURES[args.figure]
@@ -650,7 +841,8 @@ def cmd_table(args):
         out.append(f"  R{r['id']}  M{r['machine_id']}  {r['label']}: {r['status'] or 'status unknown'}, "
                    f"{size}, output={r['output'] or '?'}, TSC "
                    f"{benchdb.rate_text(r['tsc_hz'], r['tsc_ppm'], r['tsc_source'])}, stored "
-                   f"{r['stored_utc']} from {r['source']}")
+                   f"{r['stored_utc']} from {r['source']}" +
+                   (f"; CPUs {', '.join(map(str, r['cpus']))}" if r["cpus"] else ""))
     out.append("")
     out += table(header, body)
     if notes:

@@ -22,8 +22,9 @@ Tables (schema version SCHEMA_VERSION, in PRAGMA user_version):
              rate, and when it was stored (UTC).
   skips      the methods a run skipped, with the kernel's reason.
   series     one per (run, method, workload, unit, counter, cpu): cpu is
-             NULL until runs on several CPUs exist; samples per ensemble and
-             ensembles.
+             the CPU's number (MADT order) in a run with cpus= other than
+             boot, NULL in a run of the boot CPU only; samples per ensemble
+             and ensembles.
   summaries  the paper's figures of a series (Paoloni 2010, section 3 and
              appendix lines 139-175; the kernel's summary record): min of
              mins (the least minimum), the method's offset (min of mins of
@@ -109,7 +110,7 @@ CREATE TABLE series (
     workload    TEXT,
     unit        TEXT NOT NULL,          -- tsc_ticks, core_cycles, instructions
     counter     TEXT,                   -- NULL: the unit's only counter
-    cpu         INTEGER,                -- NULL: the boot CPU (no per-CPU runs yet)
+    cpu         INTEGER,                -- the CPU measured (cpus=); NULL: the boot CPU, no per-CPU runs
     ensembles   INTEGER,                -- ensembles in the summary
     samples     INTEGER                 -- samples per ensemble
 );
@@ -291,7 +292,7 @@ def series_figures(log, s):
     mins = f.get("min_of_mins")
     offset, net = f.get("offset"), f.get("net_min")
     if offset is None:
-        empty = log.series.get((s.method, "empty", s.unit, s.counter))
+        empty = log.series.get((s.method, "empty", s.unit, s.counter, s.cpu))
         if empty is not None and (empty.summary or empty.ensembles):
             offset = empty.figures()[0].get("min_of_mins")
     if net is None and isinstance(mins, int) and isinstance(offset, int):
@@ -365,13 +366,16 @@ def _insert(conn, log, digest, source, label, fmt):
     rid = conn.execute(f"INSERT INTO runs ({', '.join(run)}) VALUES ({', '.join('?' * len(run))})",
                        [to_db(v) for v in run.values()]).lastrowid
     for method, (_, reason) in log.skips.items():
+        on = [n for (n, m) in getattr(log, "cpu_skips", {}) if m == method and n is not None]
+        if on and len(on) < len(log.cpu_order):  # per-CPU runs: skipped on some CPUs only
+            reason += f" (on CPU {', '.join(map(str, on))} only)"
         conn.execute("INSERT INTO skips (run_id, method, reason) VALUES (?, ?, ?)", (rid, method, reason))
     n = 0
     for s in log.series.values():
         if not (s.summary or s.ensembles):
             continue
         f = series_figures(log, s)
-        cpu = (s.summary or {}).get("cpu")
+        cpu = s.cpu
         sid = conn.execute("INSERT INTO series (run_id, method, workload, unit, counter, cpu, "
                            "ensembles, samples) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                            (rid, s.method, s.workload, s.unit, s.counter,

@@ -13,8 +13,8 @@ against each other and against the paper's formulas.
     log.valid                             # no problems found
     log.problems                          # [Problem(line, text)], each naming its line
     log.env, log.config, log.end          # records (dicts), or None
-    log.series[("cpuid", "empty", "tsc_ticks", None)]  # one Series per
-                                          # (method, workload, unit, counter)
+    log.series[("cpuid", "empty", "tsc_ticks", None, None)]  # one Series per
+                                          # (method, workload, unit, counter, cpu)
     log.runs()                            # the TSC series, in log order
     log.skips                             # {method: (line, reason)}
     log.by_kind["verdict"]                # [(line, record)] for any kind,
@@ -23,6 +23,24 @@ against each other and against the paper's formulas.
 
 A series holds its method record (header), ensemble records, summary record,
 paper-format lines and dumped samples.
+
+Per-CPU runs (cpus= other than boot, README "Every core"): the run measures
+each selected CPU in turn. Before each CPU's run come the line "cpus:
+measuring on CPU N (APIC ID A, ...)" and a cpu_run record (cpu, apic_id,
+core_type, package, core, thread); while that CPU is measured, and while its
+end-of-run tables are printed, every record carries "cpu" and "apic_id"
+right after its kind. Compact ensemble records and paper-format lines carry
+no cpu: they belong to the method record before them, as on one CPU. The
+series key's fifth element is that cpu (None in a log without per-CPU runs:
+cpus=boot, and every log before them), so one log holds the same (method,
+workload, unit) once per CPU; every check below is made per CPU, and the end
+record's methods_run, methods_skipped and ensemble_errors are sums over the
+CPUs measured (cpus_measured of them). log.cpu_order lists the CPUs in the
+order measured, log.cpu_info(N) what the log says of CPU N,
+log.cpu_skips[(cpu, method)] each CPU's skips (log.skips keeps the first
+reason per method). A record of another CPU inside a CPU's run, a series
+record without "cpu" there, or an apic_id that is not its cpu_run's is a
+problem at its line.
 
 Every output= level is read. output=json, output=both and output=full print
 records; json and both (the default) print each ensemble as a compact
@@ -41,7 +59,7 @@ the "method M: E ensembles x S samples" line the size and unit, the
 "summary M/W:" and "result M/W:" lines the summary, and a
 "method M: SKIPPED: why" line a skip; these are checked as records are.
 Means, medians and quantiles are not in such a log. Records are keyed by (method,
-workload, unit, counter); keys a record lacks are None, so older logs
+workload, unit, counter, cpu); keys a record lacks are None, so older logs
 without workloads and future ones with more counters read the same way.
 Unknown record kinds and keys are kept and otherwise ignored.
 
@@ -79,6 +97,7 @@ HUMAN_SUMMARY = re.compile(
     rf"{_FIG} .*?; absolute max deviation (\d+) .*?; (\d+) spurious min values; "
     r"(\d+) ensemble errors")
 HUMAN_RESULT = re.compile(r"^result (\S+)/(\S+): (-?\d+) (.+?) net \(least minimum (\d+) - offset (\d+)\)")
+CPU_RUN_LINE = re.compile(r"^cpus: measuring on CPU (\d+) \(APIC ID (\d+)")
 HUMAN_CONFIG = re.compile(r"^config: (ensembles=\d+ samples=\d+ .*) \((\d+) command-line problems?\)$")
 FINAL = re.compile(r"bench: (?:run (?:complete|aborted)|nested exception.*run aborted)")
 
@@ -91,10 +110,14 @@ COMPACT_KEYS = ("rec", "method", "workload", "unit", "ensemble", "param", "sampl
 UNIT_NAMES = {"tsc_ticks": "TSC ticks", "core_cycles": "core cycles",
               "instructions": "instructions", "ns": "ns"}
 # Kinds this module files; any other kind is kept in by_kind only.
-CORE_KINDS = ("env", "config", "method", "skip", "ensemble", "summary", "samples", "end")
+CORE_KINDS = ("env", "config", "method", "skip", "ensemble", "summary", "samples", "end", "cpu_run")
+# Kinds that make series: inside a CPU's run each must carry "cpu".
+SERIES_KINDS = ("method", "skip", "ensemble", "summary", "samples")
+# Kinds printed only inside a CPU's run: their cpu must be that run's.
+RUN_KINDS = SERIES_KINDS + ("verdict", "resolution", "recommendation", "counters")
 # Kinds tools/bench.py shows but nothing here checks.
 SHOWN_KINDS = ("verdict", "resolution", "recommendation", "counters", "counters_choice", "pmu",
-               "tsc_rate", "machine", "quiet", "serial_estimate", "acpi")
+               "tsc_rate", "machine", "quiet", "serial_estimate", "acpi", "cpus")
 # Figures of a summary record recomputed from its ensembles, with the power
 # of the unit each is in.
 SUMMARY_FIGURES = (("ensembles", 0), ("spurious", 0), ("min_of_mins", 1), ("max_of_mins", 1),
@@ -207,12 +230,13 @@ class Problem:
 
 
 class Series:
-    """One (method, workload, unit, counter): the ensembles of one run of a
-    workload under a method, in one unit."""
+    """One (method, workload, unit, counter, cpu): the ensembles of one run
+    of a workload under a method, in one unit, on one CPU (None: the log
+    has no per-CPU runs)."""
 
     def __init__(self, key):
         self.key = key
-        self.method, self.workload, self.unit, self.counter = key
+        self.method, self.workload, self.unit, self.counter, self.cpu = key
         self.header = None            # the "method" record, in the series of the
         self.header_line = None       # method's own unit (its primary series)
         self.run_header = None        # the method record of this (method, workload)
@@ -232,6 +256,8 @@ class Series:
         n = f"{self.method}/{self.workload or '-'}"
         if self.unit != TSC:
             n += f" [{unit_name(self.unit)}{', ' + str(self.counter) if self.counter else ''}]"
+        if self.cpu is not None:
+            n += f" on CPU {self.cpu}"
         return n
 
     @property
@@ -296,7 +322,7 @@ class Dump:
 
     def __init__(self, key, ensemble):
         self.key, self.ensemble = key, ensemble
-        self.method, self.workload, self.unit, self.counter = key
+        self.method, self.workload, self.unit, self.counter, self.cpu = key
         self.values = []
         self.total = None
         self.lines = []
@@ -342,14 +368,18 @@ class Log:
         self.problems = []
         self.notes = []           # harmless oddities: noise, unknown kinds
         self.unknown_kinds = collections.Counter()
-        self.run_headers = {}     # (method, workload) -> (method record, line)
-        self.paper = collections.OrderedDict()  # (method, workload) -> [(line, text)]
-        self.human = {}           # output=human lines: ("size"|"summary"|"result", m, w[, unit])
+        self.run_headers = {}     # (method, workload, cpu) -> (method record, line)
+        self.paper = collections.OrderedDict()  # (method, workload, cpu) -> [(line, text)]
+        self.human = {}           # output=human lines: ("size"|"summary"|"result", m, w, cpu[, unit])
                                   # -> (line, match)
-        self.human_skips = collections.OrderedDict()  # method -> (line, reason)
+        self.human_skips = collections.OrderedDict()  # (cpu, method) -> (line, reason)
+        self.cpu_skips = collections.OrderedDict()    # (cpu, method) -> (line, reason)
+        self.cpu_runs = collections.OrderedDict()     # cpu -> (line, cpu_run record)
+        self.cpu_lines = collections.OrderedDict()    # cpu -> (line, APIC ID): "cpus: measuring on"
         self.human_config = None  # (line, match)
         self.from_paper = []      # the series made from human lines (no records)
         self.compact = 0          # ensemble records read from compact ones
+        self.cpu_current = None   # (line, cpu_run record) of the CPU being read
 
     @property
     def valid(self):
@@ -376,9 +406,45 @@ class Log:
             self.methods[name] = Method(name)
         return self.methods[name]
 
-    def runs(self, unit=TSC):
-        """The series in one unit (default: TSC ticks), in log order."""
-        return [s for s in self.series.values() if s.unit == unit]
+    def runs(self, unit=TSC, cpu=...):
+        """The series in one unit (default: TSC ticks), in log order; of one
+        CPU when cpu is given (None: the series of a log without per-CPU
+        runs)."""
+        return [s for s in self.series.values() if s.unit == unit and (cpu is ... or s.cpu == cpu)]
+
+    @property
+    def cpu_order(self):
+        """The CPUs measured, in the order measured (their cpu_run records or
+        "cpus: measuring on CPU N" lines, then any other CPU a series names);
+        [] for a log without per-CPU runs."""
+        order = list(self.cpu_runs) or list(self.cpu_lines)
+        for s in self.series.values():
+            if s.cpu is not None and s.cpu not in order:
+                order.append(s.cpu)
+        return order
+
+    def cpu_info(self, cpu):
+        """What the log says of CPU cpu: its entry of the env's cpus record
+        (apic_id, core_type, package, core, thread, online, boot), updated
+        with its cpu_run record; {} when the log says nothing."""
+        info = {}
+        for e in (dict(self.by_kind["cpus"][0][1]).get("list") or []) if self.by_kind.get("cpus") else []:
+            if isinstance(e, dict) and e.get("cpu") == cpu:
+                info.update(e)
+        if cpu in self.cpu_runs:
+            info.update({k: v for k, v in self.cpu_runs[cpu][1].items() if k != "rec"})
+        elif cpu in self.cpu_lines and "apic_id" not in info:
+            info["apic_id"] = self.cpu_lines[cpu][1]
+        return info
+
+    def cpu_label(self, cpu):
+        """'CPU 1 (APIC ID 2, P-core, package 0, core 1, thread 0)'."""
+        i = self.cpu_info(cpu)
+        parts = [f"APIC ID {i['apic_id']}" if isinstance(i.get("apic_id"), int) else "APIC ID ?"]
+        if i.get("core_type"):
+            parts.append(str(i["core_type"]))
+        parts += [f"{k} {i[k]}" for k in ("package", "core", "thread") if isinstance(i.get(k), int)]
+        return f"CPU {cpu} ({', '.join(parts)})"
 
     def other_units(self):
         return sorted({s.unit for s in self.series.values() if s.unit != TSC})
@@ -387,7 +453,7 @@ class Log:
         """The series of the same method and workload in another unit."""
         for s in self.series.values():
             if s.method == series.method and s.workload == series.workload and s.unit == unit \
-                    and s is not series:
+                    and s.cpu == series.cpu and s is not series:
                 return s
         return None
 
@@ -433,7 +499,9 @@ def load(path):
 
 def _key(rec):
     unit = rec.get("unit") or TSC
-    return (rec.get("method"), rec.get("workload"), unit, rec.get("counter"))
+    cpu = rec.get("cpu")
+    return (rec.get("method"), rec.get("workload"), unit, rec.get("counter"),
+            cpu if _is_uint(cpu) else None)
 
 
 def _is_uint(v):
@@ -459,7 +527,10 @@ REQUIRED = {
     "summary": {"method": _str},
     "samples": {"method": _str, "ensemble": _is_uint, "offset": _is_uint, "total": _is_uint,
                 "values": _uints},
+    "cpu_run": {"cpu": _is_uint, "apic_id": _is_uint},
 }
+# Keys any record may carry (per-CPU runs), with their test.
+ANY_KIND = {"cpu": _is_uint, "apic_id": _is_uint}
 OPTIONAL = {
     "ensemble": {"samples": _is_uint, "variance": lambda v: v is None or _is_uint(v),
                  "workload": _str},
@@ -475,7 +546,7 @@ def _malformed(kind, rec):
             return f"lacks the key {k!r}"
         if not ok(rec[k]):
             return f"has {k}={str(rec[k])[:40]!r}, not what a {kind} record holds there"
-    for k, ok in OPTIONAL.get(kind, {}).items():
+    for k, ok in list(OPTIONAL.get(kind, {}).items()) + list(ANY_KIND.items()):
         if k in rec and not ok(rec[k]):
             return f"has {k}={str(rec[k])[:40]!r}, not what a {kind} record holds there"
     return None
@@ -501,7 +572,8 @@ def expand_compact(values, header):
     if header is None:
         return "comes before any method record: its method and workload are unknown"
     unit = COMPACT_UNITS[u]
-    return {"rec": "ensemble", "method": header.get("method"), "workload": header.get("workload"),
+    cpu = {k: header[k] for k in ("cpu", "apic_id") if k in header}
+    return {"rec": "ensemble", **cpu, "method": header.get("method"), "workload": header.get("workload"),
             "unit": unit, "ensemble": j,
             "param": j if header.get("resolution") is True else header.get("param"),
             "samples": header.get("samples"), "primary": unit == (header.get("unit") or TSC),
@@ -515,7 +587,8 @@ def parse(text):
     log.lines = list(logical_lines(text))
     log.line_count = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     inside = False
-    current = None  # (method, workload) of the paper-format lines being printed
+    current = None  # (method, workload, cpu) of the paper-format lines being printed
+    cpu = None      # the CPU being measured (per-CPU runs), from its line or cpu_run record
     for no, line in log.lines:
         if line:
             log.last_line = (no, line)
@@ -534,13 +607,19 @@ def parse(text):
         if final:
             log.final_line, log.final_line_no = final, no
             continue
+        m = CPU_RUN_LINE.match(line)
+        if m and inside:
+            cpu = int(m.group(1))
+            log.cpu_lines.setdefault(cpu, (no, int(m.group(2))))
+            # output=human prints no cpu_run record: the line starts the run
+            log.cpu_current = (no, {"rec": "cpu_run", "cpu": cpu, "apic_id": int(m.group(2))})
         m = RUN_HEADER.match(line)
         if m:
-            current = (m.group(1), m.group(2))
+            current = (m.group(1), m.group(2), cpu)
         if PAPER.match(line) and current:
             log.paper.setdefault(current, []).append((no, line))
         if inside and not line.startswith("{"):
-            _human_line(log, no, line, current)
+            _human_line(log, no, line, current, cpu)
         # Every line that starts with "{" between the markers is a record
         # (README); a record after noise on its line is recovered.
         start = 0 if line.startswith("{") else line.find('{"rec"')
@@ -571,28 +650,31 @@ def parse(text):
             continue
         if rec["rec"] == "method":
             header = rec
+        elif rec["rec"] == "cpu_run" and _is_uint(rec.get("cpu")):
+            cpu = rec["cpu"]
         _file(log, no, rec)
     _check(log)
     return log
 
 
-def _human_line(log, no, line, current):
-    """Keep the output=human lines a series without records is made from."""
+def _human_line(log, no, line, current, cpu):
+    """Keep the output=human lines a series without records is made from,
+    keyed by the CPU being measured (None: no per-CPU runs)."""
     m = HUMAN_SIZE.match(line)
     if m and current and m.group(1) == current[0]:
         log.human.setdefault(("size",) + current, (no, m))
         return
     m = HUMAN_SKIP.match(line)
     if m:
-        log.human_skips.setdefault(m.group(1), (no, m.group(2)))
+        log.human_skips.setdefault((cpu, m.group(1)), (no, m.group(2)))
         return
     m = HUMAN_SUMMARY.match(line)
     if m:
-        log.human.setdefault(("summary", m.group(1), m.group(2), _unit_key(m.group(6))), (no, m))
+        log.human.setdefault(("summary", m.group(1), m.group(2), cpu, _unit_key(m.group(6))), (no, m))
         return
     m = HUMAN_RESULT.match(line)
     if m:
-        log.human.setdefault(("result", m.group(1), m.group(2), _unit_key(m.group(4))), (no, m))
+        log.human.setdefault(("result", m.group(1), m.group(2), cpu, _unit_key(m.group(4))), (no, m))
         return
     m = HUMAN_CONFIG.match(line)
     if m and log.human_config is None:
@@ -614,11 +696,11 @@ def _int_or_none(text):
 def _from_human_lines(log):
     """output=human: series, skips and config from the human lines where the
     log has no records of them (module docstring)."""
-    for (m, w), lines in log.paper.items():
-        size = log.human.get(("size", m, w))
+    for (m, w, cpu), lines in log.paper.items():
+        size = log.human.get(("size", m, w, cpu))
         unit = _unit_key(size[1].group(6)) if size else TSC
-        s = log.get_series((m, w, unit, None))
-        if s.ensembles or s.header or s.summary or (m, w) in log.run_headers:
+        s = log.get_series((m, w, unit, None, cpu))
+        if s.ensembles or s.header or s.summary or (m, w, cpu) in log.run_headers:
             continue  # records: the paper-format lines are checked against them
         log.from_paper.append(s)
         if size:
@@ -627,7 +709,7 @@ def _from_human_lines(log):
                 "rec": "method", "method": m, "workload": w, "unit": unit,
                 "ensembles": int(g.group(2)), "samples": int(g.group(3)),
                 "warmup": int(g.group(4)), "resolution": bool(g.group(5))}, no
-            log.run_headers[(m, w)] = (s.header, no)
+            log.run_headers[(m, w, cpu)] = (s.header, no)
         for no, text in lines:
             g = PAPER.match(text)
             var, dev, low = g.group(2), int(g.group(3)), int(g.group(4))
@@ -638,7 +720,7 @@ def _from_human_lines(log):
                 rec["samples"] = s.header["samples"]
             s.ensembles.append(rec)
             s.ensemble_lines.append(no)
-        summ = log.human.get(("summary", m, w, unit))
+        summ = log.human.get(("summary", m, w, cpu, unit))
         if summ:
             no, g = summ
             s.summary, s.summary_line = {
@@ -650,15 +732,20 @@ def _from_human_lines(log):
             if int(g.group(4)) != int(g.group(3)):
                 log.problem(no, f"{s.name}: the summary line's least minimum {g.group(3)} and "
                                 f"minimums {g.group(4)}..{g.group(5)} disagree")
-            res = log.human.get(("result", m, w, unit))
+            res = log.human.get(("result", m, w, cpu, unit))
             if res:
                 s.summary["net_min"], s.summary["offset"] = int(res[1].group(3)), int(res[1].group(6))
             elif w == "empty":
                 s.summary["offset"], s.summary["net_min"] = s.summary["min_of_mins"], 0
     if not log.by_kind.get("skip"):
-        for m, (no, why) in log.human_skips.items():
-            log.skips.setdefault(m, (no, why))
-            log.method(m).skip, log.method(m).skip_line = why, no
+        for (cpu, m), (no, why) in log.human_skips.items():
+            log.cpu_skips.setdefault((cpu, m), (no, why))
+            if m not in log.skips:
+                log.skips[m] = (no, why)
+                log.method(m).skip, log.method(m).skip_line = why, no
+    if not log.cpu_runs:
+        for cpu, (no, apic) in log.cpu_lines.items():
+            log.cpu_runs[cpu] = (no, {"rec": "cpu_run", "cpu": cpu, "apic_id": apic})
     if log.config is None and log.human_config:
         no, g = log.human_config
         words = dict(w.split("=", 1) for w in g.group(1).split() if "=" in w)
@@ -685,7 +772,15 @@ def _file(log, no, rec):
     if why:
         log.problem(no, f"corrupted {kind} record: it {why}")
         return
-    if kind in ("env", "config", "end"):
+    _check_cpu(log, no, kind, rec)
+    if kind == "cpu_run":
+        if rec["cpu"] in log.cpu_runs:
+            log.problem(no, f"a second cpu_run record for CPU {rec['cpu']} (the first is line "
+                            f"{log.cpu_runs[rec['cpu']][0]})")
+        else:
+            log.cpu_runs[rec["cpu"]] = (no, rec)
+        log.cpu_current = (no, rec)
+    elif kind in ("env", "config", "end"):
         if getattr(log, kind) is not None:
             log.problem(no, f"a second {kind} record (the first is line {getattr(log, kind + '_line')})")
             return
@@ -696,11 +791,13 @@ def _file(log, no, rec):
         if s.header:
             log.problem(no, f"a second method record for {s.name} (the first is line {s.header_line})")
         s.header, s.header_line = rec, no
-        log.run_headers.setdefault((s.method, s.workload), (rec, no))
+        log.run_headers.setdefault((s.method, s.workload, s.cpu), (rec, no))
     elif kind == "skip":
         if rec.get("workload") is None:
-            log.skips[rec["method"]] = (no, rec["reason"])
-            log.method(rec["method"]).skip, log.method(rec["method"]).skip_line = rec["reason"], no
+            log.cpu_skips[(_key(rec)[4], rec["method"])] = (no, rec["reason"])
+            if rec["method"] not in log.skips or _key(rec)[4] is None:
+                log.skips[rec["method"]] = (no, rec["reason"])
+                log.method(rec["method"]).skip, log.method(rec["method"]).skip_line = rec["reason"], no
     elif kind == "ensemble":
         s = log.get_series(_key(rec))
         s.ensembles.append(rec)
@@ -714,6 +811,28 @@ def _file(log, no, rec):
         _add_samples(log, no, rec)
     elif kind not in CORE_KINDS and kind not in SHOWN_KINDS:
         log.unknown_kinds[kind] += 1
+
+
+def _check_cpu(log, no, kind, rec):
+    """Per-CPU runs: a record's cpu and apic_id are those of the cpu_run
+    record before it; a series record inside a CPU's run carries them."""
+    cur = log.cpu_current
+    if kind not in RUN_KINDS:
+        return  # e.g. a per-CPU record of the env section (TSC sync): no run to belong to
+    if "cpu" not in rec:
+        if cur and kind in SERIES_KINDS:
+            log.problem(no, f"a {kind} record without \"cpu\" inside the run of CPU {cur[1]['cpu']} "
+                            f"(which starts at line {cur[0]})")
+        return
+    if cur is None:
+        log.problem(no, f"a {kind} record of CPU {rec['cpu']} before any CPU's run starts (no "
+                        "cpu_run record or 'cpus: measuring on CPU' line before it)")
+    elif rec["cpu"] != cur[1]["cpu"]:
+        log.problem(no, f"a {kind} record of CPU {rec['cpu']} inside the run of CPU {cur[1]['cpu']} "
+                        f"(which starts at line {cur[0]})")
+    elif "apic_id" in rec and rec["apic_id"] != cur[1]["apic_id"]:
+        log.problem(no, f"a {kind} record of CPU {rec['cpu']} with APIC ID {rec['apic_id']}, the start "
+                        f"of its run (line {cur[0]}) says APIC ID {cur[1]['apic_id']}")
 
 
 def _add_samples(log, no, rec):
@@ -791,16 +910,17 @@ def _check(log):
 
     # The paper-format lines are the method's own unit's (the unit of its
     # method record; TSC ticks when there is none, with output=human).
-    for (m, w), lines in log.paper.items():
-        h = log.run_headers.get((m, w), ({}, None))[0]
-        log.get_series((m, w, h.get("unit") or TSC, None)).paper = lines
+    for (m, w, cpu), lines in log.paper.items():
+        h = log.run_headers.get((m, w, cpu), ({}, None))[0]
+        log.get_series((m, w, h.get("unit") or TSC, None, cpu)).paper = lines
     for s in list(log.series.values()):
-        s.run_header, s.run_header_line = log.run_headers.get((s.method, s.workload), (None, None))
+        s.run_header, s.run_header_line = log.run_headers.get((s.method, s.workload, s.cpu),
+                                                              (None, None))
     # Cut short: the run being printed (in every unit) is incomplete, not wrong.
     last = _last_series(log)
     for s in log.series.values():
         _check_series(log, s, cut and last is not None and
-                      (s.method, s.workload) == (last.method, last.workload))
+                      (s.method, s.workload, s.cpu) == (last.method, last.workload, last.cpu))
     for d in log.dumps:
         _check_dump(log, d)
     if log.end_marker_line:
@@ -933,25 +1053,35 @@ def _check_dump(log, d):
 
 
 def _check_methods(log):
+    """Each CPU measured (or the one CPU of a log without per-CPU runs) ran
+    or skipped every method selected; the end record's counts are the sums
+    over the CPUs."""
     cfg = log.config or {}
-    ran = [m for m in log.methods.values()
-           if any(s.ensembles or (summary_only(log) and s.summary) for s in m.series)]
+    ran = list(dict.fromkeys((s.cpu, s.method) for s in log.series.values()
+                             if s.ensembles or (summary_only(log) and s.summary)))
+    cpus = log.cpu_order or [None]
     if isinstance(cfg.get("methods"), str):
-        for name in filter(None, cfg["methods"].split(",")):
-            if name not in log.methods or (not log.methods[name].series and not log.methods[name].skip):
-                log.problem(log.end_marker_line, f"method {name} was selected (config record, line "
-                                                 f"{log.config_line}) but neither ran nor was skipped")
+        have = {(s.cpu, s.method) for s in log.series.values()}
+        for cpu in cpus:
+            on = f" on CPU {cpu}" if cpu is not None else ""
+            for name in filter(None, cfg["methods"].split(",")):
+                if (cpu, name) not in have and (cpu, name) not in log.cpu_skips:
+                    log.problem(log.end_marker_line, f"method {name} was selected (config record, line "
+                                                     f"{log.config_line}) but neither ran nor was "
+                                                     f"skipped{on}")
     if isinstance(cfg.get("workloads"), str):
-        for m in ran:
-            have = {s.workload for s in m.series}
+        for cpu, m in ran:
+            have = {s.workload for s in log.methods[m].series if s.cpu == cpu}
             for w in filter(None, cfg["workloads"].split(",")):
                 if w not in have:
-                    log.note(log.end_marker_line, f"workload {w} was selected but method {m.name} "
-                                                  "has no records of it")
+                    log.note(log.end_marker_line, f"workload {w} was selected but method {m} "
+                                                  "has no records of it" +
+                                                  (f" on CPU {cpu}" if cpu is not None else ""))
     end = log.end or {}
-    checks = (("methods_run", len(ran)), ("methods_skipped", len(log.skips)),
+    checks = (("methods_run", len(ran)), ("methods_skipped", len(log.cpu_skips)),
               ("ensemble_errors", sum((s.summary or {}).get("errors") or 0
-                                      for s in log.series.values())))
+                                      for s in log.series.values())),
+              ("cpus_measured", len(log.cpu_order) or 1))
     for k, mine in checks:
         if _is_uint(end.get(k)) and end[k] != mine:
             log.problem(log.end_line, f"the end record says {k}={end[k]}, the records give {mine}")

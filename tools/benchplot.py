@@ -228,18 +228,21 @@ def _unit_tag(s):
 
 
 def all_figures(log, outdir):
-    """Every figure the log has data for; returns [(path, what)]."""
+    """Every figure the log has data for; returns [(path, what)]. A log of
+    per-CPU runs: the figures of the first CPU measured only (the report's
+    tables hold every CPU's figures)."""
     os.makedirs(outdir, exist_ok=True)
     out = []
+    first = log.cpu_order[0] if log.cpu_order else None
     for s in log.series.values():
-        if not s.ensembles:
+        if not s.ensembles or s.cpu != first:
             continue
         # Counters read beside a TSC method (secondary series) are drawn
         # against the TSC below, not on their own.
         own_unit = (s.run_header or {}).get("unit") or TSC
         secondary = not s.primary and s.unit != own_unit
         if s.is_resolution() and not secondary:
-            empty = log.series.get((s.method, "empty", s.unit, s.counter))
+            empty = log.series.get((s.method, "empty", s.unit, s.counter, s.cpu))
             off = min(e["min"] for e in empty.ensembles) if empty and empty.ensembles else None
             out.append((resolution(s, outdir, off), f"{s.name}: minimum vs loop size (Figures 7-10)"))
         if not secondary:

@@ -255,7 +255,7 @@ def parse_body(body, path="QR code", crc=None, problems=()):
     E, S = cfg.get("ensembles"), cfg.get("samples")
 
     def series(m, w, unit, summary, no, primary):
-        s = log.get_series((m, w, unit, None))
+        s = log.get_series((m, w, unit, None, None))
         head = {"rec": "method", "method": m, "workload": w, "unit": unit, "ensembles": E, "samples": S}
         if primary and w == "empty":
             s.header, s.header_line = head, no
@@ -293,6 +293,7 @@ def parse_body(body, path="QR code", crc=None, problems=()):
     for no, name in skips:
         log.skips[name] = (no, "skipped (the reason is in the serial log; the QR code names the method only)")
         log.method(name).skip, log.method(name).skip_line = log.skips[name][1], no
+        log.cpu_skips[(None, name)] = log.skips[name]
     if log.final_line:
         m = FINAL.match(log.final_line)
         end = {"rec": "end", "status": "complete" if log.final_line.startswith("bench: run complete")
