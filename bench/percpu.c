@@ -115,9 +115,18 @@ int percpu_list(const struct cpu_info *boot, const char *value, int *problems)
 			d->is_boot ? " (the boot CPU)" : "", d->pkg, d->core, d->thread, type,
 			d->online ? "" : ": not online: ", d->online ? "" : (s->why ? s->why : "not started"));
 	}
+	struct cpus_sel sel;
+	char err[200];
+	const char *v = value && value[0] ? value : "boot";
+	if (cpus_parse(v, strlen(v), &sel, err, sizeof err) < 0) {
+		kprintf("%s; measuring the boot CPU only\n", err);
+		(*problems)++;
+	}
 	if (config_json()) {
-		kprintf("{\"rec\":\"cpus\",\"count\":%d,\"online\":%d,\"hybrid\":%s,\"topology\":\"%s\",\"list\":[", ncpus,
-			online, hybrid ? "true" : "false", topo.source);
+		char shown[64];
+		fmt_escape(shown, sizeof shown, v, strlen(v));
+		kprintf("{\"rec\":\"cpus\",\"count\":%d,\"online\":%d,\"hybrid\":%s,\"topology\":\"%s\","
+			"\"selection\":\"%s\",\"list\":[", ncpus, online, hybrid ? "true" : "false", topo.source, shown);
 		for (int n = 0; n < ncpus; n++) {
 			const struct cpus_desc *d = &desc[n];
 			const char *t = type_word(d->core_type);
@@ -129,13 +138,6 @@ int percpu_list(const struct cpu_info *boot, const char *value, int *problems)
 		kprintf("]}\n");
 	}
 
-	struct cpus_sel sel;
-	char err[200];
-	const char *v = value && value[0] ? value : "boot";
-	if (cpus_parse(v, strlen(v), &sel, err, sizeof err) < 0) {
-		kprintf("%s; measuring the boot CPU only\n", err);
-		(*problems)++;
-	}
 	struct cpus_choice ch;
 	cpus_select(&sel, desc, ncpus, chosen, &ch);
 	for (int k = 0; k < ch.nmsgs; k++)

@@ -5,7 +5,12 @@ each with its own quieting, PMU check and complete summaries, every record
 of a CPU's run carrying "cpu" and "apic_id"; a side-by-side table per
 workload; the default (cpus=boot) unchanged but for the CPU list; bad
 values one line each. Under -icount every CPU's figures are exact."""
-from qemu import ICOUNT, check, expect_complete, kernel, qemu
+import os
+import sys
+
+from qemu import ICOUNT, ROOT, check, expect_complete, kernel, qemu
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import benchlog  # noqa: E402
 from screen import HALTED, Machine
 from t_bootpaths import BIOS_TIMEOUT, expect_complete_halted
 
@@ -81,6 +86,10 @@ def test_cpus_all_smp4_icount():
     end = run.one("end")
     check(end["cpus_measured"] == 4 and end["methods_run"] == 8, f"end {end}", text)
     check(run.final_line().endswith(", on 4 CPUs (exit code 0x10)"), f"final line {run.final_line()}", text)
+    log = benchlog.parse(text)  # the host tools read it per CPU
+    check(log.valid and sorted({k[4] for k in log.series}) == [0, 1, 2, 3] and len(log.series) == 24,
+          f"benchlog: valid {log.valid}, {log.problems[:3]}, series {len(log.series)}", text)
+    check(run.one("cpus")["selection"] == "all", "the cpus record's selection", text)
     est, printed = run.one("serial_estimate"), len(text.encode())
     check(est["series"] == 24 and abs(est["bytes"] - printed) <= printed // 4,
           f"the serial estimate for 4 CPUs: {est}, printed {printed} bytes", text)
