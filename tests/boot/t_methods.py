@@ -74,7 +74,7 @@ def test_bad_command_line():
         "config: unknown key 'bogus'; known keys:",
         "config: ensembles=0 is out of range; accepted: 1..1000000",
         "config: methods=cpuid,nope names an unknown item; accepted: all, or a comma-separated list of: cpuid rdtscp cr0 lfence_rdtscp lfence serialize ctr_rdmsr ctr_rdpmc",
-        "config: output=xml is not an accepted value; accepted: human json both full; keeping both",
+        "config: output=xml is not an accepted value; accepted: human json both full summary; keeping both",
         "config: 'nokey' is not of the form key=value; ignored",
         "config: warmup=-5 is not a number; accepted: 0..10000000",
         "config: workloads=nosuch names an unknown item; accepted: all, or a comma-separated list of: ",
