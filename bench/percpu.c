@@ -157,7 +157,6 @@ int percpu_list(const struct cpu_info *boot, const char *value, int *problems)
 }
 
 struct job {
-	int n;
 	uint64_t *ticks;
 	uint64_t samples;
 	struct bench_results *r;
@@ -202,7 +201,7 @@ static void side_by_side(void)
 		n += fmt_format(line + n, sizeof line - (size_t)n, " %12s", head);
 	}
 	kprintf("cpus: side by side: net least minimum (min of mins - offset) by method %s, in TSC ticks, "
-		"on each CPU measured%s\n", methods[by].name, k < nmeasured ? "" : "");
+		"on each CPU measured\n", methods[by].name);
 	kprintf("  %s\n", line);
 	for (int i = 0; i <= RESULTS_CODE_ROW; i++) {
 		if (i < RESULTS_CODE_ROW && i >= workload_count())
@@ -237,10 +236,8 @@ static void side_by_side(void)
 	}
 }
 
-int percpu_run(const struct cpu_info *boot, uint64_t *ticks, uint64_t samples, struct bench_results *results,
-	       struct run_totals *sum)
+int percpu_run(uint64_t *ticks, uint64_t samples, struct bench_results *results, struct run_totals *sum)
 {
-	(void)boot;
 	static char tag[48];
 	int k = 0;
 	nmeasured = 0;
@@ -258,7 +255,7 @@ int percpu_run(const struct cpu_info *boot, uint64_t *ticks, uint64_t samples, s
 				d->pkg, d->core, d->thread);
 		fmt_format(tag, sizeof tag, ",\"cpu\":%d,\"apic_id\":%u", n, d->apic_id);
 		console_set_record_tag(tag);
-		struct job j = { .n = n, .ticks = ticks, .samples = samples, .r = &results[k] };
+		struct job j = { .ticks = ticks, .samples = samples, .r = &results[k] };
 		int err = smp_run_on(n, run_here, &j);
 		console_set_record_tag(0);
 		if (err) {

@@ -36,8 +36,7 @@ int percpu_active(void);
  * net least minimum on each CPU (P-cores before E-cores), a line each and a
  * cpu_compare record. Sums the totals into *sum (methods run, skipped,
  * ensemble errors over all CPUs). Returns the CPUs measured. */
-int percpu_run(const struct cpu_info *boot, uint64_t *ticks, uint64_t samples, struct bench_results *results,
-	       struct run_totals *sum);
+int percpu_run(uint64_t *ticks, uint64_t samples, struct bench_results *results, struct run_totals *sum);
 
 /* percpu_screen - the CPUs measured and their results for the screen
  * summary's per-CPU section (bench/summary.c): n, and for k < n the

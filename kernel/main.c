@@ -199,7 +199,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	int measured = 0;
 	if (per) {
 		static struct run_totals sum;
-		measured = percpu_run(&cpu, ticks, cfg.samples, per, &sum);
+		measured = percpu_run(ticks, cfg.samples, per, &sum);
 		t = &sum;
 	} else {
 		bench_run(&cpu, ticks, cfg.samples, &results);
