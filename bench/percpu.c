@@ -1,6 +1,7 @@
 /* bench/percpu.c - see percpu.h. */
 #include "percpu.h"
 #include "run.h"
+#include "summary.h"
 #include "workload.h"
 #include "../kernel/config.h"
 #include "../kernel/console.h"
@@ -173,6 +174,7 @@ static void run_here(void *arg)
 	pmu_setup(cfg.pmu);
 	pmu_print(config_json());
 	bench_run(&c, j->ticks, j->samples, j->r);
+	summary_tables(j->r);
 }
 
 /* The side-by-side table: each workload's net least minimum, in TSC ticks,
@@ -275,13 +277,14 @@ int percpu_run(uint64_t *ticks, uint64_t samples, struct bench_results *results,
 	return nmeasured;
 }
 
-int percpu_screen(const struct bench_results **r, int *number, uint8_t *type, int max)
+void percpu_screen(struct summary_cpus *out)
 {
-	int n = nmeasured < max ? nmeasured : max;
+	int n = nmeasured < SUMMARY_CPUS_MAX ? nmeasured : SUMMARY_CPUS_MAX;
+	out->active = percpu_active();
+	out->n = n;
 	for (int i = 0; i < n; i++) {
-		r[i] = measured_r[i];
-		number[i] = measured[i];
-		type[i] = desc[measured[i]].core_type;
+		out->r[i] = measured_r[i];
+		out->number[i] = measured[i];
+		out->type[i] = desc[measured[i]].core_type;
 	}
-	return n;
 }

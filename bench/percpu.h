@@ -30,7 +30,8 @@ int percpu_active(void);
 /* percpu_run - run bench_run on each selected CPU in MADT order, into
  * results[0..count-1] (count as percpu_list returned): on an AP, first its
  * own CPUID (probe_cpu), LAPIC quieting (quiet_timers), LFENCE report and
- * PMU programming (pmu_setup, counting check), all printed under that CPU.
+ * PMU programming (pmu_setup, counting check), all printed under that CPU,
+ * then the CPU's final tables (bench/summary.h summary_tables).
  * Every record printed meanwhile carries "cpu" and "apic_id"
  * (console_set_record_tag). Then the side-by-side table: each workload's
  * net least minimum on each CPU (P-cores before E-cores), a line each and a
@@ -39,8 +40,10 @@ int percpu_active(void);
 int percpu_run(uint64_t *ticks, uint64_t samples, struct bench_results *results, struct run_totals *sum);
 
 /* percpu_screen - the CPUs measured and their results for the screen
- * summary's per-CPU section (bench/summary.c): n, and for k < n the
- * results, the CPU number, its core type (0: not hybrid). */
-int percpu_screen(const struct bench_results **r, int *number, uint8_t *type, int max);
+ * summary's per-CPU section (bench/summary.h struct summary_cpus): the
+ * first SUMMARY_CPUS_MAX of them, with their results, CPU numbers and core
+ * types (0: not hybrid); active as percpu_active(). */
+struct summary_cpus;
+void percpu_screen(struct summary_cpus *out);
 
 #endif

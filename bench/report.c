@@ -1,9 +1,9 @@
 /* bench/report.c - see report.h. */
 #include "report.h"
 #include "code.h"
-#include "run.h"
 #include "walk.h"
 #include "../kernel/config.h"
+#include "../kernel/clocks.h"
 #include "../kernel/console.h"
 #include "../lib/figures.h"
 #include "../lib/fmt.h"
@@ -16,7 +16,7 @@
 static const char *ns_of(char *buf, const char *unit, uint64_t ticks)
 {
 	uint64_t ps;
-	if (unit != unit_key[UNIT_TSC] || !bench_tsc_hz() || ticks_to_ps(ticks, bench_tsc_hz(), &ps))
+	if (unit != unit_key[UNIT_TSC] || !clocks_tsc_rate()->hz || ticks_to_ps(ticks, clocks_tsc_rate()->hz, &ps))
 		return 0;
 	fmt_format(buf, 32, "%llu.%03llu", ULL(ps / 1000), ULL(ps % 1000));
 	return buf;
@@ -41,7 +41,7 @@ static const char *ns_human(char *buf, const char *unit, uint64_t ticks)
 	if (ns)
 		fmt_format(buf, 64, " (%s ns)", ns);
 	else
-		fmt_format(buf, 64, " (ns unknown: %s)", bench_tsc_hz() ? "out of range" : "no TSC rate");
+		fmt_format(buf, 64, " (ns unknown: %s)", clocks_tsc_rate()->hz ? "out of range" : "no TSC rate");
 	return buf;
 }
 
@@ -324,7 +324,7 @@ void report_progress(enum method_id m, const struct workload *w, uint64_t done, 
 {
 	char secs[40] = "";
 	uint64_t ns;
-	if (ticks_to_ns(elapsed_ticks, bench_tsc_hz(), &ns) == 0)
+	if (ticks_to_ns(elapsed_ticks, clocks_tsc_rate()->hz, &ns) == 0)
 		fmt_format(secs, sizeof secs, " (%llu.%01llu s)", ULL(ns / 1000000000u), ULL(ns / 100000000u % 10));
 	kprintf("progress: method %s, workload %s: ensemble %llu of %llu done, %llu TSC ticks elapsed%s\n",
 		methods[m].name, w->name, ULL(done), ULL(total), ULL(elapsed_ticks), secs);

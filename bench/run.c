@@ -1,7 +1,6 @@
 /* bench/run.c - see run.h. */
 #include "run.h"
 #include "report.h"
-#include "summary.h"
 #include "code.h"
 #include "walk.h"
 #include "workload.h"
@@ -29,11 +28,8 @@ struct series {
 	uint64_t *mins, *medians; /* one entry per ensemble */
 };
 
-/* Per boot: the TSC rate, and the buffers, allocated by the first run and
- * reused by any later one. */
-static uint64_t tsc_hz;
-static uint32_t tsc_ppm;      /* tsc_hz's bound */
-static const char *tsc_source; /* and its source (struct tsc_rate) */
+/* Per boot: the buffers, allocated by the first run and reused by any
+ * later one. */
 static struct samples bufs;
 static int counters_exist;   /* bufs.ins and bufs.cyc exist */
 static uint64_t *ens_arrays[UNIT_COUNT][2];
@@ -57,28 +53,6 @@ static int cpu_vendor_is(const struct cpu_info *cpu, const char *v)
 		if (cpu->vendor[i] != v[i])
 			return 0;
 	return 1;
-}
-
-void bench_set_tsc_hz(uint64_t hz)
-{
-	tsc_hz = hz;
-}
-
-void bench_set_tsc_source(uint32_t ppm, const char *source)
-{
-	tsc_ppm = ppm;
-	tsc_source = source;
-}
-
-uint64_t bench_tsc_hz(void)
-{
-	return tsc_hz;
-}
-
-const char *bench_tsc_source(uint32_t *ppm)
-{
-	*ppm = tsc_ppm;
-	return tsc_source;
 }
 
 /* bench_smi_read - one RDMSR of MSR_SMI_COUNT: 0, or the fault
@@ -261,13 +235,70 @@ static int run_workload(enum method_id m, const struct workload *w, const struct
 	return ser[0].unit;
 }
 
+/* Bytes mem_alloc takes for n 8-byte values (it rounds up to 64). */
+static uint64_t buffer_bytes(uint64_t n)
+{
+	return (n * sizeof(uint64_t) + 63) & ~63ull;
+}
+
+/* Bytes bench_run takes for the ensembles' minimums and medians (two
+ * arrays of ensembles values per unit: ens_arrays), plus 63 for the
+ * alignment of the first allocation. */
+static uint64_t ensemble_array_bytes(uint64_t ensembles)
+{
+	return 2 * UNIT_COUNT * buffer_bytes(ensembles) + 63;
+}
+
+/* The most samples per ensemble whose bufs buffers of 8 bytes each fit in
+ * free memory beside the ensembles' arrays; 0 if none. */
+static uint64_t samples_that_fit(uint64_t ensembles, int bufs)
+{
+	uint64_t free = mem_free_bytes(), reserve = ensemble_array_bytes(ensembles);
+	if (free <= reserve)
+		return 0;
+	return ((free - reserve) / (uint64_t)bufs & ~63ull) / sizeof(uint64_t);
+}
+
+uint64_t bench_fit_samples(uint64_t want, uint64_t ensembles, int counters, int *problems)
+{
+	if (want <= samples_that_fit(ensembles, 1))
+		return want;
+	/* With counters, their two buffers of the same size must fit as well. */
+	uint64_t n = samples_that_fit(ensembles, counters ? 3 : 1);
+	kprintf("config: samples=%llu needs %llu bytes for one ensemble's buffer but %llu bytes are free, "
+		"%llu of them needed for the ensembles' minimums and medians; using samples=%llu, "
+		"the most that fit%s\n", (unsigned long long)want,
+		(unsigned long long)(want * sizeof(uint64_t)),
+		(unsigned long long)mem_free_bytes(), (unsigned long long)ensemble_array_bytes(ensembles),
+		(unsigned long long)n,
+		counters ? " (with the two counter buffers of the same size read beside the TSC)" : "");
+	(*problems)++;
+	return n;
+}
+
+/* The instructions-retired and core-cycle counters read beside the TSC
+ * methods (-1: none counts). */
+static int counter_ins(void)
+{
+	return pmu_usable(&pmu, PMU_FIXED0) ? PMU_FIXED0 : pmu_usable(&pmu, PMU_IRPERF) ? PMU_IRPERF : -1;
+}
+
+static int counter_cyc(void)
+{
+	return pmu_usable(&pmu, PMU_FIXED1) ? PMU_FIXED1 : pmu_usable(&pmu, PMU_APERF) ? PMU_APERF : -1;
+}
+
+int bench_counters_possible(void)
+{
+	return counter_ins() >= 0 && counter_cyc() >= 0;
+}
+
 /* Which counters can be read beside the TSC methods: instructions retired
  * from IA32_FIXED_CTR0 or AMD's IRPERF, core cycles from IA32_FIXED_CTR1
  * or APERF, each only if the boot check saw it count (kernel/pmu.c). */
 static void choose_counters(uint64_t capacity)
 {
-	int ins = pmu_usable(&pmu, PMU_FIXED0) ? PMU_FIXED0 : pmu_usable(&pmu, PMU_IRPERF) ? PMU_IRPERF : -1;
-	int cyc = pmu_usable(&pmu, PMU_FIXED1) ? PMU_FIXED1 : pmu_usable(&pmu, PMU_APERF) ? PMU_APERF : -1;
+	int ins = counter_ins(), cyc = counter_cyc();
 	counters_beside = 0;
 	mask_ins = mask_cyc = ~0ull;
 	if (ins < 0 || cyc < 0) {
@@ -422,5 +453,4 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity, s
 
 	results_recommend(r);
 	report_recommendation(t->recommended, t->recommend_why);
-	summary_tables(r);
 }

@@ -5,9 +5,9 @@
  * figures are derived in bench/results.c, printed as they come by
  * bench/report.c and at the end by bench/summary.c.
  *
- * State that holds for the whole boot (the TSC rate; the sample buffers and
- * the ensembles' arrays, allocated by the first run and reused) is kept
- * here; what one run gives is its struct bench_results, so that a run can
+ * State that holds for the whole boot (the sample buffers and the
+ * ensembles' arrays, allocated by the first run and reused) is kept here
+ * (the TSC rate by the clocks that measure it, kernel/clocks.h); what one run gives is its struct bench_results, so that a run can
  * be repeated (on another CPU) with its results kept apart. */
 #ifndef BENCH_RUN_H
 #define BENCH_RUN_H
@@ -20,20 +20,24 @@ struct cpu_info;
 /* bench_run - one run: the methods and workloads of cfg with its sizes on
  * this CPU, using ticks[0..capacity-1] (capacity >= cfg.samples) as the
  * TSC ensemble buffer; buffers for the counters are allocated when
- * counters work. Prints as it goes, then the recommendation and the final
- * tables (bench/summary.h); r receives the results (results_init first). */
+ * counters work. Prints as it goes, then the recommendation (the final
+ * tables are the caller's: bench/summary.h); r receives the results (results_init first). */
 void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity, struct bench_results *r);
 
-/* bench_set_tsc_hz - the TSC frequency in Hz (0: unknown), for the
- * nanosecond figures; set before bench_run. */
-void bench_set_tsc_hz(uint64_t hz);
-uint64_t bench_tsc_hz(void);
 
-/* bench_set_tsc_source - that frequency's bound [ppm] and its source
- * (kernel/clocks.h struct tsc_rate: "pit", "hpet", "pmtimer", a
- * tscfreq_kind_name(), "none"), for the QR code's text (kernel/qr.h);
- * bench_tsc_source returns the source and sets *ppm. */
-void bench_set_tsc_source(uint32_t ppm, const char *source);
-const char *bench_tsc_source(uint32_t *ppm);
+/* bench_counters_possible - 1 when counters can be read beside the TSC
+ * methods: an instructions-retired counter (IA32_FIXED_CTR0 or AMD's
+ * IRPERF) and a core-cycle counter (IA32_FIXED_CTR1 or APERF) that the
+ * boot check saw count (kernel/pmu.h pmu_usable); then bench_run needs
+ * two more sample buffers of the TSC buffer's size. */
+int bench_counters_possible(void);
+
+/* bench_fit_samples - the samples per ensemble to use: want, or when its
+ * buffer does not fit in free memory (kernel/mem.h) beside the ensembles'
+ * arrays bench_run allocates (two per unit, of ensembles values each) the
+ * most that fit with 1 buffer, or 3 with counters (counters = 1), after a
+ * "config:" line saying so (one problem added to *problems). 0 when not
+ * even one sample fits. */
+uint64_t bench_fit_samples(uint64_t want, uint64_t ensembles, int counters, int *problems);
 
 #endif

@@ -1,8 +1,7 @@
 /* bench/summary.c - see summary.h. */
 #include "summary.h"
-#include "percpu.h"
-#include "run.h"
 #include "../kernel/config.h"
+#include "../kernel/clocks.h"
 #include "../kernel/console.h"
 #include "../kernel/cpu.h"
 #include "../kernel/qr.h"
@@ -34,7 +33,7 @@ static const char *row_name(const struct bench_results *r, int i)
 void summary_tables(const struct bench_results *r)
 {
 	char off[48], ns[32], a[24], b[24], c[24];
-	uint64_t tsc_hz = bench_tsc_hz();
+	uint64_t tsc_hz = clocks_tsc_rate()->hz;
 	kprintf("\nsummary table (TSC ticks unless said; ns from the TSC frequency%s)\n",
 		tsc_hz ? "" : ", unknown here");
 	kprintf("%-14s %-22s %12s %14s %12s %10s %10s %6s  %s\n", "method", "offset ticks (ns)",
@@ -89,7 +88,7 @@ void summary_tables(const struct bench_results *r)
 /* ticks as nanoseconds with one decimal (floored), or "-". */
 static const char *ns_of(char *buf, size_t size, int64_t ticks)
 {
-	uint64_t ps, tsc_hz = bench_tsc_hz();
+	uint64_t ps, tsc_hz = clocks_tsc_rate()->hz;
 	if (!tsc_hz || ticks < 0 || ticks_to_ps((uint64_t)ticks, tsc_hz, &ps))
 		fmt_format(buf, size, "-");
 	else
@@ -105,8 +104,7 @@ static void screen_qr(const struct cpu_info *cpu, const struct bench_results *re
 		      int has_ucode, uint64_t ucode)
 {
 	const struct run_totals *t = &res->totals;
-	uint32_t tsc_ppm;
-	const char *tsc_source = bench_tsc_source(&tsc_ppm);
+	const struct tsc_rate *rate = clocks_tsc_rate();
 	static struct qrtext_method ms[METHOD_COUNT];
 	static struct qrtext_workload ws[WORKLOADS_MAX + 1];
 	static const char *skipped[METHOD_COUNT];
@@ -115,7 +113,7 @@ static void screen_qr(const struct cpu_info *cpu, const struct bench_results *re
 		.vendor = cpu->vendor, .brand = cpu->brand, .hypervisor = cpu->hypervisor ? cpu->hv_vendor : 0,
 		.family = cpu->family, .model = cpu->model, .stepping = cpu->stepping,
 		.has_microcode = has_ucode, .microcode = ucode,
-		.tsc_hz = bench_tsc_hz(), .tsc_ppm = tsc_ppm, .tsc_source = tsc_source,
+		.tsc_hz = rate->hz, .tsc_ppm = rate->ppm, .tsc_source = rate->source,
 		.ensembles = cfg.ensembles, .samples = cfg.samples, .warmup = cfg.warmup,
 		.max_var_of_vars = cfg.max_var_of_vars, .max_var_of_mins = cfg.max_var_of_mins,
 		.methods = ms, .skipped = skipped, .workloads = ws,
@@ -168,7 +166,7 @@ static void screen_qr(const struct cpu_info *cpu, const struct bench_results *re
 		kprintf("qr: no QR code of the results: their text is longer than %u bytes\n",
 			(unsigned)sizeof body);
 	else
-		qr_show(body, (size_t)n, bench_tsc_hz());
+		qr_show(body, (size_t)n, clocks_tsc_rate()->hz);
 }
 
 /* Rows of an 80x25 text screen the summary may use: the final line takes
@@ -179,16 +177,15 @@ static void screen_qr(const struct cpu_info *cpu, const struct bench_results *re
  * net least minimum in TSC ticks by method by on each CPU measured, as
  * many CPUs as fit in 80 columns (P-cores marked P, E-cores E), as many
  * workloads as fit in the rows left. */
-#define SCREEN_CPUS_MAX 6
-static void screen_cpus(int by, int rows_used)
+static void screen_cpus(const struct summary_cpus *cpus, int by, int rows_used)
 {
-	const struct bench_results *cr[SCREEN_CPUS_MAX];
-	int number[SCREEN_CPUS_MAX];
-	uint8_t type[SCREEN_CPUS_MAX];
-	int n = percpu_screen(cr, number, type, SCREEN_CPUS_MAX);
+	const struct bench_results *const *cr = cpus->r;
+	const int *number = cpus->number;
+	const uint8_t *type = cpus->type;
+	int n = cpus->n;
 	char line[160], v[24];
 	kprintf("net of the offset (least minimum) by %s, TSC ticks, per CPU%s\n", methods[by].name,
-		n == SCREEN_CPUS_MAX ? " (the first 6; all: serial log)" : "");
+		n == SUMMARY_CPUS_MAX ? " (the first 6; all: serial log)" : "");
 	int k = fmt_format(line, sizeof line, "%-20s", "workload");
 	for (int c = 0; c < n; c++) {
 		char head[16];
@@ -216,11 +213,12 @@ static void screen_cpus(int by, int rows_used)
 	}
 }
 
-void bench_screen_summary(const struct cpu_info *cpu, const struct bench_results *r, const char *final_line)
+void bench_screen_summary(const struct cpu_info *cpu, const struct bench_results *r,
+			  const struct summary_cpus *cpus, const char *final_line)
 {
 	const struct run_totals *t = &r->totals;
 	const struct method_row *rows = r->rows;
-	uint64_t tsc_hz = bench_tsc_hz();
+	uint64_t tsc_hz = clocks_tsc_rate()->hz;
 	char line[160], a[24], b[24], c[24], d[24], e[24];
 	int rows_used = 0;
 	console_set_serial(0);
@@ -296,8 +294,8 @@ void bench_screen_summary(const struct cpu_info *cpu, const struct bench_results
 	int wl_total = 0;
 	for (int i = 0; by >= 0 && i < workload_count(); i++)
 		wl_total += results_has_net(r, by, i);
-	if (wl_total && percpu_active()) {
-		screen_cpus(by, rows_used);
+	if (wl_total && cpus && cpus->active) {
+		screen_cpus(cpus, by, rows_used);
 	} else if (wl_total) {
 		/* Core cycles and instructions: from the same windows when the
 		 * counters were read beside the method, else from a counter

@@ -9,6 +9,19 @@
 
 struct cpu_info;
 
+/* The CPUs measured in turn (cpus= other than boot: bench/percpu.h
+ * percpu_screen fills it), for the screen summary's per-CPU section: active
+ * when the run was per CPU; n of them shown (at most SUMMARY_CPUS_MAX), each
+ * with its results, CPU number and core type (0: not hybrid). */
+#define SUMMARY_CPUS_MAX 6
+struct summary_cpus {
+	int active;
+	int n;
+	const struct bench_results *r[SUMMARY_CPUS_MAX];
+	int number[SUMMARY_CPUS_MAX];
+	uint8_t type[SUMMARY_CPUS_MAX];
+};
+
 /* summary_tables - the final summary tables: a row per method run (offset
  * in TSC ticks and ns, or core cycles; total variance, variance of
  * variances, variance of minimum values, max deviation, SMIs, NMIs,
@@ -27,9 +40,11 @@ void summary_tables(const struct bench_results *r);
  * most 80 columns and 23 rows (the final line may take two more): wider
  * figures are shown as d.dde+N. Screen only (the serial log has all of it
  * above); clears the screen first; no effect without a screen. Call after
- * bench_run and the final line. On a framebuffer the QR code of the
+ * bench_run and the final line. cpus: the per-CPU rows (NULL: the boot CPU
+ * alone). On a framebuffer the QR code of the
  * results follows (kernel/qr.h), beside or below the summary, or on pages
  * of its own that kernel/exit.c shows in turn after the halt line. */
-void bench_screen_summary(const struct cpu_info *cpu, const struct bench_results *r, const char *final_line);
+void bench_screen_summary(const struct cpu_info *cpu, const struct bench_results *r,
+			  const struct summary_cpus *cpus, const char *final_line);
 
 #endif

@@ -380,6 +380,15 @@ static void print_records(const struct tsc_rate *out, const struct tscfreq_choic
 		out->pm[0].ppm, out->pm[1].ppm);
 }
 
+/* The rate tsc_rate_measure chose last, for clocks_tsc_rate. */
+static const struct tsc_rate *kept;
+
+const struct tsc_rate *clocks_tsc_rate(void)
+{
+	static const struct tsc_rate none;
+	return kept ? kept : &none;
+}
+
 void tsc_rate_measure(const struct cpu_info *c, struct tsc_rate *out)
 {
 	char mhz[TSCFREQ_MHZ_BUF];
@@ -422,4 +431,5 @@ void tsc_rate_measure(const struct cpu_info *c, struct tsc_rate *out)
 	else
 		kprintf("tsc: rate used: none: no clock gave one (see the clocks: lines); times stay in TSC ticks\n");
 	print_records(out, &ch);
+	kept = out;
 }

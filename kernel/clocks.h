@@ -80,4 +80,10 @@ struct tsc_rate {
  * after about a second. c->has_tsc must be set. */
 void tsc_rate_measure(const struct cpu_info *c, struct tsc_rate *out);
 
+/* clocks_tsc_rate - the rate the last tsc_rate_measure chose (hz 0,
+ * source NULL before one ran: no TSC, or not measured yet): the one TSC
+ * rate every printer of nanoseconds reads (bench/report.c, summary.c).
+ * Never NULL. */
+const struct tsc_rate *clocks_tsc_rate(void);
+
 #endif

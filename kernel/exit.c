@@ -24,7 +24,6 @@
 #include "config.h"
 #include "console.h"
 #include "cpu.h"
-#include "qr.h"
 
 /* About ms milliseconds: io_delay() is about 1 us. */
 static void delay_ms(int ms)
@@ -87,13 +86,17 @@ static __attribute__((noreturn)) void reboot(void)
 	halt_forever();
 }
 
-void bench_exit(int code)
+void exit_begin(int code)
 {
 	outl(DEBUG_EXIT_PORT, (uint32_t)code);
 	/* Still here: not QEMU with isa-debug-exit. */
 	if (cfg.after == AFTER_REBOOT)
 		reboot();
 	kprintf("bench: halted; the results above are final (power off or reset the machine)\n");
-	qr_hold(); /* the summary and the QR code pages in turn, when there are pages */
+}
+
+void bench_exit(int code)
+{
+	exit_begin(code);
 	halt_forever();
 }

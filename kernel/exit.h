@@ -18,8 +18,14 @@
 #define EXIT_SUCCESS_CODE 0x10
 #define EXIT_FAILURE_CODE 0x11
 
-/* bench_exit - leave QEMU with code (EXIT_SUCCESS_CODE or EXIT_FAILURE_CODE),
- * else halt forever or reset as after= says. Never returns. */
+/* exit_begin - leave QEMU with code (EXIT_SUCCESS_CODE or EXIT_FAILURE_CODE);
+ * elsewhere reset the machine when after=reboot (never returns then), or
+ * print the halt line and return, so that the caller can keep the screen
+ * (the run's driver shows the QR code's pages: kernel/qr.h qr_hold) before
+ * halt_forever. */
+void exit_begin(int code);
+
+/* bench_exit - exit_begin(code), then halt forever. Never returns. */
 __attribute__((noreturn)) void bench_exit(int code);
 
 #endif

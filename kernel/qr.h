@@ -30,7 +30,8 @@
  * assumed). Returns the number of parts drawn or paged, 0 when none. */
 int qr_show(const char *body, size_t len, uint64_t tsc_hz);
 
-/* qr_hold - at the end of the run, instead of halting (kernel/exit.c):
+/* qr_hold - at the end of the run, before halting (the driver calls it
+ * between exit_begin and halt_forever, kernel/exit.h):
  * when qr_show made pages, show the summary and each code in turn, each
  * until a key press (8042 keyboard controller, port 0x60; a USB keyboard
  * through the firmware's legacy emulation) or QR_PAGE_SECONDS, forever,

@@ -1,28 +1,33 @@
-/* kernel/main.c - the run, as one sentence:
- * boot -> platform (console, traps, memory) -> probe (CPUID) ->
- * measure (methods x ensembles) -> analyze -> report -> exit. */
+/* bench/main.c - the run's driver, on top of everything, as one sentence:
+ * boot -> platform (console, traps, memory) -> probe (CPUID, clocks, PMU)
+ * -> measure (methods x workloads x ensembles, bench/run.c, per CPU
+ * bench/percpu.c) -> derive (bench/results.c) -> report (bench/report.c
+ * as it goes, bench/summary.c at the end) -> exit (kernel/exit.h).
+ * boot/entry.asm calls kernel_main in 64-bit mode. docs/ARCHITECTURE.md
+ * draws the whole house. */
 #include <stdint.h>
-#include "acpi.h"
-#include "clocks.h"
-#include "config.h"
-#include "console.h"
-#include "cpu.h"
-#include "exit.h"
-#include "mem.h"
-#include "multiboot.h"
-#include "pic.h"
-#include "quiet.h"
-#include "smp.h"
-#include "tscsync.h"
-#include "pmu.h"
-#include "probe.h"
-#include "trap.h"
-#include "../bench/report.h"
-#include "../bench/code.h"
-#include "../bench/run.h"
-#include "../bench/percpu.h"
-#include "../bench/summary.h"
-#include "../bench/workload.h"
+#include "code.h"
+#include "percpu.h"
+#include "report.h"
+#include "run.h"
+#include "summary.h"
+#include "workload.h"
+#include "../kernel/acpi.h"
+#include "../kernel/clocks.h"
+#include "../kernel/config.h"
+#include "../kernel/console.h"
+#include "../kernel/cpu.h"
+#include "../kernel/exit.h"
+#include "../kernel/mem.h"
+#include "../kernel/multiboot.h"
+#include "../kernel/pic.h"
+#include "../kernel/pmu.h"
+#include "../kernel/probe.h"
+#include "../kernel/qr.h"
+#include "../kernel/quiet.h"
+#include "../kernel/smp.h"
+#include "../kernel/trap.h"
+#include "../kernel/tscsync.h"
 #include "../lib/fmt.h"
 
 #define BENCH_VERSION "0.1"
@@ -32,30 +37,6 @@ static struct cpu_info cpu;
 
 void kernel_main(uint32_t magic, uint32_t info);
 int memcmp(const void *a, const void *b, size_t n); /* lib/string.c */
-
-/* Bytes mem_alloc takes for n 8-byte values (it rounds up to 64). */
-static uint64_t buffer_bytes(uint64_t n)
-{
-	return (n * sizeof(uint64_t) + 63) & ~63ull;
-}
-
-/* Bytes bench_run takes for the ensembles' minimums and medians (two
- * arrays of cfg.ensembles values per unit, bench/run.c), plus 63 for the
- * alignment of the first allocation. */
-static uint64_t ensemble_array_bytes(void)
-{
-	return 2 * UNIT_COUNT * buffer_bytes(cfg.ensembles) + 63;
-}
-
-/* samples_that_fit - the most samples per ensemble whose bufs buffers of
- * 8 bytes each fit in free memory beside the ensembles' arrays; 0 if none. */
-static uint64_t samples_that_fit(int bufs)
-{
-	uint64_t free = mem_free_bytes(), reserve = ensemble_array_bytes();
-	if (free <= reserve)
-		return 0;
-	return ((free - reserve) / (uint64_t)bufs & ~63ull) / sizeof(uint64_t);
-}
 
 /* Provoke the exception test.fault= asks for (tests of the diagnostics). */
 static void provoke_fault(void)
@@ -132,8 +113,6 @@ void kernel_main(uint32_t magic, uint32_t info)
 	 * methods use: serializing only when known to be (1), not when it is
 	 * not (0) or unknown (-1, a vendor other than Intel and AMD). */
 	cpu.lfence_serializing = quiet_cpu_report(&cpu) > 0;
-	bench_set_tsc_hz(rate.hz);
-	bench_set_tsc_source(rate.ppm, rate.source);
 	/* The other CPUs, parked: smp=on, or cpus= other than boot. */
 	int per_cpu = cfg.cpus[0] && memcmp(cfg.cpus, "boot", 5) != 0;
 	smp_start(&bi, &cpu, rate.hz, cfg.smp || per_cpu);
@@ -156,22 +135,8 @@ void kernel_main(uint32_t magic, uint32_t info)
 	pmu_setup(cfg.pmu);
 	pmu_print(config_json());
 	cfg.problems += code_prepare(); /* its loops' memory before the sample buffers */
-	uint64_t want = cfg.samples;
-	/* Whether counters are read beside the TSC (bench/run.c choose_counters). */
-	int counters = (pmu_usable(&pmu, PMU_FIXED0) || pmu_usable(&pmu, PMU_IRPERF)) &&
-		       (pmu_usable(&pmu, PMU_FIXED1) || pmu_usable(&pmu, PMU_APERF));
-	if (want > samples_that_fit(1)) {
-		/* With counters, their two buffers of the same size must fit as well. */
-		cfg.samples = samples_that_fit(counters ? 3 : 1);
-		kprintf("config: samples=%llu needs %llu bytes for one ensemble's buffer but %llu bytes are free, "
-			"%llu of them needed for the ensembles' minimums and medians; using samples=%llu, "
-			"the most that fit%s\n", (unsigned long long)want,
-			(unsigned long long)(want * sizeof(uint64_t)),
-			(unsigned long long)mem_free_bytes(), (unsigned long long)ensemble_array_bytes(),
-			(unsigned long long)cfg.samples,
-			counters ? " (with the two counter buffers of the same size read beside the TSC)" : "");
-		cfg.problems++;
-	}
+	int counters = bench_counters_possible();
+	cfg.samples = bench_fit_samples(cfg.samples, cfg.ensembles, counters, &cfg.problems);
 	uint64_t *ticks = cfg.samples ? mem_alloc(cfg.samples * sizeof(uint64_t)) : 0;
 	if (!ticks) {
 		config_print();
@@ -197,12 +162,15 @@ void kernel_main(uint32_t magic, uint32_t info)
 	static struct bench_results results;
 	const struct run_totals *t = &results.totals;
 	int measured = 0;
+	static struct summary_cpus cpus;
 	if (per) {
 		static struct run_totals sum;
 		measured = percpu_run(ticks, cfg.samples, per, &sum);
 		t = &sum;
+		percpu_screen(&cpus);
 	} else {
 		bench_run(&cpu, ticks, cfg.samples, &results);
+		summary_tables(&results);
 	}
 	mem_test_report();
 
@@ -224,6 +192,8 @@ void kernel_main(uint32_t magic, uint32_t info)
 		   (unsigned long long)t->ensemble_errors, cfg.problems, cfg.problems == 1 ? "" : "s",
 		   on_cpus, EXIT_SUCCESS_CODE);
 	kprintf("%s\n", final_line);
-	bench_screen_summary(&cpu, per && measured ? per : &results, final_line);
-	bench_exit(EXIT_SUCCESS_CODE);
+	bench_screen_summary(&cpu, per && measured ? per : &results, per ? &cpus : 0, final_line);
+	exit_begin(EXIT_SUCCESS_CODE);
+	qr_hold(); /* the summary and the QR code pages in turn, when there are pages */
+	halt_forever();
 }
