@@ -14,7 +14,12 @@ uint64_t acpi_hpet_period_fs;
 static const uint8_t *map(void *ctx, uint64_t phys, uint64_t len)
 {
 	(void)ctx;
-	return phys ? paging_map(phys, len, PG_WB, "acpi table") : 0;
+	if (!phys)
+		return 0;
+	const uint8_t *p = paging_map(phys, len, PG_WB, "acpi table");
+	if (!p)
+		kprintf("%s\n", paging_refusal());
+	return p;
 }
 
 static uint64_t find_rsdp(const struct boot_info *bi, const char **where)
@@ -58,8 +63,11 @@ static void hpet_period(void)
 	acpi_hpet_period_fs = 0;
 	/* Its registers: 1 KiB of MMIO, mapped UC (its 2 MiB page). */
 	const volatile uint64_t *regs = acpi.hpet_ok && acpi.hpet_base ? paging_map(acpi.hpet_base, 1024, PG_UC, "HPET") : 0;
-	if (!regs)
+	if (!regs) {
+		if (acpi.hpet_ok && acpi.hpet_base)
+			kprintf("%s\n", paging_refusal());
 		return;
+	}
 	uint64_t cap = regs[0];
 	uint64_t p = cap >> 32;
 	if (p > 0 && p <= 100000000ull) /* at most 100 ns (the specification) */

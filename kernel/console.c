@@ -1,6 +1,7 @@
 /* kernel/console.c - see console.h. */
 #include "console.h"
 #include "fb.h"
+#include "paging.h"
 #include "uart.h"
 #include "vga.h"
 #include "../lib/cmdline.h"
@@ -128,6 +129,8 @@ void console_init(const struct boot_info *bi)
 	screen_kind = SCREEN_NONE;
 	if (bi->fb_present && bi->fb_type == 1) {
 		fbs = fb_init(bi);
+		if (fbs == FB_UNMAPPED && bi->fb_addr)
+			kprintf("%s\n", paging_refusal());
 		if (fbs == FB_OK)
 			screen_kind = SCREEN_FB;
 	} else if ((bi->protocol == 1 && !bi->fb_present) || (bi->fb_present && bi->fb_type == 2)) {
@@ -193,6 +196,8 @@ void console_test_framebuffer(uint64_t phys, uint32_t width, uint32_t height)
 	fake.fb_pitch = width * 4;
 	fake.fb_bpp = 32;
 	enum fb_status s = fb_init(&fake);
+	if (s == FB_UNMAPPED && phys)
+		kprintf("%s\n", paging_refusal());
 	if (s != FB_OK) {
 		kprintf("test: the framebuffer at 0x%llx was refused (fb_init: %d); the screen stays as it was\n",
 			(unsigned long long)phys, (int)s);

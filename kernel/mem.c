@@ -93,8 +93,10 @@ void *mem_alloc(uint64_t bytes)
 	    size > pool_end - start)
 		return 0;
 	void *p = paging_map(start, size, PG_WB, "sample buffers");
-	if (!p)
+	if (!p) {
+		kprintf("%s\n", paging_refusal());
 		return 0;
+	}
 	pool_next = start + size;
 	if (start < handed_lo)
 		handed_lo = start;
@@ -127,6 +129,7 @@ static void test_map(uint64_t at)
 {
 	volatile uint64_t *p = paging_map(at, 4096, PG_UC, "test.map");
 	if (!p) {
+		kprintf("%s\n", paging_refusal());
 		kprintf("test: test.map=0x%llx: refused (the paging: line above says why); the run goes on\n",
 			(unsigned long long)at);
 		return;

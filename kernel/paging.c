@@ -1,6 +1,5 @@
 /* kernel/paging.c - see paging.h. */
 #include "paging.h"
-#include "console.h"
 #include "cpu.h"
 #include "../lib/fmt.h"
 
@@ -12,6 +11,9 @@ static struct {
 } pg;
 
 static uint8_t pool[PAGING_POOL_PAGES][4096] __attribute__((aligned(4096)));
+
+/* The last refusal's line (paging_refusal), "" when paging_map last succeeded. */
+static char refusal[256];
 
 /* What the CPU has (SDM Vol. 2A CPUID; Vol. 3A 4.1.4: without leaf
  * 80000008H MAXPHYADDR is 36 with PAE, CPUID.1:EDX[6]). */
@@ -70,6 +72,7 @@ void *paging_map(uint64_t phys, uint64_t len, enum pg_type type, const char *who
 	}
 	if (r.retyped) /* lines cached under the old type (12.12.4) */
 		__asm__ volatile("wbinvd" ::: "memory");
+	refusal[0] = '\0';
 	if (e == PG_OK)
 		return (void *)(uintptr_t)phys;
 	char why[96] = "";
@@ -83,7 +86,7 @@ void *paging_map(uint64_t phys, uint64_t len, enum pg_type type, const char *who
 			   (unsigned long long)r.at);
 	else if (e != PG_EMPTY)
 		fmt_format(why, sizeof why, " (at 0x%llx)", (unsigned long long)r.at);
-	kprintf("paging: %s: cannot map 0x%llx-0x%llx (%llu bytes) %s: %s%s\n", who,
+	fmt_format(refusal, sizeof refusal, "paging: %s: cannot map 0x%llx-0x%llx (%llu bytes) %s: %s%s", who,
 		(unsigned long long)phys, (unsigned long long)(phys + len - 1), (unsigned long long)len,
 		pg_type_name(type), pg_error_text(e), why);
 	return 0;
@@ -109,13 +112,18 @@ int paging_pool_used(void)
 	return pg.used;
 }
 
-void paging_print(void)
+const char *paging_refusal(void)
+{
+	return refusal;
+}
+
+void paging_describe(char *buf, size_t size)
 {
 	if (!pg.ready)
 		setup();
-	kprintf("env: paging: MAXPHYADDR %d bits (CPUID.80000008H:EAX[7:0]), 1 GiB pages %s "
+	fmt_format(buf, size, "env: paging: MAXPHYADDR %d bits (CPUID.80000008H:EAX[7:0]), 1 GiB pages %s "
 		"(CPUID.80000001H:EDX[26]=%d), PAT %s (CPUID.1:EDX[16]=%d); the boot's identity map of 0..4 GiB "
-		"(2 MiB pages) is extended on demand up to 0x%llx from a pool of %d page-table pages (%d used so far)\n",
+		"(2 MiB pages) is extended on demand up to 0x%llx from a pool of %d page-table pages (%d used so far)",
 		pg.maxphyaddr, pg.has_1g ? "yes" : "no", pg.has_1g, pg.has_pat ? "yes" : "no", pg.has_pat,
 		(unsigned long long)paging_limit(), PAGING_POOL_PAGES, pg.used);
 }

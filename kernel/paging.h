@@ -20,6 +20,7 @@
 #ifndef KERNEL_PAGING_H
 #define KERNEL_PAGING_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "../lib/paging.h"
 
@@ -28,10 +29,12 @@
 /* paging_map - identity-map [phys, phys + len) (bytes) with memory type
  * type: PG_WB for RAM, PG_UC for MMIO registers, PG_WC for a framebuffer
  * (UC when the CPU has no PAT, CPUID.1:EDX[16] = 0). Returns the pointer
- * to phys, or NULL after one line "paging: WHO: cannot map ...: why" when
- * the range is empty, beyond MAXPHYADDR (CPUID.80000008H:EAX[7:0]),
- * non-canonical (at or above 2^47, SDM Vol. 3A 4.5) or the pool is used
- * up. Pages already mapped keep a stricter type (lib/paging.h). */
+ * to phys, or NULL when the range is empty, beyond MAXPHYADDR
+ * (CPUID.80000008H:EAX[7:0]), non-canonical (at or above 2^47, SDM Vol.
+ * 3A 4.5) or the pool is used up: then paging_refusal() is the line
+ * "paging: WHO: cannot map ...: why" for the caller to print (this layer
+ * prints nothing). Pages already mapped keep a stricter type
+ * (lib/paging.h). */
 void *paging_map(uint64_t phys, uint64_t len, enum pg_type type, const char *who);
 
 /* paging_limit - the end of what paging_map can map: 2^MAXPHYADDR, at most
@@ -45,8 +48,12 @@ int paging_wc(void);
  * (0..PAGING_POOL_PAGES). */
 int paging_pool_used(void);
 
-/* paging_print - one env: line: MAXPHYADDR, 1 GiB pages, the PAT, the
- * pool's use. */
-void paging_print(void);
+/* paging_refusal - the line saying why the last paging_map refused (no
+ * newline), "" when it succeeded. */
+const char *paging_refusal(void);
+
+/* paging_describe - the env: paging line (no newline) into buf[0..size-1]:
+ * MAXPHYADDR, 1 GiB pages, the PAT, the pool's use. */
+void paging_describe(char *buf, size_t size);
 
 #endif
