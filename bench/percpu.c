@@ -11,6 +11,7 @@
 #include "../kernel/smp.h"
 #include "../lib/cpus.h"
 #include "../lib/fmt.h"
+#include "../lib/record.h"
 
 size_t strlen(const char *s); /* lib/string.c */
 
@@ -240,7 +241,6 @@ static void side_by_side(void)
 
 int percpu_run(uint64_t *ticks, uint64_t samples, struct bench_results *results, struct run_totals *sum)
 {
-	static char tag[48];
 	int k = 0;
 	nmeasured = 0;
 	for (int n = 0; n < ncpus; n++) {
@@ -255,11 +255,10 @@ int percpu_run(uint64_t *ticks, uint64_t samples, struct bench_results *results,
 			kprintf("{\"rec\":\"cpu_run\",\"cpu\":%d,\"apic_id\":%u,\"core_type\":%s%s%s,\"package\":%u,"
 				"\"core\":%u,\"thread\":%u}\n", n, d->apic_id, t ? "\"" : "", t ? t : "null", t ? "\"" : "",
 				d->pkg, d->core, d->thread);
-		fmt_format(tag, sizeof tag, ",\"cpu\":%d,\"apic_id\":%u", n, d->apic_id);
-		console_set_record_tag(tag);
+		record_set_cpu(n, d->apic_id);
 		struct job j = { .ticks = ticks, .samples = samples, .r = &results[k] };
 		int err = smp_run_on(n, run_here, &j);
-		console_set_record_tag(0);
+		record_set_cpu(-1, 0);
 		if (err) {
 			kprintf("cpus: CPU %d (APIC ID %u) is not online: not measured\n", n, d->apic_id);
 			continue;

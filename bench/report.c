@@ -7,6 +7,7 @@
 #include "../kernel/console.h"
 #include "../lib/figures.h"
 #include "../lib/fmt.h"
+#include "../lib/record.h"
 #include "../lib/tscfreq.h"
 
 #define ULL(x) ((unsigned long long)(x))
@@ -67,20 +68,33 @@ void report_run_start(enum method_id m, const struct workload *w, uint64_t ensem
 			uname(unit), uname(unit));
 	}
 	if (config_json())
-		kprintf("{\"rec\":\"method\",\"method\":\"%s\",\"sequence\":\"%s\",\"source\":\"%s\","
-			"\"workload\":\"%s\",\"param\":%llu,\"resolution\":%s,\"ensembles\":%llu,\"samples\":%llu,"
-			"\"warmup\":%llu,\"unit\":\"%s\"}\n",
-			methods[m].name, methods[m].sequence, methods[m].source, w->name,
-			ULL(w->default_param), resolution ? "true" : "false", ULL(ensembles), ULL(samples),
-			ULL(warmup), unit);
+	{
+		struct rec r;
+		rec_begin(&r, "method");
+		rec_str(&r, "method", methods[m].name);
+		rec_str(&r, "sequence", methods[m].sequence);
+		rec_str(&r, "source", methods[m].source);
+		rec_str(&r, "workload", w->name);
+		rec_u64(&r, "param", w->default_param);
+		rec_bool(&r, "resolution", resolution);
+		rec_u64(&r, "ensembles", ensembles);
+		rec_u64(&r, "samples", samples);
+		rec_u64(&r, "warmup", warmup);
+		rec_str(&r, "unit", unit);
+		rec_end(&r);
+	}
 }
 
 void report_method_skip(enum method_id m, const char *why)
 {
 	kprintf("\nmethod %s: SKIPPED: %s\n", methods[m].name, why);
-	if (config_json())
-		kprintf("{\"rec\":\"skip\",\"method\":\"%s\",\"reason\":\"%s\"}\n",
-			methods[m].name, why);
+	if (config_json()) {
+		struct rec r;
+		rec_begin(&r, "skip");
+		rec_str(&r, "method", methods[m].name);
+		rec_str(&r, "reason", why);
+		rec_end(&r);
+	}
 }
 
 /* The compact ensemble record (output=both and json; README "Machine-readable
@@ -110,7 +124,7 @@ void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uin
 		     const char *unit, int primary, const struct ensemble_stats *e,
 		     const struct robust_stats *r, const struct disturbance *d)
 {
-	char mean[32], sd[32], var[24] = "null", smis[24] = "null", nsbuf[32];
+	char mean[32], sd[32], nsbuf[32];
 	if (!config_per_ensemble())
 		return;
 	if (config_human() && primary) {
@@ -134,19 +148,41 @@ void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uin
 	} else {
 		fmt_milli(mean, sizeof mean, e->mean_milli);
 		fmt_milli(sd, sizeof sd, stddev_milli(e->var));
-		fmt_format(var, sizeof var, "%llu", ULL(e->var));
 	}
-	kprintf("{\"rec\":\"ensemble\",\"method\":\"%s\",\"workload\":\"%s\",\"ensemble\":%llu,"
-		"\"param\":%llu,\"samples\":%llu,\"unit\":\"%s\",\"primary\":%s,\"min\":%llu,\"max\":%llu,"
-		"\"max_dev\":%llu,\"variance\":%s,\"mean\":%s,\"stddev\":%s,\"p1\":%llu,\"q1\":%llu,"
-		"\"median\":%llu,\"q3\":%llu,\"p99\":%llu,\"median_ci95\":[%llu,%llu],"
-		"\"outliers_1_5iqr\":%llu,\"outliers_3iqr\":%llu,\"smis\":%s,\"nmis\":%llu,\"min_ns\":%s,\"error\":%s}\n",
-		methods[m].name, w->name, ULL(j), ULL(param), ULL(e->n), unit, primary ? "true" : "false",
-		ULL(e->min), ULL(e->max),
-		ULL(e->max_dev), var, mean, sd, ULL(r->p1), ULL(r->q1), ULL(r->median), ULL(r->q3),
-		ULL(r->p99), ULL(r->ci_low), ULL(r->ci_high), ULL(r->outliers_1_5),
-		ULL(r->outliers_3), d->smi_ok ? (fmt_format(smis, sizeof smis, "%llu", ULL(d->smis)), smis) : "null",
-		ULL(d->nmis), ns_json(nsbuf, unit, e->min), e->error ? "\"overflow\"" : "null");
+	struct rec k;
+	rec_begin(&k, "ensemble");
+	rec_str(&k, "method", methods[m].name);
+	rec_str(&k, "workload", w->name);
+	rec_u64(&k, "ensemble", j);
+	rec_u64(&k, "param", param);
+	rec_u64(&k, "samples", e->n);
+	rec_str(&k, "unit", unit);
+	rec_bool(&k, "primary", primary);
+	rec_u64(&k, "min", e->min);
+	rec_u64(&k, "max", e->max);
+	rec_u64(&k, "max_dev", e->max_dev);
+	rec_u64_or_null(&k, "variance", !e->error, e->var);
+	rec_raw(&k, "mean", mean);
+	rec_raw(&k, "stddev", sd);
+	rec_u64(&k, "p1", r->p1);
+	rec_u64(&k, "q1", r->q1);
+	rec_u64(&k, "median", r->median);
+	rec_u64(&k, "q3", r->q3);
+	rec_u64(&k, "p99", r->p99);
+	rec_array(&k, "median_ci95");
+	rec_u64(&k, 0, r->ci_low);
+	rec_u64(&k, 0, r->ci_high);
+	rec_array_end(&k);
+	rec_u64(&k, "outliers_1_5iqr", r->outliers_1_5);
+	rec_u64(&k, "outliers_3iqr", r->outliers_3);
+	rec_u64_or_null(&k, "smis", d->smi_ok, d->smis);
+	rec_u64(&k, "nmis", d->nmis);
+	rec_raw(&k, "min_ns", ns_json(nsbuf, unit, e->min));
+	if (e->error)
+		rec_str(&k, "error", "overflow");
+	else
+		rec_null(&k, "error");
+	rec_end(&k);
 }
 
 void report_disturbed(enum method_id m, const struct workload *w, uint64_t j,
@@ -161,9 +197,15 @@ void report_smi_lost(enum method_id m, const struct workload *w, uint64_t j, con
 	kprintf("disturbances: MSR_SMI_COUNT (34H) faulted (%s) around method %s, workload %s, ensemble %llu: "
 		"SMIs are unreadable from that ensemble on (no count, not 0)\n",
 		fault, methods[m].name, w->name, ULL(j));
-	if (config_json())
-		kprintf("{\"rec\":\"smi_unreadable\",\"method\":\"%s\",\"workload\":\"%s\",\"ensemble\":%llu,"
-			"\"fault\":\"%s\"}\n", methods[m].name, w->name, ULL(j), fault);
+	if (config_json()) {
+		struct rec r;
+		rec_begin(&r, "smi_unreadable");
+		rec_str(&r, "method", methods[m].name);
+		rec_str(&r, "workload", w->name);
+		rec_u64(&r, "ensemble", j);
+		rec_str(&r, "fault", fault);
+		rec_end(&r);
+	}
 }
 
 void report_smi_choice(int ok, int intel)
@@ -178,21 +220,23 @@ void report_smi_choice(int ok, int intel)
 void report_samples(enum method_id m, const struct workload *w, uint64_t j, const char *unit,
 		    const uint64_t *ticks, uint64_t n)
 {
-	char line[2600];
 	if (n > DUMP_MAX_SAMPLES)
 		n = DUMP_MAX_SAMPLES;
 	for (uint64_t off = 0; off < n; off += 100) {
 		uint64_t cnt = n - off < 100 ? n - off : 100;
-		int len = fmt_format(line, sizeof line,
-				     "{\"rec\":\"samples\",\"method\":\"%s\",\"workload\":\"%s\","
-				     "\"ensemble\":%llu,\"unit\":\"%s\",\"offset\":%llu,"
-				     "\"total\":%llu,\"values\":[",
-				     methods[m].name, w->name, ULL(j), unit, ULL(off), ULL(n));
+		struct rec r;
+		rec_begin(&r, "samples");
+		rec_str(&r, "method", methods[m].name);
+		rec_str(&r, "workload", w->name);
+		rec_u64(&r, "ensemble", j);
+		rec_str(&r, "unit", unit);
+		rec_u64(&r, "offset", off);
+		rec_u64(&r, "total", n);
+		rec_array(&r, "values");
 		for (uint64_t i = 0; i < cnt; i++)
-			len += fmt_format(line + len, sizeof line - (size_t)len, "%s%llu",
-					  i ? "," : "", ULL(ticks[off + i]));
-		fmt_format(line + len, sizeof line - (size_t)len, "]}\n");
-		console_write(line, (size_t)(len + 3));
+			rec_u64(&r, 0, ticks[off + i]);
+		rec_array_end(&r);
+		rec_end(&r);
 	}
 }
 
@@ -213,6 +257,19 @@ static const char *sdiff(char *buf, uint64_t a, uint64_t b)
 	else
 		fmt_format(buf, 24, "-%llu", ULL(b - a));
 	return buf;
+}
+
+/* A figure into a record: v, or null where it overflowed (!ok). */
+static void rec_fig(struct rec *r, const char *key, uint64_t v, int ok)
+{
+	rec_u64_or_null(r, key, ok, v);
+}
+
+/* A signed difference a - b into a record. */
+static void rec_diff(struct rec *r, const char *key, uint64_t a, uint64_t b)
+{
+	char buf[24];
+	rec_raw(r, key, sdiff(buf, a, b));
 }
 
 void report_summary(enum method_id m, const struct workload *w, const struct workload_result *wr,
@@ -254,22 +311,36 @@ void report_summary(enum method_id m, const struct workload *w, const struct wor
 				ULL(wr->median_of_medians), ULL(wr->offset_median));
 	}
 	if (config_json()) {
-		kprintf("{\"rec\":\"summary\",\"method\":\"%s\",\"workload\":\"%s\",\"unit\":\"%s\","
-			"\"primary\":%s,\"ensembles\":%llu,\"spurious\":%llu,\"total_variance\":%s,\"max_dev_all\":%llu,"
-			"\"var_of_vars\":%s,\"var_of_mins\":%s,\"min_of_mins\":%llu,\"max_of_mins\":%llu,"
-			"\"errors\":%llu,\"elapsed_ticks\":%llu,\"offset\":%llu,\"net_min\":%s,"
-			"\"median_of_mins\":%llu,\"median_of_mins_ci95\":[%llu,%llu],"
-			"\"median_of_medians\":%llu,\"offset_median\":%llu,\"net_median\":%s,\"outliers_1_5iqr\":%llu,"
-			"\"outliers_3iqr\":%llu,\"samples_total\":%llu}\n",
-			methods[m].name, w->name, uk, primary ? "true" : "false", ULL(r->ensembles), ULL(r->spurious),
-			fig(a, r->total_variance, r->total_variance_ok, "null"), ULL(r->max_dev_all),
-			fig(b, r->var_of_vars, r->var_of_vars_ok, "null"),
-			fig(c, r->var_of_mins, r->var_of_mins_ok, "null"), ULL(r->min_of_mins),
-			ULL(r->max_of_mins), ULL(r->errors), ULL(wr->elapsed_ticks), ULL(wr->offset),
-			sdiff(n1, r->min_of_mins, wr->offset), ULL(wr->median_of_mins), ULL(wr->mins_ci_low),
-			ULL(wr->mins_ci_high), ULL(wr->median_of_medians), ULL(wr->offset_median),
-			sdiff(n2, wr->median_of_medians, wr->offset_median), ULL(wr->outliers_1_5),
-			ULL(wr->outliers_3), ULL(wr->samples_total));
+		struct rec k;
+		rec_begin(&k, "summary");
+		rec_str(&k, "method", methods[m].name);
+		rec_str(&k, "workload", w->name);
+		rec_str(&k, "unit", uk);
+		rec_bool(&k, "primary", primary);
+		rec_u64(&k, "ensembles", r->ensembles);
+		rec_u64(&k, "spurious", r->spurious);
+		rec_fig(&k, "total_variance", r->total_variance, r->total_variance_ok);
+		rec_u64(&k, "max_dev_all", r->max_dev_all);
+		rec_fig(&k, "var_of_vars", r->var_of_vars, r->var_of_vars_ok);
+		rec_fig(&k, "var_of_mins", r->var_of_mins, r->var_of_mins_ok);
+		rec_u64(&k, "min_of_mins", r->min_of_mins);
+		rec_u64(&k, "max_of_mins", r->max_of_mins);
+		rec_u64(&k, "errors", r->errors);
+		rec_u64(&k, "elapsed_ticks", wr->elapsed_ticks);
+		rec_u64(&k, "offset", wr->offset);
+		rec_diff(&k, "net_min", r->min_of_mins, wr->offset);
+		rec_u64(&k, "median_of_mins", wr->median_of_mins);
+		rec_array(&k, "median_of_mins_ci95");
+		rec_u64(&k, 0, wr->mins_ci_low);
+		rec_u64(&k, 0, wr->mins_ci_high);
+		rec_array_end(&k);
+		rec_u64(&k, "median_of_medians", wr->median_of_medians);
+		rec_u64(&k, "offset_median", wr->offset_median);
+		rec_diff(&k, "net_median", wr->median_of_medians, wr->offset_median);
+		rec_u64(&k, "outliers_1_5iqr", wr->outliers_1_5);
+		rec_u64(&k, "outliers_3iqr", wr->outliers_3);
+		rec_u64(&k, "samples_total", wr->samples_total);
+		rec_end(&k);
 	}
 }
 
@@ -300,10 +371,16 @@ void report_counters(enum method_id m, const struct workload *w, const struct wo
 		kprintf("counters %s/%s: %s core cycles and %s instructions retired net of the offset "
 			"(least minimums %llu core cycles, %llu instructions)%s\n",
 			methods[m].name, w->name, nc, ni, ULL(cy->s.min_of_mins), ULL(in->s.min_of_mins), clock);
-	if (config_json())
-		kprintf("{\"rec\":\"counters\",\"method\":\"%s\",\"workload\":\"%s\",\"net_core_cycles\":%s,"
-			"\"net_instructions\":%s,\"core_cycles_per_tsc_tick\":%s}\n",
-			methods[m].name, w->name, nc, ni, ratio);
+	if (config_json()) {
+		struct rec r;
+		rec_begin(&r, "counters");
+		rec_str(&r, "method", methods[m].name);
+		rec_str(&r, "workload", w->name);
+		rec_raw(&r, "net_core_cycles", nc);
+		rec_raw(&r, "net_instructions", ni);
+		rec_raw(&r, "core_cycles_per_tsc_tick", ratio);
+		rec_end(&r);
+	}
 }
 
 void report_counters_choice(int on, const char *why, const char *ins_label, const char *cyc_label)
@@ -313,10 +390,15 @@ void report_counters_choice(int on, const char *why, const char *ins_label, cons
 			"with RDMSR just outside the TSC window\n", ins_label, cyc_label);
 	else
 		kprintf("counters: none read beside the TSC methods: %s (see the env: pmu: lines)\n", why);
-	if (config_json())
-		kprintf("{\"rec\":\"counters_choice\",\"beside\":%s,\"instructions\":\"%s\",\"core_cycles\":\"%s\","
-			"\"reason\":\"%s\"}\n",
-			on ? "true" : "false", on ? ins_label : "", on ? cyc_label : "", why);
+	if (config_json()) {
+		struct rec r;
+		rec_begin(&r, "counters_choice");
+		rec_bool(&r, "beside", on);
+		rec_str(&r, "instructions", on ? ins_label : "");
+		rec_str(&r, "core_cycles", on ? cyc_label : "");
+		rec_str(&r, "reason", why);
+		rec_end(&r);
+	}
 }
 
 void report_progress(enum method_id m, const struct workload *w, uint64_t done, uint64_t total,
@@ -343,13 +425,20 @@ void report_verdict(enum method_id m, const struct verdict *v)
 			v->var_of_vars <= cfg.max_var_of_vars ? "<=" : ">", ULL(cfg.max_var_of_vars),
 			ULL(v->var_of_mins), un, v->var_of_mins <= cfg.max_var_of_mins ? "<=" : ">",
 			ULL(cfg.max_var_of_mins), ULL(v->offset), un);
-	if (config_json())
-		kprintf("{\"rec\":\"verdict\",\"method\":\"%s\",\"unit\":\"%s\",\"valid\":%s,\"ergodic\":%s,"
-			"\"var_of_vars\":%llu,\"var_of_mins\":%llu,\"max_var_of_vars\":%llu,"
-			"\"max_var_of_mins\":%llu,\"offset\":%llu}\n",
-			methods[m].name, unit_key[v->unit], v->valid ? "true" : "false",
-			v->ergodic ? "true" : "false", ULL(v->var_of_vars), ULL(v->var_of_mins),
-			ULL(cfg.max_var_of_vars), ULL(cfg.max_var_of_mins), ULL(v->offset));
+	if (config_json()) {
+		struct rec r;
+		rec_begin(&r, "verdict");
+		rec_str(&r, "method", methods[m].name);
+		rec_str(&r, "unit", unit_key[v->unit]);
+		rec_bool(&r, "valid", v->valid);
+		rec_bool(&r, "ergodic", v->ergodic);
+		rec_u64(&r, "var_of_vars", v->var_of_vars);
+		rec_u64(&r, "var_of_mins", v->var_of_mins);
+		rec_u64(&r, "max_var_of_vars", cfg.max_var_of_vars);
+		rec_u64(&r, "max_var_of_mins", cfg.max_var_of_mins);
+		rec_u64(&r, "offset", v->offset);
+		rec_end(&r);
+	}
 }
 
 void report_walk(enum method_id m, const struct workload *w, int resolution, uint64_t param, int bad,
@@ -369,18 +458,26 @@ void report_walk(enum method_id m, const struct workload *w, int resolution, uin
 			"single-stepped with RFLAGS.TF: %llu steps, %llu window%s)\n",
 			methods[m].name, w->name, size, ULL(r->body), ULL(r->gap_before), ULL(r->gap_after),
 			ULL(r->steps), ULL(r->windows), r->windows == 1 ? "" : "s");
-	if (config_json())
-		kprintf("{\"rec\":\"walk\",\"method\":\"%s\",\"workload\":\"%s\",\"param\":%llu,"
-			"\"complete\":%s,\"body\":%llu,\"gap_before\":%llu,\"gap_after\":%llu,"
-			"\"windows\":%llu,\"steps\":%llu}\n",
-			methods[m].name, w->name, ULL(param), bad ? "false" : "true", ULL(r->body),
-			ULL(r->gap_before), ULL(r->gap_after), ULL(r->windows), ULL(r->steps));
+	if (config_json()) {
+		struct rec k;
+		rec_begin(&k, "walk");
+		rec_str(&k, "method", methods[m].name);
+		rec_str(&k, "workload", w->name);
+		rec_u64(&k, "param", param);
+		rec_bool(&k, "complete", !bad);
+		rec_u64(&k, "body", r->body);
+		rec_u64(&k, "gap_before", r->gap_before);
+		rec_u64(&k, "gap_after", r->gap_after);
+		rec_u64(&k, "windows", r->windows);
+		rec_u64(&k, "steps", r->steps);
+		rec_end(&k);
+	}
 }
 
 void report_resolution(enum method_id m, const struct resolution *res)
 {
 	const struct resolution_figures *r = &res->f;
-	char gap[24], small[64], bound[64];
+	char small[64], bound[64];
 	if (r->found)
 		kprintf("resolution %s: minimum flat for loop sizes 0..%llu, then %llu changes; most common gap "
 			"%llu loop iterations (smallest %llu), most common rise %llu %s; %s; "
@@ -403,16 +500,22 @@ void report_resolution(enum method_id m, const struct resolution *res)
 						    unit_name[res->unit]), small : "a drop",
 			r->longest_flat ? fmt_format(bound, sizeof bound, "; coarser than %llu loop iterations "
 						     "(the longest flat stretch)", ULL(r->longest_flat)), bound : "");
-	if (config_json())
-		kprintf("{\"rec\":\"resolution\",\"method\":\"%s\",\"loop_sizes\":%llu,\"spurious\":%llu,"
-			"\"strictly_increasing\":%s,\"flat_until\":%llu,\"changes\":%llu,"
-			"\"resolution_iterations\":%s,\"smallest_gap\":%s,\"coarser_than\":%s,"
-			"\"step\":%llu,\"unit\":\"%s\"}\n",
-			methods[m].name, ULL(r->loop_sizes), ULL(res->spurious),
-			r->strictly_increasing ? "true" : "false", ULL(r->flat_until), ULL(r->changes),
-			fig(gap, r->common_gap, r->found, "null"), fig(small, r->smallest_gap, r->found, "null"),
-			fig(bound, r->longest_flat, !r->found && r->longest_flat, "null"),
-			ULL(r->common_step), unit_key[res->unit]);
+	if (config_json()) {
+		struct rec k;
+		rec_begin(&k, "resolution");
+		rec_str(&k, "method", methods[m].name);
+		rec_u64(&k, "loop_sizes", r->loop_sizes);
+		rec_u64(&k, "spurious", res->spurious);
+		rec_bool(&k, "strictly_increasing", r->strictly_increasing);
+		rec_u64(&k, "flat_until", r->flat_until);
+		rec_u64(&k, "changes", r->changes);
+		rec_fig(&k, "resolution_iterations", r->common_gap, r->found);
+		rec_fig(&k, "smallest_gap", r->smallest_gap, r->found);
+		rec_fig(&k, "coarser_than", r->longest_flat, !r->found && r->longest_flat);
+		rec_u64(&k, "step", r->common_step);
+		rec_str(&k, "unit", unit_key[res->unit]);
+		rec_end(&k);
+	}
 }
 
 void report_recommendation(int m, const char *why)
@@ -423,11 +526,11 @@ void report_recommendation(int m, const char *why)
 	else
 		kprintf("\nrecommendation: none: %s\n", why);
 	if (config_json()) {
-		if (m >= 0)
-			kprintf("{\"rec\":\"recommendation\",\"method\":\"%s\",\"reason\":\"%s\"}\n",
-				methods[m].name, why);
-		else
-			kprintf("{\"rec\":\"recommendation\",\"method\":null,\"reason\":\"%s\"}\n", why);
+		struct rec r;
+		rec_begin(&r, "recommendation");
+		rec_str(&r, "method", m >= 0 ? methods[m].name : 0);
+		rec_str(&r, "reason", why);
+		rec_end(&r);
 	}
 }
 

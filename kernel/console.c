@@ -6,6 +6,7 @@
 #include "vga.h"
 #include "../lib/cmdline.h"
 #include "../lib/fmt.h"
+#include "../lib/record.h"
 
 #define DEFAULT_BAUD 115200
 /* The 16550's divisor latch is 16 bits (DLL, DLM; PC16550D data sheet,
@@ -115,6 +116,7 @@ __attribute__((noinline, used)) void console_init_done(void)
 void console_init(const struct boot_info *bi)
 {
 	struct serial_choice sc;
+	record_set_sink(console_write); /* the records (lib/record.h) come here */
 	problems = choose_serial(bi, &sc, 0);
 	uint16_t base = sc.port >= 0 ? uart_port_base(sc.port) : 0;
 	serial = base && uart_init(base, sc.baud) == 0;
@@ -278,13 +280,6 @@ void console_flush(void)
 		uart_flush();
 }
 
-static const char *record_tag;
-
-void console_set_record_tag(const char *tag)
-{
-	record_tag = tag && tag[0] ? tag : 0;
-}
-
 void kprintf(const char *fmt, ...)
 {
 	char buf[4096];
@@ -299,7 +294,5 @@ void kprintf(const char *fmt, ...)
 		buf[n - 2] = '.';
 		buf[n - 1] = '\n';
 	}
-	if (record_tag)
-		n = fmt_tag_record(buf, n, sizeof buf, record_tag);
 	console_write(buf, (size_t)n);
 }

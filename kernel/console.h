@@ -46,13 +46,6 @@ void console_screen_clear(void);
  * Output longer than 4095 characters are cut, with "..." at the end. */
 void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* console_set_record_tag - while tag is set (not NULL or ""), kprintf adds
- * it to every record line it prints, right after the kind
- * (lib/fmt.h fmt_tag_record): the per-CPU runs (bench/percpu.c) set
- * ',"cpu":N,"apic_id":A' so that no record of a CPU's run can miss them.
- * The caller keeps tag's storage; NULL clears it. */
-void console_set_record_tag(const char *tag);
-
 /* console_write - write n bytes to every console. */
 void console_write(const char *s, size_t n);
 

@@ -307,26 +307,3 @@ char *fmt_escape(char *dst, size_t size, const char *src, size_t len)
 	return dst;
 }
 
-int fmt_tag_record(char *buf, int n, size_t size, const char *tag)
-{
-	static const char head[] = "{\"rec\":\"";
-	const int hl = (int)sizeof head - 1;
-	int t = 0, q = hl;
-	if (n < hl || (size_t)n >= size)
-		return n;
-	for (int i = 0; i < hl; i++)
-		if (buf[i] != head[i])
-			return n;
-	while (q < n && buf[q] != '"')
-		q++;
-	while (tag[t])
-		t++;
-	if (q >= n || (size_t)(n + t) >= size)
-		return n;
-	for (int i = n - 1; i > q; i--)
-		buf[i + t] = buf[i];
-	for (int i = 0; i < t; i++)
-		buf[q + 1 + i] = tag[i];
-	buf[n + t] = 0;
-	return n + t;
-}

@@ -39,15 +39,6 @@ char *fmt_milli(char *buf, size_t size, uint64_t value);
  * Returns dst. (C11 6.4.4.4 spells these escapes the same way.) */
 char *fmt_escape(char *dst, size_t size, const char *src, size_t len);
 
-/* fmt_tag_record - when buf[0..n-1] is a record line, '{"rec":"KIND"...',
- * insert tag (e.g. ',"cpu":1,"apic_id":1') right after KIND's closing
- * quote, so that every record printed while a tag is set carries it
- * (README "Machine-readable output": records of a per-CPU run). buf holds
- * size bytes; n < size. Returns the new length: n unchanged when buf is
- * not a record, KIND has no closing quote, or the tag does not fit (the
- * line is then printed as it is rather than cut). NUL-terminates. */
-int fmt_tag_record(char *buf, int n, size_t size, const char *tag);
-
 /* fmt_fit_u64 - value in at most width characters, for fixed-width
  * columns (the one-screen summary): the exact decimal when it fits, else
  * "d.dde+N" (e.g. 112285480386 in 9 -> "1.12e11"), its digits floored,
