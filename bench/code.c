@@ -8,6 +8,7 @@
 #include "../kernel/trap.h"
 #include "../lib/codegen.h"
 #include "../lib/fmt.h"
+#include "../lib/record.h"
 #include "../lib/hex.h"
 
 size_t strlen(const char *s); /* lib/string.c */
@@ -295,12 +296,20 @@ int code_fault_take(enum method_id m, const struct workload *w)
 			"for method %s, the run goes on\n", methods[m].name, w->name, trap_vector_name(fault.vector),
 			(unsigned long long)fault.vector, (unsigned long long)fault.error_code, cr2, where,
 			methods[m].name);
-	if (config_json())
-		kprintf("{\"rec\":\"code_fault\",\"method\":\"%s\",\"workload\":\"%s\",\"vector\":%llu,\"name\":\"%s\","
-			"\"error_code\":%llu,\"cr2\":%llu,\"part\":\"%s\",\"offset\":%llu,\"copy\":%llu}\n",
-			methods[m].name, w->name, (unsigned long long)fault.vector, trap_fault_string((int)fault.vector),
-			(unsigned long long)fault.error_code, (unsigned long long)fault.cr2, part,
-			(unsigned long long)off, (unsigned long long)(part[0] == 'c' ? copy + 1 : 0));
+	if (config_json()) {
+		struct rec r;
+		rec_begin(&r, "code_fault");
+		rec_str(&r, "method", methods[m].name);
+		rec_str(&r, "workload", w->name);
+		rec_u64(&r, "vector", fault.vector);
+		rec_str(&r, "name", trap_fault_string((int)fault.vector));
+		rec_u64(&r, "error_code", fault.error_code);
+		rec_u64(&r, "cr2", fault.cr2);
+		rec_str(&r, "part", part);
+		rec_u64(&r, "offset", off);
+		rec_u64(&r, "copy", part[0] == 'c' ? copy + 1 : 0);
+		rec_end(&r);
+	}
 	fault.pending = 0;
 	return 1;
 }
@@ -317,11 +326,18 @@ void code_print_config(void)
 		(unsigned long long)cfg.unroll, loop,
 		(unsigned long long)init_len, (unsigned long long)gens[0].cap, (unsigned long long)gens[1].cap,
 		(unsigned long long)gens[2].cap);
-	if (config_json())
-		kprintf("{\"rec\":\"code\",\"workload\":\"%s\",\"code\":\"%s\",\"init\":\"%s\",\"code_bytes\":%llu,"
-			"\"init_bytes\":%llu,\"unroll\":%llu,\"loops\":%llu}\n", cfg.code_name, cfg.code, cfg.init,
-			(unsigned long long)code_len, (unsigned long long)init_len, (unsigned long long)cfg.unroll,
-			(unsigned long long)cfg.loops);
+	if (config_json()) {
+		struct rec r;
+		rec_begin(&r, "code");
+		rec_str(&r, "workload", cfg.code_name);
+		rec_str(&r, "code", cfg.code);
+		rec_str(&r, "init", cfg.init);
+		rec_u64(&r, "code_bytes", code_len);
+		rec_u64(&r, "init_bytes", init_len);
+		rec_u64(&r, "unroll", cfg.unroll);
+		rec_u64(&r, "loops", cfg.loops);
+		rec_end(&r);
+	}
 }
 
 void code_report_offset(enum method_id m, const struct workload *w, const char *unit_key,
@@ -332,10 +348,17 @@ void code_report_offset(enum method_id m, const struct workload *w, const char *
 			"offset %llu %s: %s\n", methods[m].name, (unsigned long long)least, unit_name,
 			(unsigned long long)n, (unsigned long long)offset, unit_name,
 			least == offset ? "equal" : "they differ: the nets below subtract the compiled offset");
-	if (config_json())
-		kprintf("{\"rec\":\"code_offset\",\"method\":\"%s\",\"workload\":\"%s\",\"unit\":\"%s\","
-			"\"generated_min\":%llu,\"offset\":%llu,\"samples\":%llu}\n", methods[m].name, w->name,
-			unit_key, (unsigned long long)least, (unsigned long long)offset, (unsigned long long)n);
+	if (config_json()) {
+		struct rec r;
+		rec_begin(&r, "code_offset");
+		rec_str(&r, "method", methods[m].name);
+		rec_str(&r, "workload", w->name);
+		rec_str(&r, "unit", unit_key);
+		rec_u64(&r, "generated_min", least);
+		rec_u64(&r, "offset", offset);
+		rec_u64(&r, "samples", n);
+		rec_end(&r);
+	}
 }
 
 static uint64_t gcd(uint64_t a, uint64_t b)
@@ -369,11 +392,21 @@ void code_report_per_copy(enum method_id m, const struct workload *w, const char
 			(unsigned long long)(milli / 1000), (unsigned long long)(milli % 1000), unit_name, frac,
 			(unsigned long long)(2 * copies), (unsigned long long)least_2n, (unsigned long long)copies,
 			(unsigned long long)least_n, (unsigned long long)copies);
-	if (config_json())
-		kprintf("{\"rec\":\"per_copy\",\"method\":\"%s\",\"workload\":\"%s\",\"unit\":\"%s\","
-			"\"copies\":%llu,\"least_min_n\":%llu,\"least_min_2n\":%llu,\"num\":%s%llu,\"den\":%llu,"
-			"\"per_copy\":\"%s%llu.%03llu\"}\n", methods[m].name, w->name, unit_key,
-			(unsigned long long)copies, (unsigned long long)least_n, (unsigned long long)least_2n,
-			neg ? "-" : "", (unsigned long long)rn, (unsigned long long)rd, neg ? "-" : "",
-			(unsigned long long)(milli / 1000), (unsigned long long)(milli % 1000));
+	if (config_json()) {
+		char per[32];
+		struct rec r;
+		rec_begin(&r, "per_copy");
+		rec_str(&r, "method", methods[m].name);
+		rec_str(&r, "workload", w->name);
+		rec_str(&r, "unit", unit_key);
+		rec_u64(&r, "copies", copies);
+		rec_u64(&r, "least_min_n", least_n);
+		rec_u64(&r, "least_min_2n", least_2n);
+		rec_i64(&r, "num", neg ? -(int64_t)rn : (int64_t)rn);
+		rec_u64(&r, "den", rd);
+		fmt_format(per, sizeof per, "%s%llu.%03llu", neg ? "-" : "", (unsigned long long)(milli / 1000),
+			   (unsigned long long)(milli % 1000));
+		rec_str(&r, "per_copy", per);
+		rec_end(&r);
+	}
 }

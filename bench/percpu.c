@@ -127,17 +127,29 @@ int percpu_list(const struct cpu_info *boot, const char *value, int *problems)
 	if (config_json()) {
 		char shown[64];
 		fmt_escape(shown, sizeof shown, v, strlen(v));
-		kprintf("{\"rec\":\"cpus\",\"count\":%d,\"online\":%d,\"hybrid\":%s,\"topology\":\"%s\","
-			"\"selection\":\"%s\",\"list\":[", ncpus, online, hybrid ? "true" : "false", topo.source, shown);
+		struct rec r;
+		rec_begin(&r, "cpus");
+		rec_i64(&r, "count", ncpus);
+		rec_i64(&r, "online", online);
+		rec_bool(&r, "hybrid", hybrid);
+		rec_str(&r, "topology", topo.source);
+		rec_str(&r, "selection", shown);
+		rec_array(&r, "list");
 		for (int n = 0; n < ncpus; n++) {
 			const struct cpus_desc *d = &desc[n];
-			const char *t = type_word(d->core_type);
-			kprintf("{\"cpu\":%d,\"apic_id\":%u,\"online\":%s,\"boot\":%s,\"core_type\":%s%s%s,"
-				"\"package\":%u,\"core\":%u,\"thread\":%u}%s", n, d->apic_id, d->online ? "true" : "false",
-				d->is_boot ? "true" : "false", t ? "\"" : "", t ? t : "null", t ? "\"" : "", d->pkg,
-				d->core, d->thread, n + 1 < ncpus ? "," : "");
+			rec_object(&r, 0);
+			rec_i64(&r, "cpu", n);
+			rec_u64(&r, "apic_id", d->apic_id);
+			rec_bool(&r, "online", d->online);
+			rec_bool(&r, "boot", d->is_boot);
+			rec_str(&r, "core_type", type_word(d->core_type));
+			rec_u64(&r, "package", d->pkg);
+			rec_u64(&r, "core", d->core);
+			rec_u64(&r, "thread", d->thread);
+			rec_object_end(&r);
 		}
-		kprintf("]}\n");
+		rec_array_end(&r);
+		rec_end(&r);
 	}
 
 	struct cpus_choice ch;
@@ -223,19 +235,25 @@ static void side_by_side(void)
 		kprintf("  %s\n", line);
 		if (!config_json())
 			continue;
-		kprintf("{\"rec\":\"cpu_compare\",\"method\":\"%s\",\"workload\":\"%s\",\"unit\":\"tsc_ticks\",\"cpus\":[",
-			methods[by].name, name ? name : "code");
+		struct rec rc;
+		rec_begin(&rc, "cpu_compare");
+		rec_str(&rc, "method", methods[by].name);
+		rec_str(&rc, "workload", name ? name : "code");
+		rec_str(&rc, "unit", "tsc_ticks");
+		rec_array(&rc, "cpus");
 		for (int c = 0; c < k; c++)
-			kprintf("%d%s", measured[order[c]], c + 1 < k ? "," : "");
-		kprintf("],\"net\":[");
+			rec_i64(&rc, 0, measured[order[c]]);
+		rec_array_end(&rc);
+		rec_array(&rc, "net");
 		for (int c = 0; c < k; c++) {
 			const struct bench_results *r = measured_r[order[c]];
 			if ((r->net_units[by][i] >> UNIT_TSC) & 1)
-				kprintf("%lld%s", (long long)r->net_in[by][i][UNIT_TSC], c + 1 < k ? "," : "");
+				rec_i64(&rc, 0, r->net_in[by][i][UNIT_TSC]);
 			else
-				kprintf("null%s", c + 1 < k ? "," : "");
+				rec_null(&rc, 0);
 		}
-		kprintf("]}\n");
+		rec_array_end(&rc);
+		rec_end(&rc);
 	}
 }
 
@@ -251,10 +269,17 @@ int percpu_run(uint64_t *ticks, uint64_t samples, struct bench_results *results,
 		kprintf("cpus: measuring on CPU %d (APIC ID %u%s, %s, package %u core %u thread %u)\n", n, d->apic_id,
 			d->is_boot ? ", the boot CPU" : "", cpus_core_type_name(d->core_type), d->pkg, d->core,
 			d->thread);
-		if (config_json())
-			kprintf("{\"rec\":\"cpu_run\",\"cpu\":%d,\"apic_id\":%u,\"core_type\":%s%s%s,\"package\":%u,"
-				"\"core\":%u,\"thread\":%u}\n", n, d->apic_id, t ? "\"" : "", t ? t : "null", t ? "\"" : "",
-				d->pkg, d->core, d->thread);
+		if (config_json()) {
+			struct rec r;
+			rec_begin(&r, "cpu_run");
+			rec_i64(&r, "cpu", n);
+			rec_u64(&r, "apic_id", d->apic_id);
+			rec_str(&r, "core_type", t);
+			rec_u64(&r, "package", d->pkg);
+			rec_u64(&r, "core", d->core);
+			rec_u64(&r, "thread", d->thread);
+			rec_end(&r);
+		}
 		record_set_cpu(n, d->apic_id);
 		struct job j = { .ticks = ticks, .samples = samples, .r = &results[k] };
 		int err = smp_run_on(n, run_here, &j);
