@@ -7,8 +7,10 @@
  *
  * Every check carries a message, a printf format (a string literal) and its
  * arguments, that says what is checked in the domain's terms, as
- * kvm-unit-tests' report(cond, fmt, ...) does. (For now a call without a
- * message still compiles, while the tests gain theirs file by file.) The
+ * kvm-unit-tests' report(cond, fmt, ...) does. The message is mandatory: a
+ * call without one does not compile (the macros have a named fmt parameter,
+ * and it is pasted after "" so it must be a literal), and tests/run_unit.py
+ * proves that by compiling such calls and expecting them to fail. The
  * arguments are evaluated only when the check fails. A failure prints
  *
  *   FAIL file:line: MESSAGE (cond)
@@ -38,36 +40,36 @@ static inline __attribute__((format(printf, 3, 4))) void check_fail(const char *
 	va_end(ap);
 }
 
-#define CHECK(cond, ...)                                                         \
+#define CHECK(cond, fmt, ...)                                                    \
 	do {                                                                     \
 		if (cond) {                                                      \
 			check_passed++;                                          \
 		} else {                                                         \
-			check_fail(__FILE__, __LINE__, " " __VA_ARGS__);        \
+			check_fail(__FILE__, __LINE__, "" fmt, ##__VA_ARGS__);   \
 			printf(" (%s)\n", #cond);                                \
 		}                                                                \
 	} while (0)
 
-#define CHECK_EQ_U64(a, b, ...)                                                  \
+#define CHECK_EQ_U64(a, b, fmt, ...)                                             \
 	do {                                                                     \
 		unsigned long long check_a = (unsigned long long)(a);            \
 		unsigned long long check_b = (unsigned long long)(b);            \
 		if (check_a == check_b) {                                        \
 			check_passed++;                                          \
 		} else {                                                         \
-			check_fail(__FILE__, __LINE__, " " __VA_ARGS__);        \
+			check_fail(__FILE__, __LINE__, "" fmt, ##__VA_ARGS__);   \
 			printf(" (%s == %s): %llu != %llu\n", #a, #b, check_a,   \
 			       check_b);                                         \
 		}                                                                \
 	} while (0)
 
-#define CHECK_STR(a, b, ...)                                                     \
+#define CHECK_STR(a, b, fmt, ...)                                                \
 	do {                                                                     \
 		const char *check_a = (a), *check_b = (b);                       \
 		if (check_a && check_b && strcmp(check_a, check_b) == 0) {       \
 			check_passed++;                                          \
 		} else {                                                         \
-			check_fail(__FILE__, __LINE__, " " __VA_ARGS__);        \
+			check_fail(__FILE__, __LINE__, "" fmt, ##__VA_ARGS__);   \
 			printf(" (%s == %s): \"%s\" != \"%s\"\n", #a, #b,        \
 			       check_a ? check_a : "(null)",                     \
 			       check_b ? check_b : "(null)");                    \
