@@ -99,41 +99,49 @@ static struct acpi_info in;
 static void test_full(void)
 {
 	build(2);
-	CHECK_EQ_U64(acpi_find_rsdp(map, 0, 0xE0000, 0x20000), RSDP);
+	CHECK_EQ_U64(acpi_find_rsdp(map, 0, 0xE0000, 0x20000), RSDP,
+	             "RSDP found by the scan of E0000h-FFFFFh");
 	acpi_parse(map, 0, RSDP, &in);
-	CHECK(in.rsdp_found && in.use_xsdt && in.root_ok);
-	CHECK_EQ_U64(in.nproblems, 0);
-	CHECK_STR(in.oem, "BOCHS ");
-	CHECK_EQ_U64(in.ntables, 4);
-	CHECK_STR(in.tables[0].sig, "APIC");
-	CHECK_STR(in.tables[3].sig, "SSDT");
+	CHECK(in.rsdp_found && in.use_xsdt && in.root_ok,
+	      "ACPI 2.0 RSDP: root table is the XSDT and it checks out");
+	CHECK_EQ_U64(in.nproblems, 0, "well-formed tables: no problems");
+	CHECK_STR(in.oem, "BOCHS ", "OEM ID from the RSDP");
+	CHECK_EQ_U64(in.ntables, 4, "XSDT lists 4 tables");
+	CHECK_STR(in.tables[0].sig, "APIC", "XSDT's first table is the MADT");
+	CHECK_STR(in.tables[3].sig, "SSDT", "XSDT's last table is the SSDT");
 	for (int i = 0; i < 4; i++)
-		CHECK(in.tables[i].checksum_ok);
-	CHECK(in.madt_ok);
-	CHECK_EQ_U64(in.ncpus, 3);
-	CHECK(in.cpus[0].apic_id == 0 && in.cpus[0].enabled && !in.cpus[0].online_capable);
-	CHECK(in.cpus[1].apic_id == 2 && in.cpus[1].uid == 1 && !in.cpus[1].enabled && in.cpus[1].online_capable);
-	CHECK(in.cpus[2].apic_id == 300 && in.cpus[2].x2apic && in.cpus[2].uid == 7 && in.cpus[2].enabled);
-	CHECK_EQ_U64(in.nioapics, 1);
-	CHECK(in.lapic_override);
-	CHECK_EQ_U64(in.lapic_addr, 0x1FEE00000ull);
-	CHECK(in.fadt_ok && in.fadt_revision == 5);
-	CHECK_EQ_U64(in.pm_tmr_port, 0x608);
-	CHECK(in.pm_tmr_32bit && in.reset_supported);
-	CHECK(in.reset_reg.space == 1 && in.reset_reg.address == 0xCF9 && in.reset_value == 6);
-	CHECK(in.hpet_ok);
-	CHECK_EQ_U64(in.hpet_base, 0xFED00000);
-	CHECK_EQ_U64(in.hpet_min_tick, 128);
+		CHECK(in.tables[i].checksum_ok, "table %d's checksum", i);
+	CHECK(in.madt_ok, "MADT parsed");
+	CHECK_EQ_U64(in.ncpus, 3, "MADT: two local APICs and one x2APIC");
+	CHECK(in.cpus[0].apic_id == 0 && in.cpus[0].enabled && !in.cpus[0].online_capable,
+	      "MADT: LAPIC 0 enabled, not online capable");
+	CHECK(in.cpus[1].apic_id == 2 && in.cpus[1].uid == 1 && !in.cpus[1].enabled && in.cpus[1].online_capable,
+	      "MADT: LAPIC ID 2 (UID 1) online capable, not enabled");
+	CHECK(in.cpus[2].apic_id == 300 && in.cpus[2].x2apic && in.cpus[2].uid == 7 && in.cpus[2].enabled,
+	      "MADT: x2APIC ID 300 (UID 7) enabled");
+	CHECK_EQ_U64(in.nioapics, 1, "MADT: one I/O APIC");
+	CHECK(in.lapic_override, "MADT: local APIC address override present");
+	CHECK_EQ_U64(in.lapic_addr, 0x1FEE00000ull, "MADT: override's 64-bit local APIC address");
+	CHECK(in.fadt_ok && in.fadt_revision == 5, "FADT revision 5 parsed");
+	CHECK_EQ_U64(in.pm_tmr_port, 0x608, "FADT: PM timer at I/O port 608h");
+	CHECK(in.pm_tmr_32bit && in.reset_supported,
+	      "FADT: 32-bit PM timer (TMR_VAL_EXT), reset register supported");
+	CHECK(in.reset_reg.space == 1 && in.reset_reg.address == 0xCF9 && in.reset_value == 6,
+	      "FADT: reset by writing 6 to I/O port CF9h");
+	CHECK(in.hpet_ok, "HPET table parsed");
+	CHECK_EQ_U64(in.hpet_base, 0xFED00000, "HPET base address");
+	CHECK_EQ_U64(in.hpet_min_tick, 128, "HPET minimum clock tick");
 }
 
 static void test_rsdt_only(void)
 {
 	build(0);
 	acpi_parse(map, 0, RSDP, &in);
-	CHECK(in.rsdp_found && !in.use_xsdt && in.root_ok);
-	CHECK_EQ_U64(in.root_addr, RSDT);
-	CHECK_EQ_U64(in.ntables, 4);
-	CHECK(in.madt_ok && in.fadt_ok && in.hpet_ok);
+	CHECK(in.rsdp_found && !in.use_xsdt && in.root_ok,
+	      "ACPI 1.0 RSDP: root table is the RSDT and it checks out");
+	CHECK_EQ_U64(in.root_addr, RSDT, "root table address is the RSDT's");
+	CHECK_EQ_U64(in.ntables, 4, "RSDT lists 4 tables");
+	CHECK(in.madt_ok && in.fadt_ok && in.hpet_ok, "RSDT: MADT, FADT and HPET parsed");
 }
 
 static void test_bad_checksums(void)
@@ -141,20 +149,23 @@ static void test_bad_checksums(void)
 	build(2);
 	mem[MADT + 50] ^= 1; /* a byte of the MADT: listed, not used */
 	acpi_parse(map, 0, RSDP, &in);
-	CHECK(!in.tables[0].checksum_ok && !in.madt_ok && in.fadt_ok);
-	CHECK_EQ_U64(in.ncpus, 0);
+	CHECK(!in.tables[0].checksum_ok && !in.madt_ok && in.fadt_ok,
+	      "bad MADT checksum: listed but not used; FADT still parsed");
+	CHECK_EQ_U64(in.ncpus, 0, "bad MADT checksum: no CPUs taken from it");
 	build(2);
 	mem[RSDP + 30] ^= 1; /* the extended checksum */
-	CHECK_EQ_U64(acpi_find_rsdp(map, 0, 0xE0000, 0x20000), 0);
+	CHECK_EQ_U64(acpi_find_rsdp(map, 0, 0xE0000, 0x20000), 0,
+	             "bad extended RSDP checksum: the scan finds no RSDP");
 	acpi_parse(map, 0, RSDP, &in);
-	CHECK(!in.rsdp_found && in.nproblems == 1);
-	CHECK_STR(in.problems[0], "RSDP: bad signature or checksum");
+	CHECK(!in.rsdp_found && in.nproblems == 1, "bad RSDP: not found, one problem");
+	CHECK_STR(in.problems[0], "RSDP: bad signature or checksum", "bad RSDP's problem text");
 	acpi_parse(map, 0, 0, &in);
-	CHECK_STR(in.problems[0], "RSDP: not found");
+	CHECK_STR(in.problems[0], "RSDP: not found", "no RSDP address: the problem says not found");
 	build(2);
 	mem[XSDT + 40] ^= 1;
 	acpi_parse(map, 0, RSDP, &in);
-	CHECK(in.rsdp_found && !in.root_ok && in.ntables == 0 && in.nproblems == 1);
+	CHECK(in.rsdp_found && !in.root_ok && in.ntables == 0 && in.nproblems == 1,
+	      "bad XSDT checksum: no tables, one problem");
 }
 
 static void test_damaged_entries(void)
@@ -163,19 +174,21 @@ static void test_damaged_entries(void)
 	mem[MADT + 44 + 1] = 200; /* the first entry's length runs past the end */
 	fix(MADT, 44 + 56, MADT + 9);
 	acpi_parse(map, 0, RSDP, &in);
-	CHECK(in.madt_ok && in.ncpus == 0 && in.nproblems == 1);
+	CHECK(in.madt_ok && in.ncpus == 0 && in.nproblems == 1,
+	      "MADT entry running past the end: no CPUs, one problem");
 	build(2);
 	w64(XSDT + 36 + 8 * 3, 0x7FFFFFFFull); /* unreadable table */
 	fix(XSDT, 36 + 32, XSDT + 9);
 	acpi_parse(map, 0, RSDP, &in);
-	CHECK_EQ_U64(in.ntables, 4);
-	CHECK_STR(in.tables[3].sig, "????");
-	CHECK(!in.tables[3].checksum_ok && in.madt_ok);
+	CHECK_EQ_U64(in.ntables, 4, "unreadable table still listed");
+	CHECK_STR(in.tables[3].sig, "????", "unreadable table's signature shows as ????");
+	CHECK(!in.tables[3].checksum_ok && in.madt_ok,
+	      "unreadable table fails its checksum; MADT still parsed");
 	build(2);
 	mem[HPET + 40] = 1; /* I/O space: not usable */
 	fix(HPET, 56, HPET + 9);
 	acpi_parse(map, 0, RSDP, &in);
-	CHECK(!in.hpet_ok && in.nproblems == 1);
+	CHECK(!in.hpet_ok && in.nproblems == 1, "HPET in I/O space: not usable, one problem");
 }
 
 int main(void)

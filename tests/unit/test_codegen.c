@@ -55,25 +55,26 @@ static void test_copies_and_loop(void)
 	s.start = start, s.start_len = sizeof start;
 	s.code = inc_rdx, s.code_len = sizeof inc_rdx;
 	s.copies = 37, s.loops = 3, s.results = CG_TSC;
-	CHECK(run(&s, &l, tsc, 0, 0, 5) == 0);
+	CHECK(run(&s, &l, tsc, 0, 0, 5) == 0, "37 copies x 3 loops of inc rdx: emitted and run");
 	for (int i = 0; i < 5; i++)
-		CHECK_EQ_U64(tsc[i], 111);
-	CHECK_EQ_U64(l.code_end - l.code, 37 * 3);
-	CHECK_EQ_U64(l.window_end - l.code_end, 3 + 6); /* dec r15; jnz rel32 */
-	CHECK(memcmp(code_at() + l.window - sizeof start, start, sizeof start) == 0);
-	CHECK(memcmp(code_at() + l.code + 36 * 3, inc_rdx, 3) == 0);
-	CHECK_EQ_U64(l.len, codegen_size(&s));
+		CHECK_EQ_U64(tsc[i], 111, "sample %d: 37 copies x 3 loops = 111 increments", i);
+	CHECK_EQ_U64(l.code_end - l.code, 37 * 3, "copies: 37 x 3 bytes of inc rdx");
+	CHECK_EQ_U64(l.window_end - l.code_end, 3 + 6, "loop tail: dec r15 (3 bytes), jnz rel32 (6)");
+	CHECK(memcmp(code_at() + l.window - sizeof start, start, sizeof start) == 0,
+	      "start sequence just before the window");
+	CHECK(memcmp(code_at() + l.code + 36 * 3, inc_rdx, 3) == 0, "last copy is inc rdx");
+	CHECK_EQ_U64(l.len, codegen_size(&s), "codegen_size matches the emitted length");
 	s.loops = 0, s.copies = 100;
-	CHECK(run(&s, &l, tsc, 0, 0, 2) == 0);
-	CHECK_EQ_U64(tsc[0], 100);
-	CHECK_EQ_U64(tsc[1], 100);
-	CHECK_EQ_U64(l.window_end, l.code_end);
+	CHECK(run(&s, &l, tsc, 0, 0, 2) == 0, "100 copies, no loop: emitted and run");
+	CHECK_EQ_U64(tsc[0], 100, "no loop: sample 0 is 100 increments");
+	CHECK_EQ_U64(tsc[1], 100, "no loop: sample 1 is 100 increments");
+	CHECK_EQ_U64(l.window_end, l.code_end, "no loop: no loop tail after the copies");
 	s.copies = 0; /* the empty window */
-	CHECK(run(&s, &l, tsc, 0, 0, 1) == 0);
-	CHECK_EQ_U64(tsc[0], 0);
+	CHECK(run(&s, &l, tsc, 0, 0, 1) == 0, "empty window: emitted and run");
+	CHECK_EQ_U64(tsc[0], 0, "empty window: nothing counted");
 	tsc[0] = 99; /* n = 0: nothing stored */
-	CHECK(run(&s, &l, tsc, 0, 0, 0) == 0);
-	CHECK_EQ_U64(tsc[0], 99);
+	CHECK(run(&s, &l, tsc, 0, 0, 0) == 0, "n = 0: runs");
+	CHECK_EQ_U64(tsc[0], 99, "n = 0: no sample stored");
 }
 
 /* init runs before the start each sample; R14 is the scratch area, zeroed
@@ -94,14 +95,15 @@ static void test_init_scratch_stack(void)
 	s.init = init, s.init_len = sizeof init;
 	s.start = start, s.start_len = sizeof start;
 	s.code = code, s.code_len = sizeof code, s.copies = 2;
-	CHECK(run(&s, &l, tsc, 0, 0, 4) == 0);
+	CHECK(run(&s, &l, tsc, 0, 0, 4) == 0, "init, scratch, private stack: emitted and run");
 	for (int i = 0; i < 4; i++)
-		CHECK_EQ_U64(tsc[i], (uint64_t)i + 1);
-	CHECK_EQ_U64(l.init_end - l.init, sizeof init);
-	CHECK(memcmp(code_at() + l.init, init, sizeof init) == 0);
+		CHECK_EQ_U64(tsc[i], (uint64_t)i + 1,
+		             "sample %d: init counted %d samples in the scratch area", i, i + 1);
+	CHECK_EQ_U64(l.init_end - l.init, sizeof init, "init copied whole");
+	CHECK(memcmp(code_at() + l.init, init, sizeof init) == 0, "init's bytes in place");
 	/* A second call zeroes the scratch again. */
-	CHECK(run(&s, &l, tsc, 0, 0, 1) == 0);
-	CHECK_EQ_U64(tsc[0], 1);
+	CHECK(run(&s, &l, tsc, 0, 0, 1) == 0, "second call: emitted and run");
+	CHECK_EQ_U64(tsc[0], 1, "second call zeroes the scratch again");
 }
 
 /* The counter and beside layouts store RDX, RDI (and RBX) where the
@@ -117,15 +119,15 @@ static void test_result_layouts(void)
 	s.start = start, s.start_len = sizeof start;
 	s.code = nop, s.code_len = 1, s.copies = 1;
 	s.results = CG_CTR;
-	CHECK(run(&s, &l, tsc, ins, cyc, 2) == 0);
-	CHECK_EQ_U64(tsc[1], 0);
-	CHECK_EQ_U64(ins[1], 11);
-	CHECK_EQ_U64(cyc[1], 22);
+	CHECK(run(&s, &l, tsc, ins, cyc, 2) == 0, "counter layout: emitted and run");
+	CHECK_EQ_U64(tsc[1], 0, "counter layout: no TSC stored");
+	CHECK_EQ_U64(ins[1], 11, "counter layout: RDX into the instructions array");
+	CHECK_EQ_U64(cyc[1], 22, "counter layout: RDI into the cycles array");
 	s.results = CG_BESIDE;
-	CHECK(run(&s, &l, tsc, ins, cyc, 2) == 0);
-	CHECK_EQ_U64(tsc[1], 33);
-	CHECK_EQ_U64(ins[1], 11);
-	CHECK_EQ_U64(cyc[1], 22);
+	CHECK(run(&s, &l, tsc, ins, cyc, 2) == 0, "beside layout: emitted and run");
+	CHECK_EQ_U64(tsc[1], 33, "beside layout: RBX into the TSC array");
+	CHECK_EQ_U64(ins[1], 11, "beside layout: RDX into the instructions array");
+	CHECK_EQ_U64(cyc[1], 22, "beside layout: RDI into the cycles array");
 }
 
 /* Out of range: no bytes, -1. */
@@ -136,13 +138,13 @@ static void test_limits(void)
 	struct codegen_layout l;
 	uint8_t small[16];
 	s.code = nop, s.code_len = 1, s.copies = 10;
-	CHECK(codegen_emit(small, sizeof small, &s, &l) == -1);
+	CHECK(codegen_emit(small, sizeof small, &s, &l) == -1, "buffer too small: -1");
 	s.loops = 0x80000000ull;
-	CHECK_EQ_U64(codegen_size(&s), 0);
+	CHECK_EQ_U64(codegen_size(&s), 0, "loops of 2^31: out of range, size 0");
 	s.loops = 0, s.code_len = 0;
-	CHECK_EQ_U64(codegen_size(&s), 0);
+	CHECK_EQ_U64(codegen_size(&s), 0, "no code: size 0");
 	s.code_len = 4096, s.copies = 1000000;
-	CHECK_EQ_U64(codegen_size(&s), 0); /* 4 GB of copies */
+	CHECK_EQ_U64(codegen_size(&s), 0, "4 GB of copies: out of range, size 0");
 }
 
 int main(void)

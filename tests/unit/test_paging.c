@@ -77,100 +77,140 @@ int main(void)
 
 	/* Indexes: 0x0000_7F80_4020_1000 is PML4 255, PDPT 1, PD 1, PT 1. */
 	uint64_t va = (255ull << 39) | (1ull << 30) | (1ull << 21) | (1ull << 12);
-	CHECK(pg_index(va, 4) == 255 && pg_index(va, 3) == 1 && pg_index(va, 2) == 1 && pg_index(va, 1) == 1);
-	CHECK(pg_index(0x100000000ull, 3) == 4 && pg_index(0x100000000ull, 2) == 0);
+	CHECK(pg_index(va, 4) == 255 && pg_index(va, 3) == 1 && pg_index(va, 2) == 1 && pg_index(va, 1) == 1,
+	      "0x7F8040201000: PML4 255, PDPT 1, PD 1, PT 1");
+	CHECK(pg_index(0x100000000ull, 3) == 4 && pg_index(0x100000000ull, 2) == 0,
+	      "4 GiB: PDPT entry 4, PD entry 0");
 
 	/* Types through the PAT: WB entry 0, UC entry 3 (PCD, PWT), WC entry 4. */
-	CHECK_EQ_U64(pg_type_bits(PG_WB), 0);
-	CHECK_EQ_U64(pg_type_bits(PG_UC), 0x18);
-	CHECK_EQ_U64(pg_type_bits(PG_WC), 0x1000);
-	CHECK(pg_type_of(0x83) == PG_WB && pg_type_of(0x1083) == PG_WC && pg_type_of(0x9B) == PG_UC);
-	CHECK(pg_type_of(0x8B) == PG_UC && pg_type_of(0x1093) == PG_UC); /* WT, UC- in entries 1, 6 */
+	CHECK_EQ_U64(pg_type_bits(PG_WB), 0, "WB: PAT entry 0, no bits");
+	CHECK_EQ_U64(pg_type_bits(PG_UC), 0x18, "UC: PAT entry 3, PCD and PWT");
+	CHECK_EQ_U64(pg_type_bits(PG_WC), 0x1000, "WC: PAT entry 4, the 2 MiB page's PAT bit (12)");
+	CHECK(pg_type_of(0x83) == PG_WB && pg_type_of(0x1083) == PG_WC && pg_type_of(0x9B) == PG_UC,
+	      "2 MiB entries read back as WB, WC, UC");
+	CHECK(pg_type_of(0x8B) == PG_UC && pg_type_of(0x1093) == PG_UC,
+	      "PAT entries 1 (WT) and 6 (UC-) read back as UC");
 
 	/* Bounds: MAXPHYADDR, canonical, empty, wrapping. */
-	CHECK(pg_check(0, 0, 40) == PG_EMPTY);
-	CHECK(pg_check(~0ull - 4095, 8192, 52) == PG_EMPTY);
-	CHECK(pg_check((1ull << 40) - 4096, 4096, 40) == PG_OK);
-	CHECK(pg_check((1ull << 40) - 4096, 4097, 40) == PG_BEYOND_MAXPHYADDR);
-	CHECK(pg_check(1ull << 40, 1, 40) == PG_BEYOND_MAXPHYADDR);
-	CHECK(pg_check(0xFFFFFFFFFFFFFull, 1, 36) == PG_BEYOND_MAXPHYADDR);
-	CHECK(pg_check((1ull << 47) - 4096, 4096, 48) == PG_OK);
-	CHECK(pg_check(1ull << 47, 4096, 48) == PG_NONCANONICAL);
-	CHECK(pg_check(1ull << 50, 4096, 52) == PG_NONCANONICAL);
-	CHECK(pg_check(1ull << 52, 4096, 52) == PG_BEYOND_MAXPHYADDR);
+	CHECK(pg_check(0, 0, 40) == PG_EMPTY, "zero length: empty");
+	CHECK(pg_check(~0ull - 4095, 8192, 52) == PG_EMPTY, "a range that wraps past 2^64: empty");
+	CHECK(pg_check((1ull << 40) - 4096, 4096, 40) == PG_OK,
+	      "last page below MAXPHYADDR 40 bits: valid");
+	CHECK(pg_check((1ull << 40) - 4096, 4097, 40) == PG_BEYOND_MAXPHYADDR,
+	      "one byte past MAXPHYADDR 40 bits: beyond");
+	CHECK(pg_check(1ull << 40, 1, 40) == PG_BEYOND_MAXPHYADDR,
+	      "1 TiB with MAXPHYADDR 40 bits: beyond");
+	CHECK(pg_check(0xFFFFFFFFFFFFFull, 1, 36) == PG_BEYOND_MAXPHYADDR,
+	      "2^52 - 1 with MAXPHYADDR 36 bits: beyond");
+	CHECK(pg_check((1ull << 47) - 4096, 4096, 48) == PG_OK, "last page below 2^47: canonical");
+	CHECK(pg_check(1ull << 47, 4096, 48) == PG_NONCANONICAL,
+	      "2^47: not canonical in 48-bit linear addresses");
+	CHECK(pg_check(1ull << 50, 4096, 52) == PG_NONCANONICAL,
+	      "2^50: not canonical though below MAXPHYADDR 52");
+	CHECK(pg_check(1ull << 52, 4096, 52) == PG_BEYOND_MAXPHYADDR,
+	      "2^52: beyond MAXPHYADDR 52 bits");
 
 	/* Below 4 GiB, WB: already mapped, nothing changes. */
 	struct pg_tables t = boot(42, 1, 4);
-	CHECK(pg_map(&t, 0x200000, 0x400000, PG_WB, &r) == PG_OK);
-	CHECK(r.tables == 0 && r.pages == 0 && r.changed == 0);
-	CHECK(maps(0x200000, PG_WB));
+	CHECK(pg_map(&t, 0x200000, 0x400000, PG_WB, &r) == PG_OK,
+	      "WB below 4 GiB, already mapped by boot");
+	CHECK(r.tables == 0 && r.pages == 0 && r.changed == 0,
+	      "already mapped: no tables, pages or changes");
+	CHECK(maps(0x200000, PG_WB), "2 MiB stays WB");
 
 	/* RAM above 4 GiB with 1 GiB pages: [4 GiB + 100 MiB, +2 GiB) takes
 	 * three 1 GiB pages in PDPT entries 4..6 and no table. */
-	CHECK(pg_map(&t, 0x106400000ull, 0x80000000ull, PG_WB, &r) == PG_OK);
-	CHECK(r.tables == 0 && r.pages == 3 && r.changed == 0);
-	CHECK(maps(0x100000000ull, PG_WB) && maps(0x17FFFFFFFull, PG_WB) && maps(0x186400000ull, PG_WB));
-	CHECK((leaf(0x140000000ull, &size) & PG_ADDR) == 0x140000000ull && size == PG_SIZE_1G);
-	CHECK(!(leaf(0x1C0000000ull, &size) & PG_P));
+	CHECK(pg_map(&t, 0x106400000ull, 0x80000000ull, PG_WB, &r) == PG_OK,
+	      "RAM [4 GiB + 100 MiB, +2 GiB) mapped WB");
+	CHECK(r.tables == 0 && r.pages == 3 && r.changed == 0,
+	      "RAM above 4 GiB: three 1 GiB pages, no table");
+	CHECK(maps(0x100000000ull, PG_WB) && maps(0x17FFFFFFFull, PG_WB) && maps(0x186400000ull, PG_WB),
+	      "RAM above 4 GiB: all three 1 GiB pages WB");
+	CHECK((leaf(0x140000000ull, &size) & PG_ADDR) == 0x140000000ull && size == PG_SIZE_1G,
+	      "5 GiB mapped by a 1 GiB page to itself");
+	CHECK(!(leaf(0x1C0000000ull, &size) & PG_P), "7 GiB, past the RAM, not mapped");
 
 	/* A WC framebuffer of 4 MiB at 4 GiB + 2 MiB + 4 KiB inside that RAM:
 	 * the 1 GiB page is split (one table), the page it starts in becomes UC,
 	 * the next two WC, the rest stays WB. */
-	CHECK(pg_map(&t, 0x100201000ull, 0x400000, PG_WC, &r) == PG_OK);
-	CHECK(r.tables == 1 && r.splits == 1 && r.retyped == 3 && r.changed == 4 && r.pages == 0);
+	CHECK(pg_map(&t, 0x100201000ull, 0x400000, PG_WC, &r) == PG_OK,
+	      "4 MiB WC framebuffer at 4 GiB + 2 MiB + 4 KiB mapped");
+	CHECK(r.tables == 1 && r.splits == 1 && r.retyped == 3 && r.changed == 4 && r.pages == 0,
+	      "WC inside a 1 GiB page: one split (one table), 3 pages retyped");
 	CHECK(maps(0x100000000ull, PG_WB) && maps(0x100200000ull, PG_UC) && maps(0x100400000ull, PG_WC) &&
-	      maps(0x100600000ull, PG_WC) && maps(0x100800000ull, PG_WB) && maps(0x13FE00000ull, PG_WB));
+	      maps(0x100600000ull, PG_WC) && maps(0x100800000ull, PG_WB) && maps(0x13FE00000ull, PG_WB),
+	      "framebuffer: the page it starts in UC, the next two WC, the rest WB");
 	/* Types only move towards UC: WB and WC requests leave it; UC over WC changes it. */
-	CHECK(pg_map(&t, 0x100400000ull, 0x200000, PG_WB, &r) == PG_OK && r.changed == 0);
-	CHECK(pg_map(&t, 0x100200000ull, 0x200000, PG_WC, &r) == PG_OK && r.changed == 0);
-	CHECK(maps(0x100200000ull, PG_UC));
-	CHECK(pg_map(&t, 0x100400000ull, 8, PG_UC, &r) == PG_OK && r.retyped == 1);
-	CHECK(maps(0x100400000ull, PG_UC) && maps(0x100600000ull, PG_WC));
+	CHECK(pg_map(&t, 0x100400000ull, 0x200000, PG_WB, &r) == PG_OK && r.changed == 0,
+	      "WB over WC: no change (types only move towards UC)");
+	CHECK(pg_map(&t, 0x100200000ull, 0x200000, PG_WC, &r) == PG_OK && r.changed == 0,
+	      "WC over UC: no change");
+	CHECK(maps(0x100200000ull, PG_UC), "UC page stays UC");
+	CHECK(pg_map(&t, 0x100400000ull, 8, PG_UC, &r) == PG_OK && r.retyped == 1,
+	      "UC over WC: retyped");
+	CHECK(maps(0x100400000ull, PG_UC) && maps(0x100600000ull, PG_WC),
+	      "UC over WC: that page UC, the next still WC");
 	/* A WC request on a 1 GiB page that is already UC leaves it whole. */
 	tables[1][7] = 0x1C0000000ull | 0x83 | PG_PCD | PG_PWT;
-	CHECK(pg_map(&t, 0x1C0000000ull, 0x200000, PG_WC, &r) == PG_OK && r.changed == 0 && r.tables == 0);
-	CHECK(maps(0x1C0200000ull, PG_UC) && (leaf(0x1C0200000ull, &size), size) == PG_SIZE_1G);
+	CHECK(pg_map(&t, 0x1C0000000ull, 0x200000, PG_WC, &r) == PG_OK && r.changed == 0 && r.tables == 0,
+	      "WC on a UC 1 GiB page: no change, no split");
+	CHECK(maps(0x1C0200000ull, PG_UC) && (leaf(0x1C0200000ull, &size), size) == PG_SIZE_1G,
+	      "UC 1 GiB page stays whole");
 
 	/* MMIO far away (1020 GiB, PML4 entry 1): a PDPT and a PD, UC 2 MiB pages. */
-	CHECK(pg_map(&t, 0xFF00000000ull, 0x1000, PG_UC, &r) == PG_OK);
-	CHECK(r.tables == 2 && r.pages == 1);
-	CHECK(maps(0xFF00000000ull, PG_UC));
-	CHECK(!(leaf(0xFF00200000ull, &size) & PG_P));
+	CHECK(pg_map(&t, 0xFF00000000ull, 0x1000, PG_UC, &r) == PG_OK,
+	      "MMIO at 1020 GiB (PML4 entry 1) mapped UC");
+	CHECK(r.tables == 2 && r.pages == 1, "MMIO at 1020 GiB: a PDPT and a PD, one 2 MiB page");
+	CHECK(maps(0xFF00000000ull, PG_UC), "MMIO page at 1020 GiB is UC");
+	CHECK(!(leaf(0xFF00200000ull, &size) & PG_P), "the next 2 MiB at 1020 GiB not mapped");
 	/* The pool (4) is used up: 3 taken; 1 TiB (PML4 entry 2) needs two. */
-	CHECK(pg_map(&t, 1ull << 40, 0x1000, PG_UC, &r) == PG_POOL_EXHAUSTED);
-	CHECK(r.tables == 1 && r.at == 1ull << 40);
-	CHECK(pg_map(&t, (1ull << 42) - 4096, 0x2000, PG_UC, &r) == PG_BEYOND_MAXPHYADDR);
+	CHECK(pg_map(&t, 1ull << 40, 0x1000, PG_UC, &r) == PG_POOL_EXHAUSTED,
+	      "1 TiB needs two tables, one left in the pool: exhausted");
+	CHECK(r.tables == 1 && r.at == 1ull << 40, "pool exhausted: one table taken, at 1 TiB");
+	CHECK(pg_map(&t, (1ull << 42) - 4096, 0x2000, PG_UC, &r) == PG_BEYOND_MAXPHYADDR,
+	      "past MAXPHYADDR 42 bits: beyond");
 
 	/* Below 4 GiB, a framebuffer at 0xFD000000 (8 MiB) WC and the LAPIC's
 	 * page UC, as kernel/fb.c and kernel/quiet.c map them. */
 	t = boot(36, 0, 0);
-	CHECK(pg_map(&t, 0xFD000000ull, 0x800000, PG_WC, &r) == PG_OK);
-	CHECK(r.tables == 0 && r.retyped == 4);
+	CHECK(pg_map(&t, 0xFD000000ull, 0x800000, PG_WC, &r) == PG_OK,
+	      "8 MiB WC framebuffer at FD000000h mapped");
+	CHECK(r.tables == 0 && r.retyped == 4,
+	      "framebuffer below 4 GiB: four 2 MiB pages retyped, no table");
 	CHECK(maps(0xFCE00000ull, PG_WB) && maps(0xFD000000ull, PG_WC) && maps(0xFD600000ull, PG_WC) &&
-	      maps(0xFD800000ull, PG_WB));
-	CHECK(pg_map(&t, 0xFEE00000ull, 0x1000, PG_UC, &r) == PG_OK && r.retyped == 1);
-	CHECK(maps(0xFEE00000ull, PG_UC));
+	      maps(0xFD800000ull, PG_WB), "framebuffer WC, the pages either side WB");
+	CHECK(pg_map(&t, 0xFEE00000ull, 0x1000, PG_UC, &r) == PG_OK && r.retyped == 1,
+	      "local APIC page at FEE00000h retyped UC");
+	CHECK(maps(0xFEE00000ull, PG_UC), "local APIC page UC");
 
 	/* Without 1 GiB pages, RAM above 4 GiB in 2 MiB pages: a PD per GiB. */
 	t = boot(36, 0, 2);
-	CHECK(pg_map(&t, 0x100000000ull, 0x40200000ull, PG_WB, &r) == PG_OK);
-	CHECK(r.tables == 2 && r.pages == 513);
-	CHECK(maps(0x13FE00000ull, PG_WB) && maps(0x140000000ull, PG_WB));
-	CHECK((leaf(0x140000000ull, &size), size) == PG_SIZE_2M);
-	CHECK(!(leaf(0x140200000ull, &size) & PG_P));
+	CHECK(pg_map(&t, 0x100000000ull, 0x40200000ull, PG_WB, &r) == PG_OK,
+	      "RAM [4 GiB, 5 GiB + 2 MiB) mapped without 1 GiB pages");
+	CHECK(r.tables == 2 && r.pages == 513, "no 1 GiB pages: a PD per GiB, 513 2 MiB pages");
+	CHECK(maps(0x13FE00000ull, PG_WB) && maps(0x140000000ull, PG_WB),
+	      "no 1 GiB pages: 5 GiB - 2 MiB and 5 GiB mapped WB");
+	CHECK((leaf(0x140000000ull, &size), size) == PG_SIZE_2M,
+	      "no 1 GiB pages: 5 GiB by a 2 MiB page");
+	CHECK(!(leaf(0x140200000ull, &size) & PG_P),
+	      "no 1 GiB pages: 5 GiB + 2 MiB, past the RAM, not mapped");
 	/* MAXPHYADDR 36: 64 GiB. */
-	CHECK(pg_map(&t, 0xFFFFFF000ull, 0x2000, PG_WB, &r) == PG_BEYOND_MAXPHYADDR);
-	CHECK(r.pages == 0 && r.tables == 0);
+	CHECK(pg_map(&t, 0xFFFFFF000ull, 0x2000, PG_WB, &r) == PG_BEYOND_MAXPHYADDR,
+	      "past MAXPHYADDR 36 bits (64 GiB): beyond");
+	CHECK(r.pages == 0 && r.tables == 0, "beyond MAXPHYADDR: nothing mapped");
 
 	/* A 4 KiB table in the way is said, not walked into. */
 	t = boot(40, 1, 1);
 	tables[2][5] = (PHYS0 + 4096ull * 6) | 3;
-	CHECK(pg_map(&t, 0xA00000, 0x1000, PG_UC, &r) == PG_SMALL_PAGES);
+	CHECK(pg_map(&t, 0xA00000, 0x1000, PG_UC, &r) == PG_SMALL_PAGES,
+	      "a 4 KiB page table in the way: said, not walked into");
 	/* A PML4 the callback cannot reach. */
 	t.root = 0x5000;
-	CHECK(pg_map(&t, 0xA00000, 0x1000, PG_UC, &r) == PG_BAD_TABLE);
+	CHECK(pg_map(&t, 0xA00000, 0x1000, PG_UC, &r) == PG_BAD_TABLE,
+	      "PML4 the callback cannot reach: bad table");
 
-	CHECK_STR(pg_type_name(PG_WC), "write-combining (WC)");
-	CHECK(strstr(pg_error_text(PG_BEYOND_MAXPHYADDR), "MAXPHYADDR") != 0);
+	CHECK_STR(pg_type_name(PG_WC), "write-combining (WC)", "WC's name");
+	CHECK(strstr(pg_error_text(PG_BEYOND_MAXPHYADDR), "MAXPHYADDR") != 0,
+	      "beyond-MAXPHYADDR text names MAXPHYADDR");
 	return check_summary("paging");
 }

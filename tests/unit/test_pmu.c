@@ -216,24 +216,27 @@ static int has(const char *s, const char *sub)
 	return s && strstr(s, sub) != NULL;
 }
 
-#define CHECK_HAS(s, sub)                                                                  \
+/* CHECK_HAS(s, sub, fmt, ...) - s holds sub; a failure prints both after
+ * the message. */
+#define CHECK_HAS(s, sub, fmt, ...)                                                        \
 	do {                                                                               \
 		const char *check_s = (s);                                                 \
 		if (has(check_s, (sub))) {                                                 \
 			check_passed++;                                                    \
 		} else {                                                                   \
-			check_failed++;                                                    \
-			printf("FAIL %s:%d: \"%s\" lacks \"%s\"\n", __FILE__, __LINE__,    \
-			       check_s ? check_s : "(null)", (sub));                       \
+			check_fail(__FILE__, __LINE__, "" fmt, ##__VA_ARGS__);             \
+			printf(" (\"%s\" lacks \"%s\")\n", check_s ? check_s : "(null)", (sub)); \
 		}                                                                          \
 	} while (0)
 
-#define CHECK_WRITE(f, k, m, v)                                                            \
+/* CHECK_WRITE(f, k, m, v, what) - the k-th WRMSR logged wrote v to MSR m;
+ * what, a string literal, names the step of the sequence. */
+#define CHECK_WRITE(f, k, m, v, what)                                                      \
 	do {                                                                               \
-		CHECK((f)->nlog > (k));                                                    \
+		CHECK((f)->nlog > (k), what ": WRMSR %d made", (int)(k));                  \
 		if ((f)->nlog > (k)) {                                                     \
-			CHECK_EQ_U64((f)->log[k].msr, (m));                                \
-			CHECK_EQ_U64((f)->log[k].val, (v));                                \
+			CHECK_EQ_U64((f)->log[k].msr, (m), what ": WRMSR %d's MSR", (int)(k));   \
+			CHECK_EQ_U64((f)->log[k].val, (v), what ": WRMSR %d's value", (int)(k)); \
 		}                                                                          \
 	} while (0)
 
@@ -279,19 +282,23 @@ static void test_no_leaf(void)
 	fake_init(&f, "GenuineIntel", 0x7, 0x80000008u, 0x000006F6);
 	set_leaf(&f, 0xA, leaf_eax(2, 2, 40, 7), 0, 0, leaf_edx(3, 40)); /* beyond max: ignored */
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(info.max_basic, 7);
-	CHECK_EQ_U64(info.version, 0);
-	CHECK_EQ_U64(fault, 0);
-	CHECK_EQ_U64(n, 0);
-	CHECK_EQ_U64(f.nlog, 0);
+	CHECK_EQ_U64(info.max_basic, 7, "max basic leaf 7 read from CPUID.0");
+	CHECK_EQ_U64(info.version, 0, "leaf 0AH beyond the max: version 0");
+	CHECK_EQ_U64(fault, 0, "no PMU: no fault");
+	CHECK_EQ_U64(n, 0, "no PMU: no counter counting");
+	CHECK_EQ_U64(f.nlog, 0, "no PMU: no WRMSR");
 	for (int i = 0; i < PMU_NFIXED; i++) {
-		CHECK_EQ_U64(info.ctr[i].state, PMU_ABSENT);
-		CHECK_HAS(info.ctr[i].why, "CPUID max basic leaf 0x7 < 0xA");
-		CHECK(!pmu_usable(&info, (enum pmu_counter_id)i));
+		CHECK_EQ_U64(info.ctr[i].state, PMU_ABSENT, "no leaf 0AH: fixed ctr%d absent", i);
+		CHECK_HAS(info.ctr[i].why, "CPUID max basic leaf 0x7 < 0xA",
+		          "no leaf 0AH: fixed ctr%d's reason names the max basic leaf", i);
+		CHECK(!pmu_usable(&info, (enum pmu_counter_id)i),
+		      "no leaf 0AH: fixed ctr%d not usable", i);
 	}
-	CHECK_EQ_U64(info.ctr[PMU_APERF].state, PMU_ABSENT);
-	CHECK_HAS(info.ctr[PMU_APERF].why, "CPUID.06H:ECX[0]=0");
-	CHECK_HAS(info.ctr[PMU_IRPERF].why, "CPUID.80000008H:EBX[1]=0");
+	CHECK_EQ_U64(info.ctr[PMU_APERF].state, PMU_ABSENT, "no leaf 0AH: APERF absent");
+	CHECK_HAS(info.ctr[PMU_APERF].why, "CPUID.06H:ECX[0]=0",
+	          "APERF's reason: CPUID.06H:ECX[0]");
+	CHECK_HAS(info.ctr[PMU_IRPERF].why, "CPUID.80000008H:EBX[1]=0",
+	          "IRPERF's reason: CPUID.80000008H:EBX[1]");
 }
 
 /* QEMU TCG -cpu max: "AuthenticAMD", leaf 0AH all zero, and unknown MSRs
@@ -311,30 +318,38 @@ static void test_version0_tcg(void)
 	int fault, n;
 	tcg_fake(&f);
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(info.vendor, PMU_VENDOR_AMD);
-	CHECK_EQ_U64(info.version, 0);
-	CHECK(info.hypervisor);
-	CHECK_STR(info.hv_vendor, "TCGTCGTCGTCG");
-	CHECK_EQ_U64(fault, 0);
-	CHECK_EQ_U64(n, 0);
-	CHECK_EQ_U64(f.nlog, 0);  /* auto: no MSR written */
-	CHECK_EQ_U64(f.reads, 0); /* nor read */
+	CHECK_EQ_U64(info.vendor, PMU_VENDOR_AMD, "QEMU TCG: AuthenticAMD");
+	CHECK_EQ_U64(info.version, 0, "QEMU TCG: version 0");
+	CHECK(info.hypervisor, "QEMU TCG: hypervisor bit set");
+	CHECK_STR(info.hv_vendor, "TCGTCGTCGTCG", "QEMU TCG: hypervisor vendor");
+	CHECK_EQ_U64(fault, 0, "QEMU TCG, pmu=auto: no fault");
+	CHECK_EQ_U64(n, 0, "QEMU TCG, pmu=auto: no counter counting");
+	CHECK_EQ_U64(f.nlog, 0, "pmu=auto on version 0: no MSR written");
+	CHECK_EQ_U64(f.reads, 0, "pmu=auto on version 0: no MSR read");
 	for (int i = 0; i < PMU_NFIXED; i++)
-		CHECK_STR(info.ctr[i].why, "CPUID.0AH:EAX[7:0]=0: no architectural performance monitoring");
+		CHECK_STR(info.ctr[i].why, "CPUID.0AH:EAX[7:0]=0: no architectural performance monitoring",
+		          "version 0: fixed ctr%d's reason", i);
 
 	struct lines ls = { .n = 0 };
 	pmu_describe(&info, capture, &ls);
-	CHECK_EQ_U64(ls.n, 2 + PMU_NCOUNTERS); /* summary, hypervisor, one per counter */
+	CHECK_EQ_U64(ls.n, 2 + PMU_NCOUNTERS,
+	             "version 0 header: summary, hypervisor, one line per counter");
 	CHECK_STR(ls.l[0], "env: pmu: architectural performance monitoring: none: CPUID.0AH:EAX[7:0]=0: "
-			  "no architectural performance monitoring (pmu=auto)");
-	CHECK_HAS(ls.l[1], "hypervisor \"TCGTCGTCGTCG\" (CPUID.1:ECX[31]=1)");
+			  "no architectural performance monitoring (pmu=auto)",
+			  "version 0 header: the summary line");
+	CHECK_HAS(ls.l[1], "hypervisor \"TCGTCGTCGTCG\" (CPUID.1:ECX[31]=1)",
+	          "version 0 header: the hypervisor line");
 	CHECK_STR(line_for(&ls, "fixed ctr0"),
 		  "env: pmu: fixed ctr0 (instructions retired, MSR 0x309, RDPMC 0x40000000): no: "
-		  "CPUID.0AH:EAX[7:0]=0: no architectural performance monitoring");
-	CHECK_HAS(line_for(&ls, "fixed ctr1"), "unhalted core cycles, MSR 0x30a");
-	CHECK_HAS(line_for(&ls, "fixed ctr2"), "unhalted reference cycles, MSR 0x30b");
-	CHECK_HAS(line_for(&ls, "aperf"), "no: CPUID.06H:ECX[0]=0");
-	CHECK_HAS(line_for(&ls, "irperf"), "no: CPUID.80000008H:EBX[1]=0");
+		  "CPUID.0AH:EAX[7:0]=0: no architectural performance monitoring",
+		  "version 0 header: fixed ctr0's line");
+	CHECK_HAS(line_for(&ls, "fixed ctr1"), "unhalted core cycles, MSR 0x30a",
+	          "fixed ctr1's line names its event and MSR");
+	CHECK_HAS(line_for(&ls, "fixed ctr2"), "unhalted reference cycles, MSR 0x30b",
+	          "fixed ctr2's line names its event and MSR");
+	CHECK_HAS(line_for(&ls, "aperf"), "no: CPUID.06H:ECX[0]=0", "APERF's line: no, and why");
+	CHECK_HAS(line_for(&ls, "irperf"), "no: CPUID.80000008H:EBX[1]=0",
+	          "IRPERF's line: no, and why");
 }
 
 /* pmu=force under TCG: programming "succeeds" and nothing counts. */
@@ -345,28 +360,36 @@ static void test_force_tcg_not_counting(void)
 	int fault, n;
 	tcg_fake(&f);
 	run_all(&f, PMU_MODE_FORCE, &info, &fault, &n);
-	CHECK_EQ_U64(fault, 0);
-	CHECK_EQ_U64(n, 0);
-	CHECK(info.programmed);
-	CHECK_EQ_U64(info.fixed_ctrl, 0x111);
-	CHECK_EQ_U64(info.fixed_ctrl_read, 0);
+	CHECK_EQ_U64(fault, 0, "pmu=force under TCG: writes swallowed, no fault");
+	CHECK_EQ_U64(n, 0, "pmu=force under TCG: nothing counts");
+	CHECK(info.programmed, "pmu=force under TCG: programmed");
+	CHECK_EQ_U64(info.fixed_ctrl, 0x111, "pmu=force: IA32_FIXED_CTR_CTRL written 111h");
+	CHECK_EQ_U64(info.fixed_ctrl_read, 0, "under TCG: IA32_FIXED_CTR_CTRL reads back 0");
 	for (int i = 0; i < PMU_NCOUNTERS; i++) {
-		CHECK_EQ_U64(info.ctr[i].state, PMU_NOT_COUNTING);
-		CHECK(info.ctr[i].forced);
-		CHECK(!pmu_usable(&info, (enum pmu_counter_id)i));
-		CHECK_HAS(info.ctr[i].why, "does not move (+0 over a loop of 20000 instructions)");
+		CHECK_EQ_U64(info.ctr[i].state, PMU_NOT_COUNTING,
+		             "pmu=force under TCG: counter %d not counting", i);
+		CHECK(info.ctr[i].forced, "pmu=force under TCG: counter %d forced", i);
+		CHECK(!pmu_usable(&info, (enum pmu_counter_id)i),
+		      "pmu=force under TCG: counter %d not usable", i);
+		CHECK_HAS(info.ctr[i].why, "does not move (+0 over a loop of 20000 instructions)",
+		          "pmu=force under TCG: counter %d does not move", i);
 	}
-	CHECK_HAS(info.ctr[PMU_FIXED0].why, "IA32_FIXED_CTR_CTRL reads back 0x0 after 0x111 was written");
-	CHECK_EQ_U64(info.ctr[PMU_FIXED0].width, PMU_FORCE_DEFAULT_WIDTH); /* no width anywhere */
+	CHECK_HAS(info.ctr[PMU_FIXED0].why, "IA32_FIXED_CTR_CTRL reads back 0x0 after 0x111 was written",
+	          "fixed ctr0's reason: the control MSR reads back 0");
+	CHECK_EQ_U64(info.ctr[PMU_FIXED0].width, PMU_FORCE_DEFAULT_WIDTH,
+	             "forced without any width: the default width");
 	/* HWCR read 0, so IRPerfEn was written. */
-	CHECK_WRITE(&f, f.nlog - 1, PMU_MSR_AMD_HWCR, PMU_HWCR_IRPERF_EN);
+	CHECK_WRITE(&f, f.nlog - 1, PMU_MSR_AMD_HWCR, PMU_HWCR_IRPERF_EN,
+	            "HWCR read 0: IRPerfEn written");
 
 	struct lines ls = { .n = 0 };
 	pmu_describe(&info, capture, &ls);
 	CHECK_HAS(line_for(&ls, "fixed ctr1"),
-		  "): no: not counting: MSR 0x30a does not move (+0 over a loop of 20000 instructions)");
+		  "): no: not counting: MSR 0x30a does not move (+0 over a loop of 20000 instructions)",
+		  "forced fixed ctr1's line: not counting, why");
 	CHECK_HAS(line_for(&ls, "fixed ctr1"),
-		  "forced by pmu=force although CPUID.0AH:EAX[7:0]=0: no architectural performance monitoring");
+		  "forced by pmu=force although CPUID.0AH:EAX[7:0]=0: no architectural performance monitoring",
+		  "forced fixed ctr1's line: forced although CPUID said no");
 }
 
 static void test_version1(void)
@@ -377,33 +400,39 @@ static void test_version1(void)
 	/* EDX claims three 48-bit fixed counters: invalid at version 1. */
 	intel_pmu(&f, leaf_eax(1, 2, 40, 7), 0, 0, leaf_edx(3, 48), 3);
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(info.version, 1);
-	CHECK_EQ_U64(info.gp_count, 2);
-	CHECK_EQ_U64(info.gp_width, 40);
-	CHECK_EQ_U64(info.fixed_contig, 0);
-	CHECK_EQ_U64(info.fixed_width, 0);
-	CHECK_EQ_U64(f.nlog, 0);
-	CHECK_EQ_U64(n, 0);
+	CHECK_EQ_U64(info.version, 1, "version 1 read from leaf 0AH");
+	CHECK_EQ_U64(info.gp_count, 2, "version 1: 2 GP counters");
+	CHECK_EQ_U64(info.gp_width, 40, "version 1: GP counters 40 bits");
+	CHECK_EQ_U64(info.fixed_contig, 0, "version 1: EDX's three fixed counters ignored");
+	CHECK_EQ_U64(info.fixed_width, 0, "version 1: EDX's fixed width ignored");
+	CHECK_EQ_U64(f.nlog, 0, "version 1, pmu=auto: no WRMSR");
+	CHECK_EQ_U64(n, 0, "version 1, pmu=auto: no counter counting");
 	for (int i = 0; i < PMU_NFIXED; i++) {
-		CHECK_EQ_U64(info.ctr[i].state, PMU_ABSENT);
-		CHECK_HAS(info.ctr[i].why, "CPUID.0AH:EAX[7:0]=1: version 1 has no fixed-function counters");
+		CHECK_EQ_U64(info.ctr[i].state, PMU_ABSENT, "version 1: fixed ctr%d absent", i);
+		CHECK_HAS(info.ctr[i].why, "CPUID.0AH:EAX[7:0]=1: version 1 has no fixed-function counters",
+		          "version 1: fixed ctr%d's reason", i);
 	}
 
 	/* Forced: the version-2 sequence, with the GP width (40) for want of
 	 * EDX. APERF is forced too, and this CPU has none: #GP, reported. */
 	run_all(&f, PMU_MODE_FORCE, &info, &fault, &n);
-	CHECK_EQ_U64(fault, GP_FAULT);
-	CHECK_STR(info.error, "RDMSR 0xe8 (IA32_APERF) faulted: #GP");
-	CHECK_EQ_U64(n, 3);
+	CHECK_EQ_U64(fault, GP_FAULT, "version 1 forced, no APERF: #GP reported");
+	CHECK_STR(info.error, "RDMSR 0xe8 (IA32_APERF) faulted: #GP",
+	          "version 1 forced: the APERF read's fault named");
+	CHECK_EQ_U64(n, 3, "version 1 forced: the three fixed counters count");
 	for (int i = 0; i < PMU_NFIXED; i++) {
-		CHECK(info.ctr[i].forced);
-		CHECK_EQ_U64(info.ctr[i].width, 40);
-		CHECK(pmu_usable(&info, (enum pmu_counter_id)i));
+		CHECK(info.ctr[i].forced, "version 1 forced: fixed ctr%d forced", i);
+		CHECK_EQ_U64(info.ctr[i].width, 40,
+		             "version 1 forced: fixed ctr%d has the GP width, 40", i);
+		CHECK(pmu_usable(&info, (enum pmu_counter_id)i),
+		      "version 1 forced: fixed ctr%d usable", i);
 	}
 	struct lines ls = { .n = 0 };
 	pmu_describe(&info, capture, &ls);
-	CHECK_HAS(line_for(&ls, "fixed ctr0"), "): yes, 40 bits, counting (+20011 over a loop of 20000 instructions)");
-	CHECK_HAS(line_for(&ls, "fixed ctr0"), "forced by pmu=force although CPUID.0AH:EAX[7:0]=1");
+	CHECK_HAS(line_for(&ls, "fixed ctr0"), "): yes, 40 bits, counting (+20011 over a loop of 20000 instructions)",
+	          "version 1 forced: fixed ctr0's line, 40 bits, counting");
+	CHECK_HAS(line_for(&ls, "fixed ctr0"), "forced by pmu=force although CPUID.0AH:EAX[7:0]=1",
+	          "version 1 forced: fixed ctr0's line says forced");
 }
 
 /* Version 2, three 48-bit fixed counters: the exact sequence. */
@@ -415,55 +444,65 @@ static void test_version2_sequence(void)
 	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
 	b = backend(&f);
 	pmu_detect(&b, PMU_MODE_AUTO, &info);
-	CHECK_EQ_U64(f.reads, 0); /* detection is CPUID only */
-	CHECK_EQ_U64(info.vendor, PMU_VENDOR_INTEL);
-	CHECK_EQ_U64(info.version, 2);
-	CHECK_EQ_U64(info.gp_count, 4);
-	CHECK_EQ_U64(info.fixed_contig, 3);
-	CHECK_EQ_U64(info.fixed_width, 48);
+	CHECK_EQ_U64(f.reads, 0, "detection is CPUID only: no MSR read");
+	CHECK_EQ_U64(info.vendor, PMU_VENDOR_INTEL, "version 2: GenuineIntel");
+	CHECK_EQ_U64(info.version, 2, "version 2 read from leaf 0AH");
+	CHECK_EQ_U64(info.gp_count, 4, "version 2: 4 GP counters");
+	CHECK_EQ_U64(info.fixed_contig, 3, "version 2: 3 fixed counters (EDX[4:0])");
+	CHECK_EQ_U64(info.fixed_width, 48, "version 2: fixed counters 48 bits (EDX[12:5])");
 	for (int i = 0; i < PMU_NFIXED; i++) {
-		CHECK_EQ_U64(info.ctr[i].state, PMU_PRESENT);
-		CHECK_EQ_U64(info.ctr[i].width, 48);
-		CHECK_EQ_U64(info.ctr[i].rdpmc_ecx, 0x40000000u + (unsigned)i);
+		CHECK_EQ_U64(info.ctr[i].state, PMU_PRESENT, "version 2: fixed ctr%d present", i);
+		CHECK_EQ_U64(info.ctr[i].width, 48, "version 2: fixed ctr%d 48 bits", i);
+		CHECK_EQ_U64(info.ctr[i].rdpmc_ecx, 0x40000000u + (unsigned)i,
+		             "version 2: fixed ctr%d's RDPMC index 4000000%dh", i, i);
 	}
-	CHECK_EQ_U64(pmu_program(&b, &info), 0);
-	CHECK_EQ_U64(f.nlog, 8);
-	CHECK_WRITE(&f, 0, 0x38F, 0);
-	CHECK_WRITE(&f, 1, 0x38D, 0);
-	CHECK_WRITE(&f, 2, 0x309, 0);
-	CHECK_WRITE(&f, 3, 0x30A, 0);
-	CHECK_WRITE(&f, 4, 0x30B, 0);
-	CHECK_WRITE(&f, 5, 0x390, 0x700000000ull);
-	CHECK_WRITE(&f, 6, 0x38D, 0x111);
-	CHECK_WRITE(&f, 7, 0x38F, 0x700000000ull);
-	CHECK_EQ_U64(find(&f, 0x309)->val, 0); /* zeroed */
-	CHECK_EQ_U64(info.fixed_ctrl_read, 0x111);
-	CHECK_EQ_U64(info.global_ctrl_read, 0x700000000ull);
+	CHECK_EQ_U64(pmu_program(&b, &info), 0, "version 2: programmed without fault");
+	CHECK_EQ_U64(f.nlog, 8, "version 2: eight WRMSRs");
+	CHECK_WRITE(&f, 0, 0x38F, 0, "disable all (GLOBAL_CTRL 0)");
+	CHECK_WRITE(&f, 1, 0x38D, 0, "stop the fixed counters (FIXED_CTR_CTRL 0)");
+	CHECK_WRITE(&f, 2, 0x309, 0, "zero IA32_FIXED_CTR0");
+	CHECK_WRITE(&f, 3, 0x30A, 0, "zero IA32_FIXED_CTR1");
+	CHECK_WRITE(&f, 4, 0x30B, 0, "zero IA32_FIXED_CTR2");
+	CHECK_WRITE(&f, 5, 0x390, 0x700000000ull, "clear the fixed overflows");
+	CHECK_WRITE(&f, 6, 0x38D, 0x111, "count in every ring (FIXED_CTR_CTRL 111h)");
+	CHECK_WRITE(&f, 7, 0x38F, 0x700000000ull, "enable the fixed counters (GLOBAL_CTRL)");
+	CHECK_EQ_U64(find(&f, 0x309)->val, 0, "IA32_FIXED_CTR0 zeroed");
+	CHECK_EQ_U64(info.fixed_ctrl_read, 0x111, "IA32_FIXED_CTR_CTRL reads back 111h");
+	CHECK_EQ_U64(info.global_ctrl_read, 0x700000000ull,
+	             "IA32_PERF_GLOBAL_CTRL reads back the three fixed enables");
 	for (int i = 0; i < PMU_NFIXED; i++)
-		CHECK_EQ_U64(info.ctr[i].state, PMU_PROGRAMMED);
-	CHECK(!pmu_usable(&info, PMU_FIXED0)); /* not before the check */
+		CHECK_EQ_U64(info.ctr[i].state, PMU_PROGRAMMED,
+		             "version 2 programmed: fixed ctr%d programmed", i);
+	CHECK(!pmu_usable(&info, PMU_FIXED0), "programmed but not checked: not usable");
 
-	CHECK_EQ_U64(pmu_verify(&b, &info, floop, &f, 20000), 3);
-	CHECK_EQ_U64(f.loops, 1);
+	CHECK_EQ_U64(pmu_verify(&b, &info, floop, &f, 20000), 3,
+	             "version 2: the counting check passes all three");
+	CHECK_EQ_U64(f.loops, 1, "the counting check runs the loop once");
 	for (int i = 0; i < PMU_NFIXED; i++) {
-		CHECK(pmu_usable(&info, (enum pmu_counter_id)i));
-		CHECK(info.ctr[i].rdpmc_ok);
+		CHECK(pmu_usable(&info, (enum pmu_counter_id)i),
+		      "version 2 checked: fixed ctr%d usable", i);
+		CHECK(info.ctr[i].rdpmc_ok, "version 2 checked: fixed ctr%d RDPMC ok", i);
 	}
-	CHECK_EQ_U64(info.ctr[PMU_FIXED0].check_delta, 20011);
-	CHECK_EQ_U64(info.ctr[PMU_FIXED1].check_delta, 15000);
-	CHECK_EQ_U64(f.rdpmc_calls, 3);
+	CHECK_EQ_U64(info.ctr[PMU_FIXED0].check_delta, 20011,
+	             "fixed ctr0 advanced by the loop's instructions");
+	CHECK_EQ_U64(info.ctr[PMU_FIXED1].check_delta, 15000,
+	             "fixed ctr1 advanced by the loop's cycles");
+	CHECK_EQ_U64(f.rdpmc_calls, 3, "one RDPMC per fixed counter");
 
 	struct lines ls = { .n = 0 };
 	pmu_describe(&info, capture, &ls);
-	CHECK_EQ_U64(ls.n, 1 + PMU_NCOUNTERS);
+	CHECK_EQ_U64(ls.n, 1 + PMU_NCOUNTERS, "version 2 header: summary and one line per counter");
 	CHECK_STR(ls.l[0],
 		  "env: pmu: architectural performance monitoring version 2 (CPUID.0AH: EAX=0x07300402 "
 		  "EBX=0x00000000 ECX=0x00000000 EDX=0x00000603): 4 GP counters x 48 bits, 3 fixed "
-		  "counters x 48 bits, EBX length 7 (pmu=auto)");
+		  "counters x 48 bits, EBX length 7 (pmu=auto)",
+		  "version 2 header: the summary line with leaf 0AH");
 	CHECK_STR(line_for(&ls, "fixed ctr0"),
 		  "env: pmu: fixed ctr0 (instructions retired, MSR 0x309, RDPMC 0x40000000): yes, 48 bits, "
-		  "counting (+20011 over a loop of 20000 instructions), RDPMC ok");
-	CHECK_HAS(line_for(&ls, "aperf"), "(core clocks in C0, MSR 0xe8): no: CPUID.06H:ECX[0]=0");
+		  "counting (+20011 over a loop of 20000 instructions), RDPMC ok",
+		  "version 2 header: fixed ctr0's line");
+	CHECK_HAS(line_for(&ls, "aperf"), "(core clocks in C0, MSR 0xe8): no: CPUID.06H:ECX[0]=0",
+	          "version 2 header: APERF's line");
 }
 
 /* Version 4, four fixed counters: we own and program CTR0..CTR2 only;
@@ -476,15 +515,17 @@ static void test_version4(void)
 	intel_pmu(&f, leaf_eax(4, 8, 48, 8), 0, 0, leaf_edx(4, 48), 4);
 	find(&f, PMU_MSR_PERF_GLOBAL_STATUS)->val = PMU_OVF_COND_CHGD | (1ull << 35) | 1;
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(fault, 0);
-	CHECK_EQ_U64(n, 3);
-	CHECK_EQ_U64(info.fixed_contig, 4);
-	CHECK_EQ_U64(f.nlog, 8);
-	CHECK_WRITE(&f, 5, 0x390, 0x700000000ull | PMU_OVF_COND_CHGD);
-	CHECK_WRITE(&f, 6, 0x38D, 0x111);
-	CHECK_WRITE(&f, 7, 0x38F, 0x700000000ull);
+	CHECK_EQ_U64(fault, 0, "version 4: no fault");
+	CHECK_EQ_U64(n, 3, "version 4: three fixed counters count");
+	CHECK_EQ_U64(info.fixed_contig, 4, "version 4: four fixed counters enumerated");
+	CHECK_EQ_U64(f.nlog, 8, "version 4: eight WRMSRs");
+	CHECK_WRITE(&f, 5, 0x390, 0x700000000ull | PMU_OVF_COND_CHGD,
+	            "version 4: clear the fixed overflows and CondChgd");
+	CHECK_WRITE(&f, 6, 0x38D, 0x111, "version 4: count in every ring");
+	CHECK_WRITE(&f, 7, 0x38F, 0x700000000ull, "version 4: enable the three fixed counters");
 	for (int k = 0; k < f.nlog; k++)
-		CHECK(f.log[k].msr != 0x30C); /* fixed counter 3 untouched */
+		CHECK(f.log[k].msr != 0x30C,
+		      "version 4: WRMSR %d leaves fixed counter 3 untouched", k);
 }
 
 /* Version 5: ECX is a bit mask of fixed counters, OR'ed with EDX[4:0]. */
@@ -495,33 +536,40 @@ static void test_version5_mask(void)
 	int fault, n;
 	intel_pmu(&f, leaf_eax(5, 8, 48, 8), 0, 0x5, leaf_edx(0, 48), 3);
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(info.fixed_mask, 5);
-	CHECK_EQ_U64(n, 2);
-	CHECK(pmu_usable(&info, PMU_FIXED0));
-	CHECK(!pmu_usable(&info, PMU_FIXED1));
-	CHECK(pmu_usable(&info, PMU_FIXED2));
+	CHECK_EQ_U64(info.fixed_mask, 5, "version 5: ECX's fixed-counter mask");
+	CHECK_EQ_U64(n, 2, "version 5 mask 101b: two counters count");
+	CHECK(pmu_usable(&info, PMU_FIXED0), "version 5 mask 101b: fixed ctr0 usable");
+	CHECK(!pmu_usable(&info, PMU_FIXED1), "version 5 mask 101b: fixed ctr1 not");
+	CHECK(pmu_usable(&info, PMU_FIXED2), "version 5 mask 101b: fixed ctr2 usable");
 	CHECK_STR(info.ctr[PMU_FIXED1].why,
-		  "CPUID.0AH:ECX[1]=0 and EDX[4:0]=0: fixed counter 1 not enumerated");
-	CHECK_EQ_U64(info.fixed_ctrl, 0x101);
-	CHECK_EQ_U64(info.global_ctrl, (1ull << 32) | (1ull << 34));
+		  "CPUID.0AH:ECX[1]=0 and EDX[4:0]=0: fixed counter 1 not enumerated",
+		  "version 5 mask 101b: fixed ctr1's reason");
+	CHECK_EQ_U64(info.fixed_ctrl, 0x101,
+	             "version 5 mask 101b: IA32_FIXED_CTR_CTRL enables 0 and 2");
+	CHECK_EQ_U64(info.global_ctrl, (1ull << 32) | (1ull << 34),
+	             "version 5 mask 101b: IA32_PERF_GLOBAL_CTRL enables 0 and 2");
 	for (int k = 0; k < f.nlog; k++)
-		CHECK(f.log[k].msr != 0x30A);
+		CHECK(f.log[k].msr != 0x30A,
+		      "version 5 mask 101b: WRMSR %d leaves fixed counter 1 untouched", k);
 
 	/* Before version 5 ECX is reserved: ignored even if nonzero. */
 	intel_pmu(&f, leaf_eax(4, 8, 48, 8), 0, 0x7, leaf_edx(1, 48), 3);
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(info.fixed_mask, 0);
-	CHECK_EQ_U64(n, 1);
-	CHECK(pmu_usable(&info, PMU_FIXED0));
-	CHECK_STR(info.ctr[PMU_FIXED2].why, "CPUID.0AH:EDX[4:0]=1: fixed counter 2 not enumerated");
-	CHECK_EQ_U64(info.fixed_ctrl, 0x1);
+	CHECK_EQ_U64(info.fixed_mask, 0, "version 4: ECX reserved, no mask");
+	CHECK_EQ_U64(n, 1, "version 4, EDX[4:0] = 1: one counter counts");
+	CHECK(pmu_usable(&info, PMU_FIXED0), "version 4, EDX[4:0] = 1: fixed ctr0 usable");
+	CHECK_STR(info.ctr[PMU_FIXED2].why, "CPUID.0AH:EDX[4:0]=1: fixed counter 2 not enumerated",
+	          "version 4, EDX[4:0] = 1: fixed ctr2's reason");
+	CHECK_EQ_U64(info.fixed_ctrl, 0x1, "version 4, EDX[4:0] = 1: only fixed ctr0 enabled");
 
 	/* Version 2 reporting no fixed counters: the Core 2 hint. */
 	intel_pmu(&f, leaf_eax(2, 2, 40, 7), 0, 0, leaf_edx(0, 0), 3);
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_HAS(info.ctr[PMU_FIXED0].why, "CPUID.0AH:EDX[4:0]=0: fixed counter 0 not enumerated");
-	CHECK_HAS(info.ctr[PMU_FIXED0].why, "try pmu=force");
-	CHECK_EQ_U64(f.nlog, 0);
+	CHECK_HAS(info.ctr[PMU_FIXED0].why, "CPUID.0AH:EDX[4:0]=0: fixed counter 0 not enumerated",
+	          "version 2 without fixed counters: the reason");
+	CHECK_HAS(info.ctr[PMU_FIXED0].why, "try pmu=force",
+	          "version 2 without fixed counters: the Core 2 hint");
+	CHECK_EQ_U64(f.nlog, 0, "version 2 without fixed counters: no WRMSR");
 }
 
 static void test_ebx_unavailable(void)
@@ -532,31 +580,36 @@ static void test_ebx_unavailable(void)
 	/* EBX[1]: instructions retired not available. */
 	intel_pmu(&f, leaf_eax(3, 4, 48, 7), 0x2, 0, leaf_edx(3, 48), 3);
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(info.ctr[PMU_FIXED0].state, PMU_ABSENT);
-	CHECK_STR(info.ctr[PMU_FIXED0].why, "CPUID.0AH:EBX[1]=1: instructions-retired event not available");
-	CHECK_EQ_U64(n, 2);
-	CHECK_EQ_U64(info.fixed_ctrl, 0x110);
-	CHECK_EQ_U64(info.global_ctrl, 0x600000000ull);
-	CHECK_EQ_U64(f.nlog, 7); /* CTR0 neither zeroed nor enabled */
+	CHECK_EQ_U64(info.ctr[PMU_FIXED0].state, PMU_ABSENT, "EBX[1] set: fixed ctr0 absent");
+	CHECK_STR(info.ctr[PMU_FIXED0].why, "CPUID.0AH:EBX[1]=1: instructions-retired event not available",
+	          "EBX[1] set: fixed ctr0's reason");
+	CHECK_EQ_U64(n, 2, "EBX[1] set: two counters count");
+	CHECK_EQ_U64(info.fixed_ctrl, 0x110,
+	             "EBX[1] set: fixed ctr0 not enabled in IA32_FIXED_CTR_CTRL");
+	CHECK_EQ_U64(info.global_ctrl, 0x600000000ull,
+	             "EBX[1] set: fixed ctr0 not enabled in IA32_PERF_GLOBAL_CTRL");
+	CHECK_EQ_U64(f.nlog, 7, "EBX[1] set: CTR0 neither zeroed nor enabled, 7 WRMSRs");
 	for (int k = 0; k < f.nlog; k++)
-		CHECK(f.log[k].msr != 0x309);
+		CHECK(f.log[k].msr != 0x309,
+		      "EBX[1] set: WRMSR %d leaves IA32_FIXED_CTR0 untouched", k);
 
 	/* EBX length 2: bit 2 (reference cycles) is not enumerated. */
 	intel_pmu(&f, leaf_eax(3, 4, 48, 2), 0, 0, leaf_edx(3, 48), 3);
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
 	CHECK_STR(info.ctr[PMU_FIXED2].why,
-		  "CPUID.0AH:EAX[31:24]=2: EBX enumerates no reference-cycles event (bit 2)");
-	CHECK(pmu_usable(&info, PMU_FIXED0));
-	CHECK(pmu_usable(&info, PMU_FIXED1));
+		  "CPUID.0AH:EAX[31:24]=2: EBX enumerates no reference-cycles event (bit 2)",
+		  "EBX length 2: fixed ctr2's reason");
+	CHECK(pmu_usable(&info, PMU_FIXED0), "EBX length 2: fixed ctr0 usable");
+	CHECK(pmu_usable(&info, PMU_FIXED1), "EBX length 2: fixed ctr1 usable");
 
 	/* pmu=force tries it anyway. */
 	intel_pmu(&f, leaf_eax(3, 4, 48, 7), 0x2, 0, leaf_edx(3, 48), 3);
 	run_all(&f, PMU_MODE_FORCE, &info, &fault, &n);
-	CHECK_EQ_U64(n, 3);
-	CHECK(info.ctr[PMU_FIXED0].forced);
-	CHECK(!info.ctr[PMU_FIXED1].forced);
-	CHECK_EQ_U64(info.ctr[PMU_FIXED0].width, 48);
-	CHECK_EQ_U64(info.fixed_ctrl, 0x111);
+	CHECK_EQ_U64(n, 3, "EBX[1] set, forced: all three count");
+	CHECK(info.ctr[PMU_FIXED0].forced, "EBX[1] set, forced: fixed ctr0 forced");
+	CHECK(!info.ctr[PMU_FIXED1].forced, "EBX[1] set, forced: fixed ctr1 needed no forcing");
+	CHECK_EQ_U64(info.ctr[PMU_FIXED0].width, 48, "EBX[1] set, forced: fixed ctr0 48 bits");
+	CHECK_EQ_U64(info.fixed_ctrl, 0x111, "EBX[1] set, forced: all three enabled");
 }
 
 static void test_faults(void)
@@ -568,59 +621,76 @@ static void test_faults(void)
 	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
 	find(&f, PMU_MSR_FIXED_CTR_CTRL)->wr_fault = 1;
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(fault, GP_FAULT);
-	CHECK_EQ_U64(n, 0);
-	CHECK_STR(info.error, "WRMSR 0x38d (IA32_FIXED_CTR_CTRL) <- 0x0 faulted: #GP");
-	CHECK_EQ_U64(f.nlog, 2); /* stopped at the fault */
-	CHECK(f.log[1].faulted);
+	CHECK_EQ_U64(fault, GP_FAULT, "IA32_FIXED_CTR_CTRL write faults: #GP");
+	CHECK_EQ_U64(n, 0, "IA32_FIXED_CTR_CTRL write faults: nothing counts");
+	CHECK_STR(info.error, "WRMSR 0x38d (IA32_FIXED_CTR_CTRL) <- 0x0 faulted: #GP",
+	          "IA32_FIXED_CTR_CTRL write faults: the error names it");
+	CHECK_EQ_U64(f.nlog, 2, "IA32_FIXED_CTR_CTRL write faults: stopped at the fault");
+	CHECK(f.log[1].faulted, "the second WRMSR faulted");
 	for (int i = 0; i < PMU_NFIXED; i++) {
-		CHECK_EQ_U64(info.ctr[i].state, PMU_FAULTED);
-		CHECK_STR(info.ctr[i].why, "WRMSR 0x38d (IA32_FIXED_CTR_CTRL) <- 0x0 faulted: #GP");
+		CHECK_EQ_U64(info.ctr[i].state, PMU_FAULTED,
+		             "control write faulted: fixed ctr%d faulted", i);
+		CHECK_STR(info.ctr[i].why, "WRMSR 0x38d (IA32_FIXED_CTR_CTRL) <- 0x0 faulted: #GP",
+		          "control write faulted: fixed ctr%d's reason", i);
 	}
 	struct lines ls = { .n = 0 };
 	pmu_describe(&info, capture, &ls);
-	CHECK_STR(ls.l[1], "env: pmu: programming fault: WRMSR 0x38d (IA32_FIXED_CTR_CTRL) <- 0x0 faulted: #GP");
-	CHECK_HAS(line_for(&ls, "fixed ctr2"), "): no: WRMSR 0x38d (IA32_FIXED_CTR_CTRL) <- 0x0 faulted: #GP");
+	CHECK_STR(ls.l[1], "env: pmu: programming fault: WRMSR 0x38d (IA32_FIXED_CTR_CTRL) <- 0x0 faulted: #GP",
+	          "control write faulted: the header's fault line");
+	CHECK_HAS(line_for(&ls, "fixed ctr2"), "): no: WRMSR 0x38d (IA32_FIXED_CTR_CTRL) <- 0x0 faulted: #GP",
+	          "control write faulted: fixed ctr2's line");
 
 	/* The enable write faults: same, and the counters were never enabled. */
 	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
 	find(&f, PMU_MSR_PERF_GLOBAL_OVF_CTRL)->wr_fault = 1;
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(fault, GP_FAULT);
-	CHECK_STR(info.error, "WRMSR 0x390 (IA32_PERF_GLOBAL_OVF_CTRL) <- 0x700000000 faulted: #GP");
-	CHECK_EQ_U64(find(&f, PMU_MSR_PERF_GLOBAL_CTRL)->val, 0);
-	CHECK_EQ_U64(find(&f, PMU_MSR_FIXED_CTR_CTRL)->val, 0);
+	CHECK_EQ_U64(fault, GP_FAULT, "overflow-clear write faults: #GP");
+	CHECK_STR(info.error, "WRMSR 0x390 (IA32_PERF_GLOBAL_OVF_CTRL) <- 0x700000000 faulted: #GP",
+	          "overflow-clear write faults: the error names it");
+	CHECK_EQ_U64(find(&f, PMU_MSR_PERF_GLOBAL_CTRL)->val, 0,
+	             "overflow-clear write faulted: IA32_PERF_GLOBAL_CTRL never enabled");
+	CHECK_EQ_U64(find(&f, PMU_MSR_FIXED_CTR_CTRL)->val, 0,
+	             "overflow-clear write faulted: IA32_FIXED_CTR_CTRL never enabled");
 
 	/* One counter faults: dropped, the others go on. */
 	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
 	find(&f, 0x30B)->wr_fault = 1;
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(fault, GP_FAULT);
-	CHECK_EQ_U64(n, 2);
-	CHECK_EQ_U64(info.ctr[PMU_FIXED2].state, PMU_FAULTED);
-	CHECK_STR(info.ctr[PMU_FIXED2].why, "WRMSR 0x30b (IA32_FIXED_CTR2) <- 0x0 faulted: #GP");
-	CHECK_EQ_U64(info.fixed_ctrl, 0x11);
-	CHECK_EQ_U64(info.global_ctrl, 0x300000000ull);
-	CHECK(pmu_usable(&info, PMU_FIXED0));
-	CHECK(pmu_usable(&info, PMU_FIXED1));
+	CHECK_EQ_U64(fault, GP_FAULT, "IA32_FIXED_CTR2 write faults: #GP");
+	CHECK_EQ_U64(n, 2, "IA32_FIXED_CTR2 write faults: the other two count");
+	CHECK_EQ_U64(info.ctr[PMU_FIXED2].state, PMU_FAULTED,
+	             "IA32_FIXED_CTR2 write faults: fixed ctr2 faulted");
+	CHECK_STR(info.ctr[PMU_FIXED2].why, "WRMSR 0x30b (IA32_FIXED_CTR2) <- 0x0 faulted: #GP",
+	          "IA32_FIXED_CTR2 write faults: its reason");
+	CHECK_EQ_U64(info.fixed_ctrl, 0x11, "IA32_FIXED_CTR2 dropped from IA32_FIXED_CTR_CTRL");
+	CHECK_EQ_U64(info.global_ctrl, 0x300000000ull,
+	             "IA32_FIXED_CTR2 dropped from IA32_PERF_GLOBAL_CTRL");
+	CHECK(pmu_usable(&info, PMU_FIXED0), "IA32_FIXED_CTR2 faulted: fixed ctr0 usable");
+	CHECK(pmu_usable(&info, PMU_FIXED1), "IA32_FIXED_CTR2 faulted: fixed ctr1 usable");
 
 	/* A counter whose read faults at the check. */
 	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
 	find(&f, 0x30A)->rd_fault = 1;
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(fault, 0);
-	CHECK_EQ_U64(n, 2);
-	CHECK_EQ_U64(info.ctr[PMU_FIXED1].state, PMU_FAULTED);
-	CHECK_STR(info.ctr[PMU_FIXED1].why, "RDMSR 0x30a (IA32_FIXED_CTR1) faulted: #GP");
+	CHECK_EQ_U64(fault, 0,
+	             "IA32_FIXED_CTR1 read faults at the check: programming had no fault");
+	CHECK_EQ_U64(n, 2, "IA32_FIXED_CTR1 read faults: the other two count");
+	CHECK_EQ_U64(info.ctr[PMU_FIXED1].state, PMU_FAULTED,
+	             "IA32_FIXED_CTR1 read faults: faulted");
+	CHECK_STR(info.ctr[PMU_FIXED1].why, "RDMSR 0x30a (IA32_FIXED_CTR1) faulted: #GP",
+	          "IA32_FIXED_CTR1 read faults: its reason");
 
 	/* pmu=force on an AMD CPU without Intel's MSRs: the first write faults. */
 	fake_init(&f, "AuthenticAMD", 0x10, 0x80000021u, 0x00A20F10);
 	run_all(&f, PMU_MODE_FORCE, &info, &fault, &n);
-	CHECK_EQ_U64(fault, GP_FAULT);
-	CHECK_EQ_U64(n, 0);
-	CHECK_STR(info.ctr[PMU_FIXED0].why, "WRMSR 0x38f (IA32_PERF_GLOBAL_CTRL) <- 0x0 faulted: #GP");
-	CHECK_STR(info.ctr[PMU_APERF].why, "RDMSR 0xe8 (IA32_APERF) faulted: #GP");
-	CHECK_STR(info.ctr[PMU_IRPERF].why, "RDMSR 0xc0010015 (HWCR) faulted: #GP");
+	CHECK_EQ_U64(fault, GP_FAULT, "pmu=force on AMD without Intel's MSRs: #GP");
+	CHECK_EQ_U64(n, 0, "pmu=force on AMD without Intel's MSRs: nothing counts");
+	CHECK_STR(info.ctr[PMU_FIXED0].why, "WRMSR 0x38f (IA32_PERF_GLOBAL_CTRL) <- 0x0 faulted: #GP",
+	          "pmu=force on AMD: fixed ctr0's reason names the first write");
+	CHECK_STR(info.ctr[PMU_APERF].why, "RDMSR 0xe8 (IA32_APERF) faulted: #GP",
+	          "pmu=force on AMD: APERF's reason");
+	CHECK_STR(info.ctr[PMU_IRPERF].why, "RDMSR 0xc0010015 (HWCR) faulted: #GP",
+	          "pmu=force on AMD: IRPERF's reason names HWCR");
 
 	/* Without fault_name the code is printed. */
 	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
@@ -628,8 +698,9 @@ static void test_faults(void)
 	struct pmu_backend b = backend(&f);
 	b.fault_name = NULL;
 	pmu_detect(&b, PMU_MODE_AUTO, &info);
-	CHECK_EQ_U64(pmu_program(&b, &info), GP_FAULT);
-	CHECK_STR(info.error, "WRMSR 0x38f (IA32_PERF_GLOBAL_CTRL) <- 0x0 faulted: fault 0x10d");
+	CHECK_EQ_U64(pmu_program(&b, &info), GP_FAULT, "IA32_PERF_GLOBAL_CTRL write faults: #GP");
+	CHECK_STR(info.error, "WRMSR 0x38f (IA32_PERF_GLOBAL_CTRL) <- 0x0 faulted: fault 0x10d",
+	          "no fault_name: the fault code printed");
 }
 
 static void test_rdpmc(void)
@@ -640,19 +711,22 @@ static void test_rdpmc(void)
 	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
 	f.rdpmc_fault = UD_FAULT;
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(n, 3);
-	CHECK(pmu_usable(&info, PMU_FIXED0)); /* RDMSR still works */
-	CHECK(!info.ctr[PMU_FIXED0].rdpmc_ok);
-	CHECK_STR(info.ctr[PMU_FIXED0].rdpmc_why, "RDPMC 0x40000000 faulted: #UD");
+	CHECK_EQ_U64(n, 3, "RDPMC faults: the three still count");
+	CHECK(pmu_usable(&info, PMU_FIXED0), "RDPMC faults: fixed ctr0 still usable through RDMSR");
+	CHECK(!info.ctr[PMU_FIXED0].rdpmc_ok, "RDPMC faults: not ok");
+	CHECK_STR(info.ctr[PMU_FIXED0].rdpmc_why, "RDPMC 0x40000000 faulted: #UD",
+	          "RDPMC faults: the reason");
 	struct lines ls = { .n = 0 };
 	pmu_describe(&info, capture, &ls);
-	CHECK_HAS(line_for(&ls, "fixed ctr1"), ", RDPMC not usable: RDPMC 0x40000001 faulted: #UD");
+	CHECK_HAS(line_for(&ls, "fixed ctr1"), ", RDPMC not usable: RDPMC 0x40000001 faulted: #UD",
+	          "RDPMC faults: fixed ctr1's line says RDPMC not usable");
 
 	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
 	f.rdpmc_bogus = 1;
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK(!info.ctr[PMU_FIXED2].rdpmc_ok);
-	CHECK_HAS(info.ctr[PMU_FIXED2].rdpmc_why, "outside RDMSR's");
+	CHECK(!info.ctr[PMU_FIXED2].rdpmc_ok, "RDPMC disagrees with RDMSR: not ok");
+	CHECK_HAS(info.ctr[PMU_FIXED2].rdpmc_why, "outside RDMSR's",
+	          "RDPMC disagrees with RDMSR: the reason");
 
 	/* No rdpmc in the backend: not checked, not ok. */
 	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
@@ -660,9 +734,10 @@ static void test_rdpmc(void)
 	b.rdpmc = NULL;
 	pmu_detect(&b, PMU_MODE_AUTO, &info);
 	pmu_program(&b, &info);
-	CHECK_EQ_U64(pmu_verify(&b, &info, floop, &f, 20000), 3);
-	CHECK(!info.ctr[PMU_FIXED0].rdpmc_ok);
-	CHECK_EQ_U64(f.rdpmc_calls, 0);
+	CHECK_EQ_U64(pmu_verify(&b, &info, floop, &f, 20000), 3,
+	             "no RDPMC in the backend: the three count");
+	CHECK(!info.ctr[PMU_FIXED0].rdpmc_ok, "no RDPMC in the backend: not ok");
+	CHECK_EQ_U64(f.rdpmc_calls, 0, "no RDPMC in the backend: never called");
 }
 
 /* Counters that count, but wrongly. */
@@ -676,64 +751,74 @@ static void test_bad_counts(void)
 	f.inc[PMU_FIXED1] = 0;      /* stuck */
 	f.inc[PMU_FIXED2] = 1;      /* any advance will do for cycles */
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(n, 1);
+	CHECK_EQ_U64(n, 1, "bad counts: only the cycles counter passes");
 	CHECK_STR(info.ctr[PMU_FIXED0].why,
 		  "not counting: MSR 0x309 counts fewer instructions than the loop retires "
-		  "(+19999 over a loop of 20000 instructions)");
+		  "(+19999 over a loop of 20000 instructions)",
+		  "fewer instructions than the loop retires: the reason");
 	CHECK_STR(info.ctr[PMU_FIXED1].why,
-		  "not counting: MSR 0x30a does not move (+0 over a loop of 20000 instructions)");
-	CHECK(pmu_usable(&info, PMU_FIXED2));
+		  "not counting: MSR 0x30a does not move (+0 over a loop of 20000 instructions)",
+		  "stuck counter: the reason");
+	CHECK(pmu_usable(&info, PMU_FIXED2), "reference cycles advancing at all: usable");
 
 	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
 	f.inc[PMU_FIXED0] = 80001;
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(info.ctr[PMU_FIXED0].state, PMU_NOT_COUNTING);
-	CHECK_HAS(info.ctr[PMU_FIXED0].why, "more than 4x");
+	CHECK_EQ_U64(info.ctr[PMU_FIXED0].state, PMU_NOT_COUNTING,
+	             "more than 4x the loop's instructions: not counting");
+	CHECK_HAS(info.ctr[PMU_FIXED0].why, "more than 4x",
+	          "more than 4x the loop's instructions: the reason");
 }
 
 static void test_delta_and_check(void)
 {
 	/* widths 40, 48, 64, and out-of-range widths as 64 */
-	CHECK_EQ_U64(pmu_delta(100, 250, 48), 150);
-	CHECK_EQ_U64(pmu_delta(7, 7, 48), 0);
-	CHECK_EQ_U64(pmu_delta((1ull << 40) - 16, 0x10, 40), 32);
-	CHECK_EQ_U64(pmu_delta((1ull << 48) - 1, 0, 48), 1);
-	CHECK_EQ_U64(pmu_delta((1ull << 48) - 100, 19900, 48), 20000);
-	CHECK_EQ_U64(pmu_delta(UINT64_MAX - 1, 3, 64), 5);
-	CHECK_EQ_U64(pmu_delta(UINT64_MAX - 1, 3, 0), 5);
-	CHECK_EQ_U64(pmu_delta(UINT64_MAX - 1, 3, 65), 5);
-	CHECK_EQ_U64(pmu_delta(0, (1ull << 40) - 1, 40), (1ull << 40) - 1);
+	CHECK_EQ_U64(pmu_delta(100, 250, 48), 150, "delta without wrap");
+	CHECK_EQ_U64(pmu_delta(7, 7, 48), 0, "delta of an unchanged counter");
+	CHECK_EQ_U64(pmu_delta((1ull << 40) - 16, 0x10, 40), 32, "delta across the 40-bit wrap");
+	CHECK_EQ_U64(pmu_delta((1ull << 48) - 1, 0, 48), 1, "delta across the 48-bit wrap");
+	CHECK_EQ_U64(pmu_delta((1ull << 48) - 100, 19900, 48), 20000,
+	             "delta of 20000 across the 48-bit wrap");
+	CHECK_EQ_U64(pmu_delta(UINT64_MAX - 1, 3, 64), 5, "delta across the 64-bit wrap");
+	CHECK_EQ_U64(pmu_delta(UINT64_MAX - 1, 3, 0), 5, "width 0 taken as 64");
+	CHECK_EQ_U64(pmu_delta(UINT64_MAX - 1, 3, 65), 5, "width 65 taken as 64");
+	CHECK_EQ_U64(pmu_delta(0, (1ull << 40) - 1, 40), (1ull << 40) - 1, "largest 40-bit delta");
 	/* bits above the width (a reader that did not mask) are ignored */
-	CHECK_EQ_U64(pmu_delta(0xFF00000000000005ull, 0x0000000000000009ull, 48), 4);
+	CHECK_EQ_U64(pmu_delta(0xFF00000000000005ull, 0x0000000000000009ull, 48), 4,
+	             "bits above the width ignored");
 
 	uint64_t d = 0;
 	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_INSTRUCTIONS, 0, 20000, 48, 20000, &d),
-		     PMU_VERDICT_COUNTING);
-	CHECK_EQ_U64(d, 20000);
+		     PMU_VERDICT_COUNTING,
+		     "20000 instructions in a 20000-instruction loop: counting");
+	CHECK_EQ_U64(d, 20000, "20000 instructions: the delta");
 	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_INSTRUCTIONS, 0, 19999, 48, 20000, NULL),
-		     PMU_VERDICT_TOO_FEW);
+		     PMU_VERDICT_TOO_FEW, "19999 instructions: too few");
 	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_INSTRUCTIONS, 0, 80000, 48, 20000, NULL),
-		     PMU_VERDICT_COUNTING);
+		     PMU_VERDICT_COUNTING, "80000 instructions, 4x the loop: counting");
 	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_INSTRUCTIONS, 0, 80001, 48, 20000, NULL),
-		     PMU_VERDICT_TOO_MANY);
-	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_INSTRUCTIONS, 5, 5, 48, 20000, &d), PMU_VERDICT_STILL);
-	CHECK_EQ_U64(d, 0);
+		     PMU_VERDICT_TOO_MANY, "80001 instructions: too many");
+	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_INSTRUCTIONS, 5, 5, 48, 20000, &d), PMU_VERDICT_STILL,
+	             "unchanged: does not move");
+	CHECK_EQ_U64(d, 0, "unchanged: delta 0");
 	/* across a wrap */
 	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_INSTRUCTIONS, (1ull << 48) - 100, 19950, 48, 20000, &d),
-		     PMU_VERDICT_COUNTING);
-	CHECK_EQ_U64(d, 20050);
+		     PMU_VERDICT_COUNTING, "instructions across the 48-bit wrap: counting");
+	CHECK_EQ_U64(d, 20050, "instructions across the 48-bit wrap: the delta");
 	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_CYCLES, (1ull << 40) - 1, 0, 40, 20000, &d),
-		     PMU_VERDICT_COUNTING);
-	CHECK_EQ_U64(d, 1);
-	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_CYCLES, 7, 7, 40, 20000, NULL), PMU_VERDICT_STILL);
+		     PMU_VERDICT_COUNTING, "one cycle across the 40-bit wrap: counting");
+	CHECK_EQ_U64(d, 1, "one cycle across the 40-bit wrap: delta 1");
+	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_CYCLES, 7, 7, 40, 20000, NULL), PMU_VERDICT_STILL,
+	             "unchanged cycles: does not move");
 	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_CYCLES, UINT64_MAX, 41, 64, 20000, &d),
-		     PMU_VERDICT_COUNTING);
-	CHECK_EQ_U64(d, 42);
+		     PMU_VERDICT_COUNTING, "cycles across the 64-bit wrap: counting");
+	CHECK_EQ_U64(d, 42, "cycles across the 64-bit wrap: delta 42");
 	/* a huge loop count does not overflow the upper bound */
 	CHECK_EQ_U64(pmu_check_counting(PMU_KIND_INSTRUCTIONS, 0, UINT64_MAX, 64, UINT64_MAX / 2, NULL),
-		     PMU_VERDICT_COUNTING);
-	CHECK_STR(pmu_verdict_string(PMU_VERDICT_STILL), "does not move");
-	CHECK_STR(pmu_state_string(PMU_NOT_COUNTING), "not counting");
+		     PMU_VERDICT_COUNTING, "a huge loop count does not overflow the upper bound");
+	CHECK_STR(pmu_verdict_string(PMU_VERDICT_STILL), "does not move",
+	          "does-not-move verdict's text");
+	CHECK_STR(pmu_state_string(PMU_NOT_COUNTING), "not counting", "not-counting state's text");
 }
 
 static void test_amd(void)
@@ -749,28 +834,32 @@ static void test_amd(void)
 	add_msr(&f, PMU_MSR_AMD_IRPERF, 0x123456789ull);
 	add_msr(&f, PMU_MSR_APERF, 0x987654321ull);
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(info.vendor, PMU_VENDOR_AMD);
-	CHECK_EQ_U64(info.family, 0x19);
-	CHECK_EQ_U64(info.model, 0x21);
-	CHECK_EQ_U64(fault, 0);
-	CHECK_EQ_U64(n, 2);
-	CHECK(pmu_usable(&info, PMU_IRPERF));
-	CHECK(pmu_usable(&info, PMU_APERF));
-	CHECK(!pmu_usable(&info, PMU_FIXED0));
-	CHECK_EQ_U64(info.ctr[PMU_IRPERF].width, 48);
-	CHECK_EQ_U64(info.ctr[PMU_APERF].width, 64);
-	CHECK_EQ_U64(info.ctr[PMU_IRPERF].check_delta, 20013);
-	CHECK_EQ_U64(info.ctr[PMU_APERF].check_delta, 14000);
-	CHECK_EQ_U64(f.nlog, 1); /* only HWCR, read-modify-write */
-	CHECK_WRITE(&f, 0, PMU_MSR_AMD_HWCR, 0x0000000041006010ull);
-	CHECK_EQ_U64(find(&f, PMU_MSR_AMD_IRPERF)->val, 0x123456789ull + 20013); /* never written */
-	CHECK_EQ_U64(f.rdpmc_calls, 0);
+	CHECK_EQ_U64(info.vendor, PMU_VENDOR_AMD, "Zen 3: AuthenticAMD");
+	CHECK_EQ_U64(info.family, 0x19, "Zen 3: family 19h");
+	CHECK_EQ_U64(info.model, 0x21, "Zen 3: model 21h");
+	CHECK_EQ_U64(fault, 0, "Zen 3: no fault");
+	CHECK_EQ_U64(n, 2, "Zen 3: IRPERF and APERF count");
+	CHECK(pmu_usable(&info, PMU_IRPERF), "Zen 3: IRPERF usable");
+	CHECK(pmu_usable(&info, PMU_APERF), "Zen 3: APERF usable");
+	CHECK(!pmu_usable(&info, PMU_FIXED0), "Zen 3: no Intel fixed counter");
+	CHECK_EQ_U64(info.ctr[PMU_IRPERF].width, 48, "IRPERF 48 bits");
+	CHECK_EQ_U64(info.ctr[PMU_APERF].width, 64, "APERF 64 bits");
+	CHECK_EQ_U64(info.ctr[PMU_IRPERF].check_delta, 20013,
+	             "IRPERF advanced by the loop's instructions");
+	CHECK_EQ_U64(info.ctr[PMU_APERF].check_delta, 14000, "APERF advanced by the loop's cycles");
+	CHECK_EQ_U64(f.nlog, 1, "Zen 3: only HWCR written, read-modify-write");
+	CHECK_WRITE(&f, 0, PMU_MSR_AMD_HWCR, 0x0000000041006010ull,
+	            "Zen 3: IRPerfEn set in HWCR, the other bits kept");
+	CHECK_EQ_U64(find(&f, PMU_MSR_AMD_IRPERF)->val, 0x123456789ull + 20013,
+	             "IRPERF never written: only advanced");
+	CHECK_EQ_U64(f.rdpmc_calls, 0, "Zen 3: no RDPMC");
 	struct lines ls = { .n = 0 };
 	pmu_describe(&info, capture, &ls);
 	CHECK_STR(line_for(&ls, "irperf"),
 		  "env: pmu: irperf (instructions retired, MSR 0xc00000e9): yes, 48 bits, counting "
-		  "(+20013 over a loop of 20000 instructions)");
-	CHECK_HAS(line_for(&ls, "aperf"), "): yes, 64 bits, counting (+14000");
+		  "(+20013 over a loop of 20000 instructions)", "Zen 3 header: IRPERF's line");
+	CHECK_HAS(line_for(&ls, "aperf"), "): yes, 64 bits, counting (+14000",
+	          "Zen 3 header: APERF's line");
 
 	/* IRPerfEn already set: no write at all. */
 	fake_init(&f, "AuthenticAMD", 0x10, 0x80000021u, 0x00A20F10);
@@ -778,8 +867,8 @@ static void test_amd(void)
 	add_msr(&f, PMU_MSR_AMD_HWCR, PMU_HWCR_IRPERF_EN);
 	add_msr(&f, PMU_MSR_AMD_IRPERF, 0);
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(f.nlog, 0);
-	CHECK(pmu_usable(&info, PMU_IRPERF));
+	CHECK_EQ_U64(f.nlog, 0, "IRPerfEn already set: no WRMSR");
+	CHECK(pmu_usable(&info, PMU_IRPERF), "IRPerfEn already set: IRPERF usable");
 
 	/* Zen 1 (family 17h model 01h): erratum 1054, not used unless forced. */
 	fake_init(&f, "AuthenticAMD", 0xD, 0x8000001Fu, 0x00800F11);
@@ -787,14 +876,15 @@ static void test_amd(void)
 	add_msr(&f, PMU_MSR_AMD_HWCR, 0);
 	add_msr(&f, PMU_MSR_AMD_IRPERF, 0);
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(info.family, 0x17);
-	CHECK_EQ_U64(info.model, 0x01);
-	CHECK_EQ_U64(info.ctr[PMU_IRPERF].state, PMU_ABSENT);
-	CHECK_HAS(info.ctr[PMU_IRPERF].why, "AMD erratum 1054");
-	CHECK_EQ_U64(f.nlog, 0);
+	CHECK_EQ_U64(info.family, 0x17, "Zen 1: family 17h");
+	CHECK_EQ_U64(info.model, 0x01, "Zen 1: model 01h");
+	CHECK_EQ_U64(info.ctr[PMU_IRPERF].state, PMU_ABSENT, "Zen 1: IRPERF absent");
+	CHECK_HAS(info.ctr[PMU_IRPERF].why, "AMD erratum 1054",
+	          "Zen 1: the reason names erratum 1054");
+	CHECK_EQ_U64(f.nlog, 0, "Zen 1: no WRMSR");
 	run_all(&f, PMU_MODE_FORCE, &info, &fault, &n);
-	CHECK(info.ctr[PMU_IRPERF].forced);
-	CHECK(pmu_usable(&info, PMU_IRPERF));
+	CHECK(info.ctr[PMU_IRPERF].forced, "Zen 1 forced: IRPERF forced");
+	CHECK(pmu_usable(&info, PMU_IRPERF), "Zen 1 forced: IRPERF usable");
 
 	/* Zen+ model 0x30 and later is not affected. */
 	fake_init(&f, "AuthenticAMD", 0xD, 0x8000001Fu, 0x00830F00);
@@ -802,20 +892,23 @@ static void test_amd(void)
 	add_msr(&f, PMU_MSR_AMD_HWCR, 0);
 	add_msr(&f, PMU_MSR_AMD_IRPERF, 0);
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(info.model, 0x30);
-	CHECK(pmu_usable(&info, PMU_IRPERF));
+	CHECK_EQ_U64(info.model, 0x30, "Zen+: model 30h");
+	CHECK(pmu_usable(&info, PMU_IRPERF), "Zen+ model 30h: not affected, IRPERF usable");
 
 	/* APERF: the CPUID gates. */
 	fake_init(&f, "GenuineIntel", 0x5, 0x80000008u, 0x000006F6);
 	add_msr(&f, PMU_MSR_APERF, 0);
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_STR(info.ctr[PMU_APERF].why, "CPUID max basic leaf 0x5 < 0x6: IA32_APERF not enumerated");
-	CHECK_EQ_U64(f.reads, 0);
+	CHECK_STR(info.ctr[PMU_APERF].why, "CPUID max basic leaf 0x5 < 0x6: IA32_APERF not enumerated",
+	          "max basic leaf 5: APERF's reason");
+	CHECK_EQ_U64(f.reads, 0, "max basic leaf 5: no MSR read");
 	fake_init(&f, "GenuineIntel", 0x6, 0x80000007u, 0x000006F6);
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
 	CHECK_STR(info.ctr[PMU_IRPERF].why,
-		  "CPUID max extended leaf 0x80000007 < 0x80000008: IRPerfCount not enumerated");
-	CHECK_STR(info.ctr[PMU_APERF].why, "CPUID.06H:ECX[0]=0: no IA32_APERF/IA32_MPERF");
+		  "CPUID max extended leaf 0x80000007 < 0x80000008: IRPerfCount not enumerated",
+		  "max extended leaf 80000007h: IRPERF's reason");
+	CHECK_STR(info.ctr[PMU_APERF].why, "CPUID.06H:ECX[0]=0: no IA32_APERF/IA32_MPERF",
+	          "CPUID.06H:ECX[0] = 0: APERF's reason");
 }
 
 static void test_off(void)
@@ -825,26 +918,28 @@ static void test_off(void)
 	int fault, n;
 	intel_pmu(&f, leaf_eax(4, 8, 48, 8), 0, 0, leaf_edx(3, 48), 3);
 	run_all(&f, PMU_MODE_OFF, &info, &fault, &n);
-	CHECK_EQ_U64(f.cpuid_calls, 0);
-	CHECK_EQ_U64(f.reads, 0);
-	CHECK_EQ_U64(f.nlog, 0);
-	CHECK_EQ_U64(f.loops, 1);
-	CHECK_EQ_U64(fault, 0);
-	CHECK_EQ_U64(n, 0);
+	CHECK_EQ_U64(f.cpuid_calls, 0, "pmu=off: no CPUID");
+	CHECK_EQ_U64(f.reads, 0, "pmu=off: no RDMSR");
+	CHECK_EQ_U64(f.nlog, 0, "pmu=off: no WRMSR");
+	CHECK_EQ_U64(f.loops, 1, "pmu=off: the loop still runs");
+	CHECK_EQ_U64(fault, 0, "pmu=off: no fault");
+	CHECK_EQ_U64(n, 0, "pmu=off: nothing counts");
 	for (int i = 0; i < PMU_NCOUNTERS; i++) {
-		CHECK_EQ_U64(info.ctr[i].state, PMU_ABSENT);
-		CHECK_STR(info.ctr[i].why, "pmu=off: not probed");
+		CHECK_EQ_U64(info.ctr[i].state, PMU_ABSENT, "pmu=off: counter %d absent", i);
+		CHECK_STR(info.ctr[i].why, "pmu=off: not probed",
+		          "pmu=off: counter %d's reason", i);
 	}
 	struct lines ls = { .n = 0 };
 	pmu_describe(&info, capture, &ls);
-	CHECK_EQ_U64(ls.n, 1 + PMU_NCOUNTERS);
-	CHECK_HAS(ls.l[0], "env: pmu: pmu=off");
+	CHECK_EQ_U64(ls.n, 1 + PMU_NCOUNTERS, "pmu=off header: summary and one line per counter");
+	CHECK_HAS(ls.l[0], "env: pmu: pmu=off", "pmu=off header: the summary says pmu=off");
 	CHECK_STR(line_for(&ls, "fixed ctr1"),
-		  "env: pmu: fixed ctr1 (unhalted core cycles, MSR 0x30a, RDPMC 0x40000001): no: pmu=off: not probed");
-	CHECK_STR(pmu_mode_words[PMU_MODE_AUTO], "auto");
-	CHECK_STR(pmu_mode_words[PMU_MODE_OFF], "off");
-	CHECK_STR(pmu_mode_words[PMU_MODE_FORCE], "force");
-	CHECK(pmu_mode_words[3] == NULL);
+		  "env: pmu: fixed ctr1 (unhalted core cycles, MSR 0x30a, RDPMC 0x40000001): no: pmu=off: not probed",
+		  "pmu=off header: fixed ctr1's line");
+	CHECK_STR(pmu_mode_words[PMU_MODE_AUTO], "auto", "pmu= word auto");
+	CHECK_STR(pmu_mode_words[PMU_MODE_OFF], "off", "pmu= word off");
+	CHECK_STR(pmu_mode_words[PMU_MODE_FORCE], "force", "pmu= word force");
+	CHECK(pmu_mode_words[3] == NULL, "pmu= words end with NULL");
 }
 
 static void test_hypervisor_and_json(void)
@@ -856,43 +951,53 @@ static void test_hypervisor_and_json(void)
 	set_leaf(&f, 1, 0x000906EA, 0, 1u << 31, 0x10);
 	set_leaf(&f, 0x40000000u, 0x40000001u, 0x4B4D564B, 0x564B4D56, 0x0000004D); /* "KVMKVMKVM" */
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(n, 3);
+	CHECK_EQ_U64(n, 3, "under KVM: the three count");
 	struct lines ls = { .n = 0 };
 	pmu_describe(&info, capture, &ls);
-	CHECK_EQ_U64(ls.n, 2 + PMU_NCOUNTERS);
-	CHECK_HAS(ls.l[1], "env: pmu: hypervisor \"KVMKVMKVM\" (CPUID.1:ECX[31]=1)");
+	CHECK_EQ_U64(ls.n, 2 + PMU_NCOUNTERS, "under KVM: header with the hypervisor line");
+	CHECK_HAS(ls.l[1], "env: pmu: hypervisor \"KVMKVMKVM\" (CPUID.1:ECX[31]=1)",
+	          "under KVM: the hypervisor line");
 
 	char buf[PMU_JSON_MAX];
 	int len = pmu_json(&info, buf, sizeof buf);
-	CHECK(len > 0 && (size_t)len < sizeof buf);
-	CHECK_EQ_U64(strlen(buf), (uint64_t)len);
-	CHECK(strncmp(buf, "{\"rec\":\"pmu\",\"mode\":\"auto\",\"version\":2,", 38) == 0);
+	CHECK(len > 0 && (size_t)len < sizeof buf, "pmu record: fits PMU_JSON_MAX");
+	CHECK_EQ_U64(strlen(buf), (uint64_t)len, "pmu record: the length returned");
+	CHECK(strncmp(buf, "{\"rec\":\"pmu\",\"mode\":\"auto\",\"version\":2,", 38) == 0,
+	      "pmu record: rec, mode and version first");
 	CHECK_HAS(buf, "\"counters\":[{\"name\":\"fixed ctr0\",\"msr\":777,\"state\":\"counting\",\"usable\":1,"
-		       "\"width\":48,\"forced\":0,\"delta\":20011,\"rdpmc\":1,\"why\":\"\"}");
-	CHECK_HAS(buf, "{\"name\":\"irperf\",\"msr\":3221225705,\"state\":\"absent\",\"usable\":0");
-	CHECK(buf[len - 1] == '}' && buf[len - 2] == ']');
+		       "\"width\":48,\"forced\":0,\"delta\":20011,\"rdpmc\":1,\"why\":\"\"}",
+		       "pmu record: fixed ctr0 counting");
+	CHECK_HAS(buf, "{\"name\":\"irperf\",\"msr\":3221225705,\"state\":\"absent\",\"usable\":0",
+	          "pmu record: IRPERF absent");
+	CHECK(buf[len - 1] == '}' && buf[len - 2] == ']',
+	      "pmu record: the counters array closes the record");
 	/* Truncation: the length is still the full length, the buffer stays bounded. */
 	char small[40];
-	CHECK_EQ_U64(pmu_json(&info, small, sizeof small), (uint64_t)len);
-	CHECK_EQ_U64(strlen(small), sizeof small - 1);
-	CHECK_EQ_U64(pmu_json(&info, NULL, 0), (uint64_t)len);
+	CHECK_EQ_U64(pmu_json(&info, small, sizeof small), (uint64_t)len,
+	             "pmu record into 40 bytes: the full length still returned");
+	CHECK_EQ_U64(strlen(small), sizeof small - 1, "pmu record into 40 bytes: cut, bounded");
+	CHECK_EQ_U64(pmu_json(&info, NULL, 0), (uint64_t)len,
+	             "pmu record into nothing: the full length");
 
 	/* A faulted fixed counter's reason, with quotes escaped. */
 	intel_pmu(&f, leaf_eax(2, 4, 48, 7), 0, 0, leaf_edx(3, 48), 3);
 	find(&f, PMU_MSR_PERF_GLOBAL_CTRL)->wr_fault = 1;
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
 	len = pmu_json(&info, buf, sizeof buf);
-	CHECK((size_t)len < sizeof buf);
-	CHECK_HAS(buf, "\"error\":\"WRMSR 0x38f (IA32_PERF_GLOBAL_CTRL) <- 0x0 faulted: #GP\"");
-	CHECK_HAS(buf, "\"state\":\"faulted\",\"usable\":0");
+	CHECK((size_t)len < sizeof buf, "record with a fault: fits");
+	CHECK_HAS(buf, "\"error\":\"WRMSR 0x38f (IA32_PERF_GLOBAL_CTRL) <- 0x0 faulted: #GP\"",
+	          "record with a fault: the error");
+	CHECK_HAS(buf, "\"state\":\"faulted\",\"usable\":0",
+	          "record with a fault: the faulted counter not usable");
 
 	/* The longest record: everything forced and not counting. */
 	struct fake t;
 	tcg_fake(&t);
 	run_all(&t, PMU_MODE_FORCE, &info, &fault, &n);
 	len = pmu_json(&info, buf, sizeof buf);
-	CHECK(len < PMU_JSON_MAX);
-	CHECK_EQ_U64(strlen(buf), (uint64_t)len);
+	CHECK(len < PMU_JSON_MAX,
+	      "the longest record (everything forced, not counting): fits PMU_JSON_MAX");
+	CHECK_EQ_U64(strlen(buf), (uint64_t)len, "the longest record: the length returned");
 }
 
 int main(void)

@@ -63,20 +63,21 @@ static void test_body(void)
 {
 	char buf[2048];
 	int n = qrtext_body(&run, buf, sizeof buf);
-	CHECK_STR(buf, want);
-	CHECK_EQ_U64(n, sizeof want - 1);
+	CHECK_STR(buf, want, "compact text of the sample run, every line kind");
+	CHECK_EQ_U64(n, sizeof want - 1, "qrtext_body returns the body's length");
 
 	/* Every buffer size: -1 until it all fits with its NUL, never an overrun. */
 	for (size_t size = 1; size <= sizeof want; size++) {
 		char *b = malloc(size);
 		int k = qrtext_body(&run, b, size);
 		if (size < sizeof want)
-			CHECK(k == -1);
+			CHECK(k == -1, "body does not fit %zu bytes: -1", size);
 		else
-			CHECK(k == (int)sizeof want - 1 && strcmp(b, want) == 0);
+			CHECK(k == (int)sizeof want - 1 && strcmp(b, want) == 0,
+			      "body fits %zu bytes with its NUL", size);
 		free(b);
 	}
-	CHECK(qrtext_body(&run, buf, 0) == -1);
+	CHECK(qrtext_body(&run, buf, 0) == -1, "size 0: -1");
 
 	/* No CPU brand, a hypervisor, unknown rate and microcode, nothing
 	 * recommended, no method run. */
@@ -94,16 +95,18 @@ static void test_body(void)
 	n = qrtext_body(&r, buf, sizeof buf);
 	CHECK_STR(buf, "vendor GenuineIntel\ncpu 6 85 4 -\nbrand -\nhv Microsoft Hv\ntsc 0 0 none\n"
 		       "size 100 10000 1000\nlimits 10 1\nw add_chain_64\nrec none\n"
-		       "final bench: run complete: 3 methods run, 2 skipped (exit code 0x10)\n");
+		       "final bench: run complete: 3 methods run, 2 skipped (exit code 0x10)\n",
+		       "no brand, a hypervisor, unknown rate and microcode, no method run");
 	r.nmethods = QRTEXT_METHODS + 1;
-	CHECK(qrtext_body(&r, buf, sizeof buf) == -1);
+	CHECK(qrtext_body(&r, buf, sizeof buf) == -1, "more methods than QRTEXT_METHODS: -1");
 }
 
 static void test_crc(void)
 {
-	CHECK_EQ_U64(qrtext_crc32("123456789", 9), 0xCBF43926u); /* the CRC-32 check value */
-	CHECK_EQ_U64(qrtext_crc32("", 0), 0);
-	CHECK_EQ_U64(qrtext_crc32("a", 1), 0xE8B7BE43u);
+	CHECK_EQ_U64(qrtext_crc32("123456789", 9), 0xCBF43926u,
+	             "CRC-32 check value of \"123456789\"");
+	CHECK_EQ_U64(qrtext_crc32("", 0), 0, "CRC-32 of nothing");
+	CHECK_EQ_U64(qrtext_crc32("a", 1), 0xE8B7BE43u, "CRC-32 of \"a\"");
 }
 
 /* The parts of body joined without their headers are the body; each is
@@ -111,24 +114,30 @@ static void test_crc(void)
 static void check_parts(const char *body, size_t len, size_t max, int want_n)
 {
 	struct qrtext_split s;
-	CHECK(qrtext_split(body, len, max, &s) == 0);
-	CHECK_EQ_U64(s.n, want_n);
-	CHECK_EQ_U64(s.crc, qrtext_crc32(body, len));
+	CHECK(qrtext_split(body, len, max, &s) == 0, "split into parts of %zu bytes", max);
+	CHECK_EQ_U64(s.n, want_n, "%zu-byte parts: part count", max);
+	CHECK_EQ_U64(s.crc, qrtext_crc32(body, len), "%zu-byte parts: the body's CRC", max);
 	char joined[8192], part[4096], head[32];
 	size_t at = 0;
 	for (int i = 0; i < s.n; i++) {
 		int n = qrtext_part(body, &s, i, part, sizeof part);
-		CHECK(n > 0 && (size_t)n <= max);
+		CHECK(n > 0 && (size_t)n <= max,
+		      "%zu-byte parts: part %d within its limit", max, i);
 		snprintf(head, sizeof head, "bench1 %d/%d %08x\n", i + 1, s.n, s.crc);
-		CHECK(n >= (int)strlen(head) && memcmp(part, head, strlen(head)) == 0);
-		CHECK(part[n - 1] == '\n' || (len == 0 && n == (int)strlen(head)));
+		CHECK(n >= (int)strlen(head) && memcmp(part, head, strlen(head)) == 0,
+		      "%zu-byte parts: part %d starts with its header", max, i);
+		CHECK(part[n - 1] == '\n' || (len == 0 && n == (int)strlen(head)),
+		      "%zu-byte parts: part %d ends at a line's end", max, i);
 		memcpy(joined + at, part + strlen(head), (size_t)n - strlen(head));
 		at += (size_t)n - strlen(head);
 	}
-	CHECK_EQ_U64(at, len);
-	CHECK(memcmp(joined, body, len) == 0);
-	CHECK(qrtext_part(body, &s, s.n, part, sizeof part) == -1);
-	CHECK(qrtext_part(body, &s, -1, part, sizeof part) == -1);
+	CHECK_EQ_U64(at, len, "%zu-byte parts: the parts hold the whole body", max);
+	CHECK(memcmp(joined, body, len) == 0,
+	      "%zu-byte parts: the parts join back to the body", max);
+	CHECK(qrtext_part(body, &s, s.n, part, sizeof part) == -1,
+	      "%zu-byte parts: no part past the last", max);
+	CHECK(qrtext_part(body, &s, -1, part, sizeof part) == -1,
+	      "%zu-byte parts: no part -1", max);
 }
 
 static void test_split(void)
@@ -143,16 +152,18 @@ static void test_split(void)
 	check_parts(want, len, 90, 8);
 
 	struct qrtext_split s;
-	CHECK(qrtext_split(want, len, 88, &s) == -1);   /* the final line does not fit */
-	CHECK(qrtext_split(want, len, 20, &s) == -1);   /* no room beside the header */
+	CHECK(qrtext_split(want, len, 88, &s) == -1, "88-byte parts: the final line does not fit");
+	CHECK(qrtext_split(want, len, 20, &s) == -1, "20-byte parts: no room beside the header");
 	char big[4000];
 	for (int i = 0; i < 100; i++)
 		memcpy(big + 40 * i, "w a_workload 1 2 3 4 5 6 7 8 9 10 11 12\n", 40);
-	CHECK(qrtext_split(big, 4000, 100, &s) == -1);  /* 50 parts needed */
+	CHECK(qrtext_split(big, 4000, 100, &s) == -1, "100-byte parts: 50 parts needed, too many");
 	check_parts(big, 4000, QRTEXT_PART_MAX, 2);
 	char part[64];
-	CHECK(qrtext_split(big, 4000, QRTEXT_PART_MAX, &s) == 0);
-	CHECK(qrtext_part(big, &s, 0, part, sizeof part) == -1); /* out too small */
+	CHECK(qrtext_split(big, 4000, QRTEXT_PART_MAX, &s) == 0,
+	      "4000 bytes split into full-size parts");
+	CHECK(qrtext_part(big, &s, 0, part, sizeof part) == -1,
+	      "part larger than the output buffer: -1");
 }
 
 /* QRTEXT_PART_MAX is version 40-M's byte-mode capacity, and
@@ -165,21 +176,26 @@ static void test_capacity(void)
 		int n = qrtext_capacity(v);
 		memset(data, 'x', (size_t)n);
 		CHECK(qrcodegen_encodeBinary(data, (size_t)n, code, qrcodegen_Ecc_MEDIUM, v, v,
-					     qrcodegen_Mask_AUTO, 0));
-		CHECK(qrcodegen_getSize(code) == 17 + 4 * v);
+					     qrcodegen_Mask_AUTO, 0),
+					     "version %d-M holds qrtext_capacity bytes", v);
+		CHECK(qrcodegen_getSize(code) == 17 + 4 * v,
+		      "version %d is %d modules wide", v, 17 + 4 * v);
 		memset(data, 'x', (size_t)n + 1);
 		CHECK(!qrcodegen_encodeBinary(data, (size_t)n + 1, code, qrcodegen_Ecc_MEDIUM, v, v,
-					      qrcodegen_Mask_AUTO, 0));
+					      qrcodegen_Mask_AUTO, 0),
+					      "version %d-M does not hold one byte more", v);
 	}
-	CHECK(qrtext_capacity(0) == 0 && qrtext_capacity(41) == 0);
-	CHECK(qrtext_capacity(40) == QRTEXT_PART_MAX);
+	CHECK(qrtext_capacity(0) == 0 && qrtext_capacity(41) == 0, "no version 0 or 41");
+	CHECK(qrtext_capacity(40) == QRTEXT_PART_MAX, "QRTEXT_PART_MAX is version 40's capacity");
 	memset(data, 'x', QRTEXT_PART_MAX);
 	CHECK(qrcodegen_encodeBinary(data, QRTEXT_PART_MAX, code, qrcodegen_Ecc_MEDIUM, 40, 40,
-				     qrcodegen_Mask_AUTO, 0));
-	CHECK(qrcodegen_getSize(code) == 177);
+				     qrcodegen_Mask_AUTO, 0),
+				     "QRTEXT_PART_MAX bytes fit version 40-M");
+	CHECK(qrcodegen_getSize(code) == 177, "version 40 is 177 modules wide");
 	memset(data, 'x', QRTEXT_PART_MAX + 1);
 	CHECK(!qrcodegen_encodeBinary(data, QRTEXT_PART_MAX + 1, code, qrcodegen_Ecc_MEDIUM, 40, 40,
-				      qrcodegen_Mask_AUTO, 0));
+				      qrcodegen_Mask_AUTO, 0),
+				      "one byte more than QRTEXT_PART_MAX does not fit version 40-M");
 }
 
 int main(void)

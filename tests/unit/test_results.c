@@ -35,65 +35,77 @@ static void ran(enum method_id m, uint64_t var_of_vars, uint64_t var_of_mins)
 
 static void test_units(void)
 {
-	CHECK_EQ_U64(results_units(0, 0), 1u << UNIT_TSC);
-	CHECK_EQ_U64(results_units(0, 1), 7u);
-	CHECK_EQ_U64(results_units(1, 0), 1u << UNIT_CYC | 1u << UNIT_INS);
-	CHECK_EQ_U64(results_units(1, 1), 1u << UNIT_CYC | 1u << UNIT_INS);
-	CHECK_STR(unit_key[UNIT_INS], "instructions");
-	CHECK_STR(unit_name[UNIT_TSC], "TSC ticks");
+	CHECK_EQ_U64(results_units(0, 0), 1u << UNIT_TSC, "TSC method: TSC ticks only");
+	CHECK_EQ_U64(results_units(0, 1), 7u, "TSC method with counters beside: all three units");
+	CHECK_EQ_U64(results_units(1, 0), 1u << UNIT_CYC | 1u << UNIT_INS,
+	             "counter method: core cycles and instructions");
+	CHECK_EQ_U64(results_units(1, 1), 1u << UNIT_CYC | 1u << UNIT_INS,
+	             "counter method: counters beside change nothing");
+	CHECK_STR(unit_key[UNIT_INS], "instructions", "instructions unit's JSON key");
+	CHECK_STR(unit_name[UNIT_TSC], "TSC ticks", "TSC unit's name");
 }
 
 static void test_keep(void)
 {
 	results_init(&r);
-	CHECK_EQ_U64(r.totals.recommended, (uint64_t)-1);
-	CHECK_STR(r.totals.recommend_why, "");
+	CHECK_EQ_U64(r.totals.recommended, (uint64_t)-1, "a new run recommends nothing");
+	CHECK_STR(r.totals.recommend_why, "", "a new run gives no reason");
 	struct workload_result e[UNIT_COUNT] = { wres(UNIT_TSC, 5, 5), wres(UNIT_CYC, 90, 90),
 						 wres(UNIT_INS, 12, 12) };
 	e[UNIT_TSC].s.var_of_vars = 3;
 	struct verdict v;
 	results_judge(&e[UNIT_TSC], 10, 1, &v);
-	CHECK_EQ_U64(v.ergodic, 1);
-	CHECK_EQ_U64(v.valid, 1);
-	CHECK_EQ_U64(v.offset, 5);
-	CHECK_EQ_U64(v.var_of_vars, 3);
-	CHECK_EQ_U64(v.unit, UNIT_TSC);
+	CHECK_EQ_U64(v.ergodic, 1, "variances within 10 and 1: ergodic");
+	CHECK_EQ_U64(v.valid, 1, "figures without overflow: valid");
+	CHECK_EQ_U64(v.offset, 5, "offset is the empty window's least minimum");
+	CHECK_EQ_U64(v.var_of_vars, 3, "verdict keeps the variance of variances");
+	CHECK_EQ_U64(v.unit, UNIT_TSC, "verdict in the method's own unit");
 	/* Beside the counters: an offset in each unit. */
 	results_keep_method(&r, METHOD_cr0, UNIT_TSC, results_units(0, 1), e, &v);
 	const struct method_row *row = &r.rows[METHOD_cr0];
-	CHECK_EQ_U64(row->ran, 1);
-	CHECK_EQ_U64(row->r.s.min_of_mins, 5);
-	CHECK_EQ_U64(row->v.var_of_vars, 3);
-	CHECK_EQ_U64(row->offset_units, 7);
-	CHECK_EQ_U64(row->offset_in[UNIT_CYC], 90);
-	CHECK_EQ_U64(row->offset_in[UNIT_INS], 12);
+	CHECK_EQ_U64(row->ran, 1, "CR0 row marked as run");
+	CHECK_EQ_U64(row->r.s.min_of_mins, 5, "CR0 row keeps the empty window's result");
+	CHECK_EQ_U64(row->v.var_of_vars, 3, "CR0 row keeps the verdict");
+	CHECK_EQ_U64(row->offset_units, 7, "counters beside the TSC: an offset in each unit");
+	CHECK_EQ_U64(row->offset_in[UNIT_CYC], 90, "CR0's offset in core cycles");
+	CHECK_EQ_U64(row->offset_in[UNIT_INS], 12, "CR0's offset in instructions");
 	/* Without them: the TSC's only; other rows untouched. */
 	results_keep_method(&r, METHOD_cpuid, UNIT_TSC, results_units(0, 0), e, &v);
-	CHECK_EQ_U64(r.rows[METHOD_cpuid].offset_units, 1u << UNIT_TSC);
-	CHECK_EQ_U64(r.rows[METHOD_cpuid].offset_in[UNIT_CYC], 0);
-	CHECK_EQ_U64(r.rows[METHOD_rdtscp].ran, 0);
+	CHECK_EQ_U64(r.rows[METHOD_cpuid].offset_units, 1u << UNIT_TSC,
+	             "without counters: the offset in TSC ticks only");
+	CHECK_EQ_U64(r.rows[METHOD_cpuid].offset_in[UNIT_CYC], 0,
+	             "without counters: no offset in core cycles");
+	CHECK_EQ_U64(r.rows[METHOD_rdtscp].ran, 0, "RDTSCP's row untouched");
 
 	/* Nets: least minimum - offset, negative below the offset, in the
 	 * units given only; the code= row after the registered ones. */
 	struct workload_result w[UNIT_COUNT] = { wres(UNIT_TSC, 69, 5), wres(UNIT_CYC, 80, 90),
 						 wres(UNIT_INS, 76, 12) };
-	CHECK_EQ_U64(results_has_net(&r, -1, 3), 0);
+	CHECK_EQ_U64(results_has_net(&r, -1, 3), 0, "no nets kept yet: workload 3 has none");
 	results_keep_nets(&r, METHOD_cr0, 3, results_units(0, 1), w);
-	CHECK_EQ_U64(r.net_in[METHOD_cr0][3][UNIT_TSC], 64);
-	CHECK(r.net_in[METHOD_cr0][3][UNIT_CYC] == -10);
-	CHECK_EQ_U64(r.net_in[METHOD_cr0][3][UNIT_INS], 64);
-	CHECK_EQ_U64(r.net_units[METHOD_cr0][3], 7);
+	CHECK_EQ_U64(r.net_in[METHOD_cr0][3][UNIT_TSC], 64,
+	             "net TSC ticks: least minimum 69 - offset 5");
+	CHECK(r.net_in[METHOD_cr0][3][UNIT_CYC] == -10,
+	      "net core cycles below the offset: 80 - 90 = -10");
+	CHECK_EQ_U64(r.net_in[METHOD_cr0][3][UNIT_INS], 64, "net instructions: 76 - 12");
+	CHECK_EQ_U64(r.net_units[METHOD_cr0][3], 7,
+	             "CR0 with counters beside: nets in all three units");
 	results_keep_nets(&r, METHOD_cpuid, RESULTS_CODE_ROW, results_units(0, 0), w);
-	CHECK_EQ_U64(r.net_units[METHOD_cpuid][RESULTS_CODE_ROW], 1u << UNIT_TSC);
-	CHECK_EQ_U64(r.net_in[METHOD_cpuid][RESULTS_CODE_ROW][UNIT_CYC], 0);
-	CHECK_EQ_U64(results_has_net(&r, -1, 3), 1);
-	CHECK_EQ_U64(results_has_net(&r, METHOD_cr0, 3), 1);
-	CHECK_EQ_U64(results_has_net(&r, METHOD_cpuid, 3), 0);
-	CHECK_EQ_U64(results_has_net(&r, -1, 4), 0);
+	CHECK_EQ_U64(r.net_units[METHOD_cpuid][RESULTS_CODE_ROW], 1u << UNIT_TSC,
+	             "code= row by CPUID: nets in TSC ticks only");
+	CHECK_EQ_U64(r.net_in[METHOD_cpuid][RESULTS_CODE_ROW][UNIT_CYC], 0,
+	             "code= row by CPUID: no net core cycles");
+	CHECK_EQ_U64(results_has_net(&r, -1, 3), 1, "workload 3 has a net by some method");
+	CHECK_EQ_U64(results_has_net(&r, METHOD_cr0, 3), 1, "workload 3 has a net by CR0");
+	CHECK_EQ_U64(results_has_net(&r, METHOD_cpuid, 3), 0, "workload 3 has no net by CPUID");
+	CHECK_EQ_U64(results_has_net(&r, -1, 4), 0, "workload 4 has no net");
 	/* cr0 read the counters beside the TSC for row 3: its own. */
-	CHECK_EQ_U64(results_counters_by(&r, METHOD_cr0, 4), METHOD_cr0);
-	CHECK_EQ_U64(results_counters_by(&r, METHOD_cr0, 3), (uint64_t)-1); /* row 3 not among them */
-	CHECK_EQ_U64(results_counters_by(&r, METHOD_cpuid, 4), (uint64_t)-1);
+	CHECK_EQ_U64(results_counters_by(&r, METHOD_cr0, 4), METHOD_cr0,
+	             "4 workloads: CR0 read the counters for workload 3 itself");
+	CHECK_EQ_U64(results_counters_by(&r, METHOD_cr0, 3), (uint64_t)-1,
+	             "3 workloads: workload 3 not among them, no counter method ran");
+	CHECK_EQ_U64(results_counters_by(&r, METHOD_cpuid, 4), (uint64_t)-1,
+	             "CPUID read no counters, no counter method ran");
 }
 
 static void test_disturbances(void)
@@ -103,69 +115,85 @@ static void test_disturbances(void)
 	results_init(&r);
 	struct disturbance quiet = { .smi_ok = 1 }, nmi = { .smi_ok = 1, .nmis = 2 },
 			   smi = { .smi_ok = 1, .smis = 3 }, lost = { .smi_ok = 0 };
-	CHECK_EQ_U64(results_add_disturbance(&r, METHOD_cpuid, &quiet), 0);
-	CHECK_EQ_U64(results_add_disturbance(&r, METHOD_cpuid, &nmi), 1);
-	CHECK_EQ_U64(results_add_disturbance(&r, METHOD_rdtscp, &smi), 1);
+	CHECK_EQ_U64(results_add_disturbance(&r, METHOD_cpuid, &quiet), 0,
+	             "no SMI or NMI: not disturbed");
+	CHECK_EQ_U64(results_add_disturbance(&r, METHOD_cpuid, &nmi), 1, "2 NMIs: disturbed");
+	CHECK_EQ_U64(results_add_disturbance(&r, METHOD_rdtscp, &smi), 1, "3 SMIs: disturbed");
 	/* Not counted on this machine: a failed read is not "unreadable". */
-	CHECK_EQ_U64(results_add_disturbance(&r, METHOD_rdtscp, &lost), 0);
-	CHECK_EQ_U64(r.rows[METHOD_rdtscp].smi_unread, 0);
-	CHECK_EQ_U64(r.rows[METHOD_cpuid].disturbed, 1);
-	CHECK_EQ_U64(r.rows[METHOD_cpuid].nmis, 2);
-	CHECK_EQ_U64(r.rows[METHOD_rdtscp].smis, 3);
+	CHECK_EQ_U64(results_add_disturbance(&r, METHOD_rdtscp, &lost), 0,
+	             "SMI count not read where SMIs are not counted: not disturbed");
+	CHECK_EQ_U64(r.rows[METHOD_rdtscp].smi_unread, 0,
+	             "SMIs not counted on this machine: not unreadable");
+	CHECK_EQ_U64(r.rows[METHOD_cpuid].disturbed, 1, "CPUID's row marked disturbed");
+	CHECK_EQ_U64(r.rows[METHOD_cpuid].nmis, 2, "CPUID's NMIs added up");
+	CHECK_EQ_U64(r.rows[METHOD_rdtscp].smis, 3, "RDTSCP's SMIs added up");
 	results_disturbances(&r, &smis, &nmis, &unread);
-	CHECK_EQ_U64(smis, 3);
-	CHECK_EQ_U64(nmis, 2);
-	CHECK_EQ_U64(unread, 0);
+	CHECK_EQ_U64(smis, 3, "run's SMIs");
+	CHECK_EQ_U64(nmis, 2, "run's NMIs");
+	CHECK_EQ_U64(unread, 0, "no method's SMIs unreadable");
 	r.smi_counted = 1;
-	CHECK_EQ_U64(results_add_disturbance(&r, METHOD_cr0, &lost), 0);
-	CHECK_EQ_U64(r.rows[METHOD_cr0].smi_unread, 1);
+	CHECK_EQ_U64(results_add_disturbance(&r, METHOD_cr0, &lost), 0,
+	             "failed SMI read where SMIs are counted: not disturbed");
+	CHECK_EQ_U64(r.rows[METHOD_cr0].smi_unread, 1,
+	             "failed SMI read where SMIs are counted: CR0's SMIs unreadable");
 	results_disturbances(&r, &smis, &nmis, &unread);
-	CHECK_EQ_U64(unread, 1);
+	CHECK_EQ_U64(unread, 1, "one method's SMIs unreadable");
 }
 
 static void test_recommend(void)
 {
 	results_init(&r);
 	results_recommend(&r);
-	CHECK_EQ_U64(r.totals.recommended, (uint64_t)-1);
-	CHECK_STR(r.totals.recommend_why, "no method ran");
-	CHECK_EQ_U64(results_net_by(&r), (uint64_t)-1);
+	CHECK_EQ_U64(r.totals.recommended, (uint64_t)-1, "no method ran: no recommendation");
+	CHECK_STR(r.totals.recommend_why, "no method ran", "no method ran: the reason");
+	CHECK_EQ_U64(results_net_by(&r), (uint64_t)-1, "no method ran: no method's nets shown");
 
 	/* Ergodic LFENCE and counter methods are not the paper's: none. */
 	ran(METHOD_ctr_rdmsr, 0, 0);
-	CHECK_EQ_U64(results_net_by(&r), METHOD_ctr_rdmsr);
-	CHECK_EQ_U64(results_counters_by(&r, METHOD_ctr_rdmsr, 0), METHOD_ctr_rdmsr);
+	CHECK_EQ_U64(results_net_by(&r), METHOD_ctr_rdmsr,
+	             "only a counter method ran: its nets shown");
+	CHECK_EQ_U64(results_counters_by(&r, METHOD_ctr_rdmsr, 0), METHOD_ctr_rdmsr,
+	             "counter method's own counters shown");
 	ran(METHOD_lfence, 0, 0);
 	ran(METHOD_cpuid, 11, 0); /* var of vars above 10 */
 	results_recommend(&r);
-	CHECK_EQ_U64(r.totals.recommended, (uint64_t)-1);
-	CHECK(strstr(r.totals.recommend_why, "no method of the paper's is ergodic") != NULL);
+	CHECK_EQ_U64(r.totals.recommended, (uint64_t)-1,
+	             "only LFENCE, counter methods and a non-ergodic CPUID: no recommendation");
+	CHECK(strstr(r.totals.recommend_why, "no method of the paper's is ergodic") != NULL,
+	      "no recommendation: the reason");
 	/* No recommendation: the first TSC method that ran. */
-	CHECK_EQ_U64(results_net_by(&r), METHOD_cpuid);
-	CHECK_EQ_U64(results_counters_by(&r, METHOD_cpuid, 4), METHOD_ctr_rdmsr);
+	CHECK_EQ_U64(results_net_by(&r), METHOD_cpuid,
+	             "no recommendation: nets of the first TSC method that ran");
+	CHECK_EQ_U64(results_counters_by(&r, METHOD_cpuid, 4), METHOD_ctr_rdmsr,
+	             "CPUID read no counters: the counter method's shown");
 
 	/* CPUID alone, then CR0 before it, then RDTSCP before both. */
 	ran(METHOD_rdtscp, 0, 2); /* var of mins above 1 */
 	r.rows[METHOD_cpuid].v.ergodic = 1;
 	results_recommend(&r);
-	CHECK_EQ_U64(r.totals.recommended, METHOD_cpuid);
-	CHECK(strstr(r.totals.recommend_why, "only the CPUID method") != NULL);
+	CHECK_EQ_U64(r.totals.recommended, METHOD_cpuid,
+	             "CPUID ergodic alone: recommended (paper 3.1.2)");
+	CHECK(strstr(r.totals.recommend_why, "only the CPUID method") != NULL,
+	      "CPUID recommended: the reason");
 	ran(METHOD_cr0, 10, 1);
 	results_recommend(&r);
-	CHECK_EQ_U64(r.totals.recommended, METHOD_cr0);
-	CHECK_EQ_U64(results_net_by(&r), METHOD_cr0);
+	CHECK_EQ_U64(r.totals.recommended, METHOD_cr0,
+	             "CR0 ergodic: recommended before CPUID (paper 3.2.3)");
+	CHECK_EQ_U64(results_net_by(&r), METHOD_cr0, "CR0 recommended: its nets shown");
 	r.rows[METHOD_rdtscp].v.ergodic = 1;
 	results_recommend(&r);
-	CHECK_EQ_U64(r.totals.recommended, METHOD_rdtscp);
-	CHECK(strstr(r.totals.recommend_why, "RDTSCP is supported") != NULL);
+	CHECK_EQ_U64(r.totals.recommended, METHOD_rdtscp,
+	             "RDTSCP ergodic: recommended before both");
+	CHECK(strstr(r.totals.recommend_why, "RDTSCP is supported") != NULL,
+	      "RDTSCP recommended: the reason");
 	/* A verdict on overflowed figures is never ergodic. */
 	results_init(&r);
 	struct workload_result e = wres(UNIT_TSC, 5, 5);
 	struct verdict v;
 	e.s.var_of_mins_ok = 0;
 	results_judge(&e, 10, 1, &v);
-	CHECK_EQ_U64(v.valid, 0);
-	CHECK_EQ_U64(v.ergodic, 0);
+	CHECK_EQ_U64(v.valid, 0, "verdict on overflowed figures: not valid");
+	CHECK_EQ_U64(v.ergodic, 0, "verdict on overflowed figures: never ergodic");
 }
 
 int main(void)

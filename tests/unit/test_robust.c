@@ -22,7 +22,8 @@ static int cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void check_against_sort(uint64_t *a, uint64_t n)
+/* robust_compute on a[0..n-1] against sorting; what names the values. */
+static void check_against_sort(uint64_t *a, uint64_t n, const char *what)
 {
 	uint64_t *sorted = malloc(n * sizeof *sorted), *work = malloc(n * sizeof *work);
 	memcpy(sorted, a, n * sizeof *a);
@@ -34,17 +35,25 @@ static void check_against_sort(uint64_t *a, uint64_t n)
 	/* nearest rank: ceil(p n)-th smallest */
 	uint64_t i1 = (n + 99) / 100, i25 = (n + 3) / 4, i50 = (n + 1) / 2,
 		 i75 = (3 * n + 3) / 4, i99 = (99 * n + 99) / 100;
-	CHECK_EQ_U64(r.p1, sorted[i1 - 1]);
-	CHECK_EQ_U64(r.q1, sorted[i25 - 1]);
-	CHECK_EQ_U64(r.median, sorted[i50 - 1]);
-	CHECK_EQ_U64(r.q3, sorted[i75 - 1]);
-	CHECK_EQ_U64(r.p99, sorted[i99 - 1]);
-	CHECK_EQ_U64(r.iqr, r.q3 - r.q1);
+	CHECK_EQ_U64(r.p1, sorted[i1 - 1],
+	             "%s, %d values: 1st percentile is the ceil(n/100)-th smallest", what, (int)n);
+	CHECK_EQ_U64(r.q1, sorted[i25 - 1],
+	             "%s, %d values: Q1 is the ceil(n/4)-th smallest", what, (int)n);
+	CHECK_EQ_U64(r.median, sorted[i50 - 1],
+	             "%s, %d values: median is the ceil(n/2)-th smallest", what, (int)n);
+	CHECK_EQ_U64(r.q3, sorted[i75 - 1],
+	             "%s, %d values: Q3 is the ceil(3n/4)-th smallest", what, (int)n);
+	CHECK_EQ_U64(r.p99, sorted[i99 - 1],
+	             "%s, %d values: 99th percentile is the ceil(99n/100)-th smallest", what, (int)n);
+	CHECK_EQ_U64(r.iqr, r.q3 - r.q1, "%s, %d values: IQR = Q3 - Q1", what, (int)n);
 	uint64_t lo, hi;
 	median_ci_ranks(n, &lo, &hi);
-	CHECK_EQ_U64(r.ci_low, sorted[lo]);
-	CHECK_EQ_U64(r.ci_high, sorted[hi]);
-	CHECK(r.ci_low <= r.median && r.median <= r.ci_high);
+	CHECK_EQ_U64(r.ci_low, sorted[lo],
+	             "%s, %d values: median CI low at median_ci_ranks' lo", what, (int)n);
+	CHECK_EQ_U64(r.ci_high, sorted[hi],
+	             "%s, %d values: median CI high at median_ci_ranks' hi", what, (int)n);
+	CHECK(r.ci_low <= r.median && r.median <= r.ci_high,
+	      "%s, %d values: the median CI contains the median", what, (int)n);
 
 	uint64_t o15 = 0, o3 = 0;
 	for (uint64_t i = 0; i < n; i++) {
@@ -52,12 +61,15 @@ static void check_against_sort(uint64_t *a, uint64_t n)
 		o15 += x < q1 - 1.5 * iqr || x > q3 + 1.5 * iqr;
 		o3 += x < q1 - 3 * iqr || x > q3 + 3 * iqr;
 	}
-	CHECK_EQ_U64(r.outliers_1_5, o15);
-	CHECK_EQ_U64(r.outliers_3, o3);
+	CHECK_EQ_U64(r.outliers_1_5, o15,
+	             "%s, %d values: outliers beyond the 1.5 IQR Tukey fences", what, (int)n);
+	CHECK_EQ_U64(r.outliers_3, o3,
+	             "%s, %d values: outliers beyond the 3 IQR fences", what, (int)n);
 
 	/* the work array is a permutation of the input */
 	qsort(work, n, sizeof *work, cmp);
-	CHECK(memcmp(work, sorted, n * sizeof *work) == 0);
+	CHECK(memcmp(work, sorted, n * sizeof *work) == 0,
+	      "%s, %d values: the work array is a permutation of the input", what, (int)n);
 	free(sorted);
 	free(work);
 }
@@ -73,21 +85,25 @@ int main(void)
 			for (uint64_t i = 0; i < n; i++)
 				b[i] = s[i] = next() % 7;
 			qsort(s, n, sizeof *s, cmp);
-			CHECK_EQ_U64(select_kth(b, n, k), s[k]);
+			CHECK_EQ_U64(select_kth(b, n, k), s[k],
+			             "select_kth(%d values, k %d): the (k+1)-th smallest", (int)n, (int)k);
 			for (uint64_t i = 0; i < k; i++)
-				CHECK(b[i] <= b[k]);
+				CHECK(b[i] <= b[k], "select_kth(%d values, k %d): a[%d] <= a[k]", (int)n,
+				      (int)k, (int)i);
 			for (uint64_t i = k + 1; i < n; i++)
-				CHECK(b[i] >= b[k]);
+				CHECK(b[i] >= b[k], "select_kth(%d values, k %d): a[%d] >= a[k]", (int)n,
+				      (int)k, (int)i);
 		}
 	}
 
 	/* rank_of */
-	CHECK_EQ_U64(rank_of(1, 1, 2), 0);
-	CHECK_EQ_U64(rank_of(4, 1, 2), 1);
-	CHECK_EQ_U64(rank_of(5, 1, 2), 2);
-	CHECK_EQ_U64(rank_of(100, 99, 100), 98);
-	CHECK_EQ_U64(rank_of(101, 99, 100), 99);
-	CHECK_EQ_U64(rank_of(10, 1, 100), 0);
+	CHECK_EQ_U64(rank_of(1, 1, 2), 0, "nearest-rank p = 1/2 of 1 value: index 0");
+	CHECK_EQ_U64(rank_of(4, 1, 2), 1, "nearest-rank p = 1/2 of 4 values: index 1");
+	CHECK_EQ_U64(rank_of(5, 1, 2), 2, "nearest-rank p = 1/2 of 5 values: index 2");
+	CHECK_EQ_U64(rank_of(100, 99, 100), 98, "nearest-rank p = 99/100 of 100 values: index 98");
+	CHECK_EQ_U64(rank_of(101, 99, 100), 99, "nearest-rank p = 99/100 of 101 values: index 99");
+	CHECK_EQ_U64(rank_of(10, 1, 100), 0,
+	             "nearest-rank p = 1/100 of 10 values: index 0, not below");
 
 	/* robust_compute against sorting: sizes, distributions, ties */
 	uint64_t sizes[] = { 1, 2, 3, 5, 6, 7, 10, 99, 100, 101, 1000, 4999, 5000 };
@@ -97,27 +113,27 @@ int main(void)
 			a[i] = 40 + next() % 5;               /* a benchmark's typical spread */
 		for (uint64_t i = 0; i < n / 50; i++)
 			a[next() % n] = 200 + next() % 10000; /* spurious slow samples */
-		check_against_sort(a, n);
+		check_against_sort(a, n, "typical spread, slow outliers");
 		for (uint64_t i = 0; i < n; i++)
 			a[i] = next();                        /* full 64-bit range */
-		check_against_sort(a, n);
+		check_against_sort(a, n, "full 64-bit range");
 		for (uint64_t i = 0; i < n; i++)
 			a[i] = 7;                             /* all equal */
-		check_against_sort(a, n);
+		check_against_sort(a, n, "all equal");
 		for (uint64_t i = 0; i < n; i++)
 			a[i] = n - i;                         /* descending */
-		check_against_sort(a, n);
+		check_against_sort(a, n, "descending");
 	}
 
 	/* a hand-made case: 1..9 and one far outlier */
 	uint64_t h[10] = { 5, 3, 1000, 2, 4, 1, 6, 8, 7, 9 };
 	struct robust_stats r;
 	robust_compute(h, 10, &r);
-	CHECK_EQ_U64(r.median, 5); /* 5th smallest of 1..9,1000 */
-	CHECK_EQ_U64(r.q1, 3);     /* ceil(2.5) = 3rd */
-	CHECK_EQ_U64(r.q3, 8);     /* ceil(7.5) = 8th */
-	CHECK_EQ_U64(r.outliers_1_5, 1);
-	CHECK_EQ_U64(r.outliers_3, 1);
+	CHECK_EQ_U64(r.median, 5, "1..9 and 1000: median is the 5th smallest");
+	CHECK_EQ_U64(r.q1, 3, "1..9 and 1000: Q1 is the ceil(2.5) = 3rd smallest");
+	CHECK_EQ_U64(r.q3, 8, "1..9 and 1000: Q3 is the ceil(7.5) = 8th smallest");
+	CHECK_EQ_U64(r.outliers_1_5, 1, "1..9 and 1000: 1000 beyond the 1.5 IQR fence");
+	CHECK_EQ_U64(r.outliers_3, 1, "1..9 and 1000: 1000 beyond the 3 IQR fence");
 
 	/* median_ci_ranks: the exact binomial ranks, worked out with Python's
 	 * integers (largest k with 40·sum_{i<=k} C(n,i) <= 2^n): n = 100 gives
@@ -133,19 +149,24 @@ int main(void)
 	uint64_t lo, hi;
 	for (unsigned i = 0; i < sizeof ci / sizeof ci[0]; i++) {
 		median_ci_ranks(ci[i][0], &lo, &hi);
-		CHECK_EQ_U64(lo, ci[i][1]);
-		CHECK_EQ_U64(hi, ci[i][2]);
+		CHECK_EQ_U64(lo, ci[i][1],
+		             "median CI of %d values: exact binomial low rank", (int)ci[i][0]);
+		CHECK_EQ_U64(hi, ci[i][2],
+		             "median CI of %d values: exact binomial high rank", (int)ci[i][0]);
 	}
 	for (uint64_t n = 0; n <= 5; n++) { /* too few for 95 %: the whole range */
 		median_ci_ranks(n, &lo, &hi);
-		CHECK_EQ_U64(lo, 0);
-		CHECK_EQ_U64(hi, n ? n - 1 : 0);
+		CHECK_EQ_U64(lo, 0,
+		             "median CI of %d values (too few for 95%%): from the smallest", (int)n);
+		CHECK_EQ_U64(hi, n ? n - 1 : 0,
+		             "median CI of %d values (too few for 95%%): to the largest", (int)n);
 	}
 	/* Every n up to 3000 against the binomial in long double: symmetric
 	 * about the median, P(X <= lo) <= 2.5 % < P(X <= lo + 1). */
 	for (uint64_t n = 6; n <= 3000; n++) {
 		median_ci_ranks(n, &lo, &hi);
-		CHECK_EQ_U64(lo + hi, n - 1);
+		CHECK_EQ_U64(lo + hi, n - 1,
+		             "median CI of %d values: symmetric about the median", (int)n);
 		long double cdf = 0, next = 0;
 		for (uint64_t k = 0; k <= lo + 1; k++) {
 			long double p = expl(lgammal((long double)n + 1) - lgammal((long double)k + 1) -
@@ -154,16 +175,17 @@ int main(void)
 				cdf += p;
 			next += p;
 		}
-		CHECK(cdf <= 0.025L && next > 0.025L);
+		CHECK(cdf <= 0.025L && next > 0.025L,
+		      "median CI of %d values: P(X <= lo) <= 2.5%% < P(X <= lo + 1)", (int)n);
 	}
 	/* The odd case of the issue: n = 101 values 1..101 give the CI
 	 * x(41)..x(61) = 41..61, 10 either side of the median 51. */
 	for (uint64_t i = 0; i < 101; i++)
 		a[i] = 101 - i;
 	robust_compute(a, 101, &r);
-	CHECK_EQ_U64(r.median, 51);
-	CHECK_EQ_U64(r.ci_low, 41);
-	CHECK_EQ_U64(r.ci_high, 61);
+	CHECK_EQ_U64(r.median, 51, "1..101: median 51");
+	CHECK_EQ_U64(r.ci_low, 41, "1..101: median CI from x(41)");
+	CHECK_EQ_U64(r.ci_high, 61, "1..101: median CI to x(61)");
 
 	/* sort_u64 against qsort: sizes 0..300, duplicates, extremes. */
 	for (uint64_t n = 0; n <= 300; n++) {
@@ -176,24 +198,28 @@ int main(void)
 		}
 		qsort(s, n, sizeof *s, cmp);
 		sort_u64(b, n);
-		CHECK(n == 0 || memcmp(b, s, n * sizeof *b) == 0);
+		CHECK(n == 0 || memcmp(b, s, n * sizeof *b) == 0,
+		      "sort_u64 of %d values matches qsort", (int)n);
 	}
 
 	/* isqrt and stddev */
-	CHECK_EQ_U64(isqrt_u128(0), 0);
-	CHECK_EQ_U64(isqrt_u128(1), 1);
-	CHECK_EQ_U64(isqrt_u128(15), 3);
-	CHECK_EQ_U64(isqrt_u128(16), 4);
-	CHECK_EQ_U64(isqrt_u128((u128)UINT64_MAX * UINT64_MAX), UINT64_MAX);
+	CHECK_EQ_U64(isqrt_u128(0), 0, "isqrt(0)");
+	CHECK_EQ_U64(isqrt_u128(1), 1, "isqrt(1)");
+	CHECK_EQ_U64(isqrt_u128(15), 3, "isqrt(15) rounds down");
+	CHECK_EQ_U64(isqrt_u128(16), 4, "isqrt(16), a perfect square");
+	CHECK_EQ_U64(isqrt_u128((u128)UINT64_MAX * UINT64_MAX), UINT64_MAX,
+	             "isqrt((2^64-1)^2), the largest square");
 	for (int i = 0; i < 10000; i++) {
 		u128 x = ((u128)next() << 64 | next()) >> (next() % 128);
 		uint64_t s = isqrt_u128(x);
-		CHECK((u128)s * s <= x && ((u128)s + 1) * ((u128)s + 1) > x);
+		CHECK((u128)s * s <= x && ((u128)s + 1) * ((u128)s + 1) > x,
+		      "isqrt of a random 128-bit value: s^2 <= x < (s+1)^2");
 	}
-	CHECK_EQ_U64(stddev_milli(2), 1414); /* the paper's 1,414 */
-	CHECK_EQ_U64(stddev_milli(48), 6928); /* the paper's 6.9 */
-	CHECK_EQ_U64(stddev_milli(0), 0);
-	CHECK_EQ_U64(stddev_milli(UINT64_MAX), (uint64_t)(sqrtl((long double)UINT64_MAX) * 1000));
+	CHECK_EQ_U64(stddev_milli(2), 1414, "stddev of variance 2: the paper's 1.414");
+	CHECK_EQ_U64(stddev_milli(48), 6928, "stddev of variance 48: the paper's 6.9");
+	CHECK_EQ_U64(stddev_milli(0), 0, "stddev of variance 0");
+	CHECK_EQ_U64(stddev_milli(UINT64_MAX), (uint64_t)(sqrtl((long double)UINT64_MAX) * 1000),
+	             "stddev of the largest variance");
 
 	return check_summary("test_robust");
 }

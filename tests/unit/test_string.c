@@ -44,7 +44,7 @@ static void test_memcpy(void)
 				if (!ok && bad++ < 5)
 					printf("  memcpy off %zu soff %zu n %zu\n", off, soff, n);
 			}
-	CHECK_EQ_U64(bad, 0);
+	CHECK_EQ_U64(bad, 0, "memcpy at every alignment and length: copied, src untouched");
 }
 
 /* memmove within one buffer: dst after src (copy must go backwards), dst
@@ -67,24 +67,24 @@ static void test_memmove(void)
 				if (!ok && bad++ < 5)
 					printf("  memmove src %zu dst %zu n %zu\n", s, d, n);
 			}
-	CHECK_EQ_U64(bad, 0);
+	CHECK_EQ_U64(bad, 0, "memmove within one buffer, every src/dst offset and length");
 
 	/* the two directions spelled out */
 	unsigned char a[] = "abcdefgh";
 	lk_memmove(a + 2, a, 5); /* forward overlap: dst > src */
-	CHECK_STR((char *)a, "ababcdeh");
+	CHECK_STR((char *)a, "ababcdeh", "memmove forward overlap (dst > src)");
 	unsigned char b[] = "abcdefgh";
 	lk_memmove(b, b + 2, 5); /* backward overlap: dst < src */
-	CHECK_STR((char *)b, "cdefgfgh");
+	CHECK_STR((char *)b, "cdefgfgh", "memmove backward overlap (dst < src)");
 	unsigned char c[] = "abcdefgh";
 	lk_memmove(c + 1, c, 7);
-	CHECK_STR((char *)c, "aabcdefg");
+	CHECK_STR((char *)c, "aabcdefg", "memmove by one byte up");
 	unsigned char e[] = "abcdefgh";
 	lk_memmove(e, e + 1, 7);
-	CHECK_STR((char *)e, "bcdefghh");
+	CHECK_STR((char *)e, "bcdefghh", "memmove by one byte down");
 	unsigned char f[] = "abcdefgh";
 	lk_memmove(f, f, 8);
-	CHECK_STR((char *)f, "abcdefgh");
+	CHECK_STR((char *)f, "abcdefgh", "memmove onto itself");
 }
 
 static void test_memset(void)
@@ -103,14 +103,15 @@ static void test_memset(void)
 				if (!ok && bad++ < 5)
 					printf("  memset c %d off %zu n %zu\n", c, off, n);
 			}
-	CHECK_EQ_U64(bad, 0);
+	CHECK_EQ_U64(bad, 0, "memset of every byte value at every alignment and length");
 
 	/* only the low byte of c is used */
 	unsigned char x[4] = { 1, 2, 3, 4 };
 	lk_memset(x, 0x1ff, 3);
-	CHECK(x[0] == 0xff && x[1] == 0xff && x[2] == 0xff && x[3] == 4);
+	CHECK(x[0] == 0xff && x[1] == 0xff && x[2] == 0xff && x[3] == 4,
+	      "memset uses only the low byte of c (0x1ff)");
 	lk_memset(x, -1, 4);
-	CHECK(x[0] == 0xff && x[3] == 0xff);
+	CHECK(x[0] == 0xff && x[3] == 0xff, "memset with c = -1 is 0xff");
 }
 
 static int sign(int v)
@@ -120,20 +121,20 @@ static int sign(int v)
 
 static void test_memcmp(void)
 {
-	CHECK(lk_memcmp("abc", "abc", 3) == 0);
-	CHECK(lk_memcmp("abc", "abd", 3) < 0);
-	CHECK(lk_memcmp("abd", "abc", 3) > 0);
-	CHECK(lk_memcmp("abc", "abd", 2) == 0); /* only n bytes */
-	CHECK(lk_memcmp("a", "b", 0) == 0);
-	CHECK(lk_memcmp("b\0x", "b\0y", 3) < 0); /* NUL is not an end */
+	CHECK(lk_memcmp("abc", "abc", 3) == 0, "memcmp of equal bytes: 0");
+	CHECK(lk_memcmp("abc", "abd", 3) < 0, "memcmp \"abc\" < \"abd\"");
+	CHECK(lk_memcmp("abd", "abc", 3) > 0, "memcmp \"abd\" > \"abc\"");
+	CHECK(lk_memcmp("abc", "abd", 2) == 0, "memcmp compares only n bytes");
+	CHECK(lk_memcmp("a", "b", 0) == 0, "memcmp of 0 bytes: 0");
+	CHECK(lk_memcmp("b\0x", "b\0y", 3) < 0, "memcmp: NUL is not an end");
 	/* bytes are unsigned: 0x80 > 0x7f, 0xff > 0x00 */
-	CHECK(lk_memcmp("\x80", "\x7f", 1) > 0);
-	CHECK(lk_memcmp("\x7f", "\x80", 1) < 0);
-	CHECK(lk_memcmp("\xff", "\x00", 1) > 0);
-	CHECK(lk_memcmp("a\xff", "a\x01", 2) > 0);
+	CHECK(lk_memcmp("\x80", "\x7f", 1) > 0, "memcmp: bytes unsigned, 80h > 7Fh");
+	CHECK(lk_memcmp("\x7f", "\x80", 1) < 0, "memcmp: bytes unsigned, 7Fh < 80h");
+	CHECK(lk_memcmp("\xff", "\x00", 1) > 0, "memcmp: FFh > 00h");
+	CHECK(lk_memcmp("a\xff", "a\x01", 2) > 0, "memcmp: FFh > 01h after an equal byte");
 	/* the first difference decides */
-	CHECK(lk_memcmp("az", "ba", 2) < 0);
-	CHECK(lk_memcmp("ba", "az", 2) > 0);
+	CHECK(lk_memcmp("az", "ba", 2) < 0, "memcmp: the first difference decides (a < b)");
+	CHECK(lk_memcmp("ba", "az", 2) > 0, "memcmp: the first difference decides (b > a)");
 
 	/* exhaustive: one differing byte at each position, every value pair */
 	unsigned char p[16], q[16];
@@ -153,22 +154,23 @@ static void test_memcmp(void)
 				if (sign(lk_memcmp(p, q, 16)) != want && bad++ < 5)
 					printf("  memcmp pos %d 0x%02x vs 0x%02x\n", pos, x, y);
 			}
-	CHECK_EQ_U64(bad, 0);
+	CHECK_EQ_U64(bad, 0,
+	             "memcmp sign for one differing byte at each position, every value pair");
 }
 
 static void test_strlen(void)
 {
-	CHECK_EQ_U64(lk_strlen(""), 0);
-	CHECK_EQ_U64(lk_strlen("a"), 1);
-	CHECK_EQ_U64(lk_strlen("hello, world"), 12);
-	CHECK_EQ_U64(lk_strlen("ab\0cd"), 2);
-	CHECK_EQ_U64(lk_strlen("\xff\x80"), 2); /* high bytes are not NUL */
+	CHECK_EQ_U64(lk_strlen(""), 0, "strlen of the empty string");
+	CHECK_EQ_U64(lk_strlen("a"), 1, "strlen of one byte");
+	CHECK_EQ_U64(lk_strlen("hello, world"), 12, "strlen of \"hello, world\"");
+	CHECK_EQ_U64(lk_strlen("ab\0cd"), 2, "strlen stops at the first NUL");
+	CHECK_EQ_U64(lk_strlen("\xff\x80"), 2, "strlen: high bytes are not NUL");
 	char buf[SZ];
 	for (size_t n = 0; n < SZ; n++) {
 		for (size_t i = 0; i < n; i++)
 			buf[i] = (char)('a' + i % 26);
 		buf[n] = '\0';
-		CHECK_EQ_U64(lk_strlen(buf), n);
+		CHECK_EQ_U64(lk_strlen(buf), n, "strlen of %zu bytes", n);
 	}
 }
 
