@@ -497,39 +497,6 @@ static void test_escape(void)
 	}
 }
 
-static void test_tag_record(void)
-{
-	char buf[64];
-	const char *tag = ",\"cpu\":1,\"apic_id\":2";
-	strcpy(buf, "{\"rec\":\"summary\",\"method\":\"cpuid\"}\n");
-	int n = fmt_tag_record(buf, (int)strlen(buf), sizeof buf, tag);
-	CHECK_STR(buf, "{\"rec\":\"summary\",\"cpu\":1,\"apic_id\":2,\"method\":\"cpuid\"}\n",
-	          "tag inserted after the rec key");
-	CHECK_EQ_U64(n, strlen(buf), "tagged: the new length");
-	strcpy(buf, "{\"rec\":\"end\"}\n"); /* a record of one key */
-	n = fmt_tag_record(buf, (int)strlen(buf), sizeof buf, tag);
-	CHECK_STR(buf, "{\"rec\":\"end\",\"cpu\":1,\"apic_id\":2}\n",
-	          "a record of one key: tag inserted after it");
-	static const char *const untouched[] = { "{\"e\":[0,1,2]}\n", "loop_size:3 >>>> x\n", "{\"rec\":\"open",
-						 "{\"rec\"", "", " {\"rec\":\"x\"}" };
-	for (size_t k = 0; k < sizeof untouched / sizeof untouched[0]; k++) {
-		strcpy(buf, untouched[k]);
-		CHECK_EQ_U64(fmt_tag_record(buf, (int)strlen(buf), sizeof buf, tag), strlen(untouched[k]),
-		             "not a record (%zu): the length unchanged", k);
-		CHECK_STR(buf, untouched[k], "not a record (%zu): untouched", k);
-	}
-	/* No room: the line as it is. */
-	char small[24] = "{\"rec\":\"summary\"}\n";
-	CHECK_EQ_U64(fmt_tag_record(small, (int)strlen(small), sizeof small, tag), strlen("{\"rec\":\"summary\"}\n"),
-	             "no room for the tag: the length unchanged");
-	CHECK_STR(small, "{\"rec\":\"summary\"}\n", "no room for the tag: the line as it is");
-	/* An empty tag changes nothing. */
-	strcpy(buf, "{\"rec\":\"x\"}");
-	CHECK_EQ_U64(fmt_tag_record(buf, 12, sizeof buf, ""), 12,
-	             "empty tag: the length unchanged");
-	CHECK_STR(buf, "{\"rec\":\"x\"}", "empty tag: the line unchanged");
-}
-
 int main(void)
 {
 	test_escape();
@@ -541,6 +508,5 @@ int main(void)
 	test_unknown();
 	test_milli();
 	test_fit();
-	test_tag_record();
 	return check_summary("test_fmt");
 }
