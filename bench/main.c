@@ -29,6 +29,7 @@
 #include "../kernel/trap.h"
 #include "../kernel/tscsync.h"
 #include "../lib/fmt.h"
+#include "../lib/record.h"
 
 #define BENCH_VERSION "0.1"
 
@@ -37,6 +38,26 @@ static struct cpu_info cpu;
 
 void kernel_main(uint32_t magic, uint32_t info);
 int memcmp(const void *a, const void *b, size_t n); /* lib/string.c */
+
+/* The end record and the records' closing marker: status, and for a
+ * complete run its totals and (cpus >= 0) the CPUs measured. */
+static void end_record(const char *status, const struct run_totals *t, int cpus)
+{
+	struct rec r;
+	rec_begin(&r, "end");
+	rec_str(&r, "status", status);
+	if (t) {
+		rec_i64(&r, "methods_run", t->methods_run);
+		rec_i64(&r, "methods_skipped", t->methods_skipped);
+		rec_u64(&r, "ensemble_errors", t->ensemble_errors);
+		rec_i64(&r, "config_problems", cfg.problems);
+		rec_u64(&r, "nmis", trap_nmi_count());
+		if (cpus >= 0)
+			rec_i64(&r, "cpus_measured", cpus);
+	}
+	rec_end(&r);
+	kprintf("%s\n", RECORDS_END);
+}
 
 /* Provoke the exception test.fault= asks for (tests of the diagnostics). */
 static void provoke_fault(void)
@@ -140,7 +161,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	uint64_t *ticks = cfg.samples ? mem_alloc(cfg.samples * sizeof(uint64_t)) : 0;
 	if (!ticks) {
 		config_print();
-		kprintf("{\"rec\":\"end\",\"status\":\"no_memory\"}\n%s\n", RECORDS_END);
+		end_record("no_memory", 0, 0);
 		kprintf("bench: run aborted: no memory for a sample buffer (exit code 0x%x)\n",
 			EXIT_FAILURE_CODE);
 		bench_exit(EXIT_FAILURE_CODE);
@@ -152,7 +173,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 
 	if (!cpu.has_tsc) {
 		kprintf("bench: no time-stamp counter (CPUID.1:EDX[4]=0): no method can run\n");
-		kprintf("{\"rec\":\"end\",\"status\":\"no_tsc\"}\n%s\n", RECORDS_END);
+		end_record("no_tsc", 0, 0);
 		kprintf("bench: run aborted: no time-stamp counter (exit code 0x%x)\n", EXIT_FAILURE_CODE);
 		bench_exit(EXIT_FAILURE_CODE);
 	}
@@ -174,16 +195,10 @@ void kernel_main(uint32_t magic, uint32_t info)
 	}
 	mem_test_report();
 
-	char on_cpus[40] = "", cpus_key[32] = "";
-	if (per) {
+	char on_cpus[40] = "";
+	if (per)
 		fmt_format(on_cpus, sizeof on_cpus, ", on %d CPU%s", measured, measured == 1 ? "" : "s");
-		fmt_format(cpus_key, sizeof cpus_key, ",\"cpus_measured\":%d", measured);
-	}
-	kprintf("{\"rec\":\"end\",\"status\":\"complete\",\"methods_run\":%d,\"methods_skipped\":%d,"
-		"\"ensemble_errors\":%llu,\"config_problems\":%d,\"nmis\":%llu%s}\n",
-		t->methods_run, t->methods_skipped, (unsigned long long)t->ensemble_errors,
-		cfg.problems, (unsigned long long)trap_nmi_count(), cpus_key);
-	kprintf("%s\n", RECORDS_END);
+	end_record("complete", t, per ? measured : -1);
 	char final_line[200];
 	fmt_format(final_line, sizeof final_line,
 		   "bench: run complete: %d method%s run, %d skipped, %llu ensemble errors, "

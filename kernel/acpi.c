@@ -4,6 +4,7 @@
 #include "console.h"
 #include "paging.h"
 #include "../lib/fmt.h"
+#include "../lib/record.h"
 
 struct acpi_info acpi;
 uint64_t acpi_hpet_period_fs;
@@ -151,14 +152,21 @@ void acpi_init(const struct boot_info *bi, const char *corrupt)
 			enabled += acpi.cpus[i].enabled;
 		for (int i = 0; i < acpi.ntables; i++)
 			bad += !acpi.tables[i].checksum_ok;
-		kprintf("{\"rec\":\"acpi\",\"rsdp\":%s,\"revision\":%u,\"tables\":%d,\"bad_checksums\":%d,"
-			"\"cpus_enabled\":%d,\"cpus_listed\":%d,\"lapic\":%llu,\"pm_timer_port\":%u,\"pm_timer_bits\":%d,"
-			"\"reset_supported\":%s,\"hpet_base\":%llu,\"hpet_period_fs\":%llu,\"problems\":%d}\n",
-			acpi.rsdp_found ? "true" : "false", acpi.revision, acpi.ntables,
-			bad,
-			enabled, acpi.ncpus, (unsigned long long)acpi.lapic_addr, acpi.pm_tmr_port,
-			acpi.pm_tmr_port ? (acpi.pm_tmr_32bit ? 32 : 24) : 0, acpi.reset_supported ? "true" : "false",
-			(unsigned long long)(acpi.hpet_ok ? acpi.hpet_base : 0), (unsigned long long)acpi_hpet_period_fs,
-			acpi.nproblems);
+		struct rec r;
+		rec_begin(&r, "acpi");
+		rec_bool(&r, "rsdp", acpi.rsdp_found);
+		rec_u64(&r, "revision", acpi.revision);
+		rec_i64(&r, "tables", acpi.ntables);
+		rec_i64(&r, "bad_checksums", bad);
+		rec_i64(&r, "cpus_enabled", enabled);
+		rec_i64(&r, "cpus_listed", acpi.ncpus);
+		rec_u64(&r, "lapic", acpi.lapic_addr);
+		rec_u64(&r, "pm_timer_port", acpi.pm_tmr_port);
+		rec_i64(&r, "pm_timer_bits", acpi.pm_tmr_port ? (acpi.pm_tmr_32bit ? 32 : 24) : 0);
+		rec_bool(&r, "reset_supported", acpi.reset_supported);
+		rec_u64(&r, "hpet_base", acpi.hpet_ok ? acpi.hpet_base : 0);
+		rec_u64(&r, "hpet_period_fs", acpi_hpet_period_fs);
+		rec_i64(&r, "problems", acpi.nproblems);
+		rec_end(&r);
 	}
 }

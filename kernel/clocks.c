@@ -5,7 +5,7 @@
 #include "console.h"
 #include "cpu.h"
 #include "../lib/fmt.h"
-#include "../lib/json.h"
+#include "../lib/record.h"
 
 #define HPET_GCAP_ID 0x000      /* General Capabilities and ID (HPET 1.0a 2.3.4) */
 #define HPET_GCAP_COUNT_SIZE (1ull << 13)
@@ -349,35 +349,51 @@ static void print_clocks(const struct cpu_info *c, const struct tsc_rate *out, c
 
 static void print_records(const struct tsc_rate *out, const struct tscfreq_choice *ch)
 {
-	char why[256];
+	struct rec r;
 	if (config_json()) {
-		kprintf("{\"rec\":\"clocks\",\"clocks\":[");
+		rec_begin(&r, "clocks");
+		rec_array(&r, "clocks");
 		for (int i = 0; i < CLOCK_COUNT; i++) {
 			const struct tscfreq_clock *k = &out->clock[i];
-			kprintf("%s{\"name\":\"%s\",\"hz\":%llu,\"ppm\":%u,\"measured_ppm\":%u,\"tolerance_ppm\":%u,"
-				"\"absent\":", i ? "," : "", k->name, (unsigned long long)k->hz, k->ppm,
-				out->measured_ppm[i], i == CLOCK_CPUID ? k->ppm : tolerance_ppm((enum clock_id)i));
+			rec_object(&r, 0);
+			rec_str(&r, "name", k->name);
+			rec_u64(&r, "hz", k->hz);
+			rec_u64(&r, "ppm", k->ppm);
+			rec_u64(&r, "measured_ppm", out->measured_ppm[i]);
+			rec_u64(&r, "tolerance_ppm", i == CLOCK_CPUID ? k->ppm : tolerance_ppm((enum clock_id)i));
 			if (k->hz)
-				kprintf("null}");
+				rec_null(&r, "absent");
 			else
-				kprintf("\"%s\"}", json_escape(why, sizeof why, out->absent[i] ? out->absent[i] : ""));
+				rec_str(&r, "absent", out->absent[i] ? out->absent[i] : "");
+			rec_object_end(&r);
 		}
-		kprintf("],\"used\":\"%s\",\"disagree\":%d}\n", ch->best < 0 ? "none" : clock_names[ch->best], out->disagree);
+		rec_array_end(&r);
+		rec_str(&r, "used", ch->best < 0 ? "none" : clock_names[ch->best]);
+		rec_i64(&r, "disagree", out->disagree);
+		rec_end(&r);
 	}
-	kprintf("{\"rec\":\"tsc_rate\",\"hz\":%llu,\"ppm\":%u,\"source\":\"%s\",\"disagree\":%s,\"why\":\"%s\","
-		"\"cpuid_hz\":%llu,"
-		"\"cpuid_ppm\":%u,\"cpuid_kind\":\"%s\",\"pit_hz\":[%llu,%llu],\"pit_ppm\":[%u,%u],"
-		"\"pit_ticks\":[%llu,%llu],\"pit_windows\":[%d,%d],\"pit_counts\":%u,"
-		"\"hpet_hz\":[%llu,%llu],\"hpet_ppm\":[%u,%u],\"pmtimer_hz\":[%llu,%llu],\"pmtimer_ppm\":[%u,%u]}\n",
-		(unsigned long long)out->hz, out->ppm, out->source, out->disagree ? "true" : "false", out->why,
-		(unsigned long long)out->cpuid.hz,
-		out->cpuid.ppm, tscfreq_kind_name(out->cpuid.kind), (unsigned long long)out->pit[0].hz,
-		(unsigned long long)out->pit[1].hz, out->pit[0].ppm, out->pit[1].ppm,
-		(unsigned long long)out->pit[0].ticks, (unsigned long long)out->pit[1].ticks,
-		out->pit_windows[0], out->pit_windows[1], PIT_COUNTS_50MS,
-		(unsigned long long)out->hpet[0].hz, (unsigned long long)out->hpet[1].hz, out->hpet[0].ppm,
-		out->hpet[1].ppm, (unsigned long long)out->pm[0].hz, (unsigned long long)out->pm[1].hz,
-		out->pm[0].ppm, out->pm[1].ppm);
+	/* Two values of a pair, as an array. */
+#define PAIR(key, a, b) (rec_array(&r, key), rec_u64(&r, 0, a), rec_u64(&r, 0, b), rec_array_end(&r))
+	rec_begin(&r, "tsc_rate");
+	rec_u64(&r, "hz", out->hz);
+	rec_u64(&r, "ppm", out->ppm);
+	rec_str(&r, "source", out->source);
+	rec_bool(&r, "disagree", out->disagree);
+	rec_str(&r, "why", out->why);
+	rec_u64(&r, "cpuid_hz", out->cpuid.hz);
+	rec_u64(&r, "cpuid_ppm", out->cpuid.ppm);
+	rec_str(&r, "cpuid_kind", tscfreq_kind_name(out->cpuid.kind));
+	PAIR("pit_hz", out->pit[0].hz, out->pit[1].hz);
+	PAIR("pit_ppm", out->pit[0].ppm, out->pit[1].ppm);
+	PAIR("pit_ticks", out->pit[0].ticks, out->pit[1].ticks);
+	PAIR("pit_windows", (uint64_t)out->pit_windows[0], (uint64_t)out->pit_windows[1]);
+	rec_u64(&r, "pit_counts", PIT_COUNTS_50MS);
+	PAIR("hpet_hz", out->hpet[0].hz, out->hpet[1].hz);
+	PAIR("hpet_ppm", out->hpet[0].ppm, out->hpet[1].ppm);
+	PAIR("pmtimer_hz", out->pm[0].hz, out->pm[1].hz);
+	PAIR("pmtimer_ppm", out->pm[0].ppm, out->pm[1].ppm);
+#undef PAIR
+	rec_end(&r);
 }
 
 /* The rate tsc_rate_measure chose last, for clocks_tsc_rate. */

@@ -4,6 +4,7 @@
 #include "../lib/cmdline.h"
 #include "../lib/fmt.h"
 #include "../lib/pmu.h"
+#include "../lib/record.h"
 
 struct config cfg;
 
@@ -157,11 +158,9 @@ void config_print(void)
 		if (config_workload_selected(i))
 			wn += fmt_format(wl + wn, sizeof wl - (size_t)wn, "%s%s", wn ? "," : "",
 					 workload_words[i]);
-	char dump[24] = "off", jdump[24] = "null";
-	if (cfg.dump != CFG_OFF) {
+	char dump[24] = "off";
+	if (cfg.dump != CFG_OFF)
 		fmt_format(dump, sizeof dump, "%llu", (unsigned long long)cfg.dump);
-		fmt_format(jdump, sizeof jdump, "%llu", (unsigned long long)cfg.dump);
-	}
 	kprintf("config: ensembles=%llu samples=%llu warmup=%llu methods=%s workloads=%s resolution=%s "
 		"output=%s dump=%s pmu=%s walk=%s verdict.var_of_vars=%llu verdict.var_of_mins=%llu (%d command-line problem%s)\n",
 		(unsigned long long)cfg.ensembles, (unsigned long long)cfg.samples,
@@ -169,12 +168,21 @@ void config_print(void)
 		output_words[cfg.output], dump, pmu_mode_words[cfg.pmu], onoff_words[cfg.walk],
 		(unsigned long long)cfg.max_var_of_vars,
 		(unsigned long long)cfg.max_var_of_mins, cfg.problems, cfg.problems == 1 ? "" : "s");
-	if (config_json())
-		kprintf("{\"rec\":\"config\",\"ensembles\":%llu,\"samples\":%llu,\"warmup\":%llu,"
-			"\"methods\":\"%s\",\"workloads\":\"%s\",\"resolution\":%s,\"output\":\"%s\","
-			"\"dump\":%s,\"walk\":%s,\"max_var_of_vars\":%llu,\"max_var_of_mins\":%llu,\"problems\":%d}\n",
-			(unsigned long long)cfg.ensembles, (unsigned long long)cfg.samples,
-			(unsigned long long)cfg.warmup, list, wl, cfg.resolution ? "true" : "false",
-			output_words[cfg.output], jdump, cfg.walk ? "true" : "false", (unsigned long long)cfg.max_var_of_vars,
-			(unsigned long long)cfg.max_var_of_mins, cfg.problems);
+	if (config_json()) {
+		struct rec r;
+		rec_begin(&r, "config");
+		rec_u64(&r, "ensembles", cfg.ensembles);
+		rec_u64(&r, "samples", cfg.samples);
+		rec_u64(&r, "warmup", cfg.warmup);
+		rec_str(&r, "methods", list);
+		rec_str(&r, "workloads", wl);
+		rec_bool(&r, "resolution", (int)cfg.resolution);
+		rec_str(&r, "output", output_words[cfg.output]);
+		rec_u64_or_null(&r, "dump", cfg.dump != CFG_OFF, cfg.dump);
+		rec_bool(&r, "walk", (int)cfg.walk);
+		rec_u64(&r, "max_var_of_vars", cfg.max_var_of_vars);
+		rec_u64(&r, "max_var_of_mins", cfg.max_var_of_mins);
+		rec_i64(&r, "problems", cfg.problems);
+		rec_end(&r);
+	}
 }

@@ -5,7 +5,7 @@
 #include "mem.h"
 #include "paging.h"
 #include "../lib/fmt.h"
-#include "../lib/json.h"
+#include "../lib/record.h"
 
 static void regs_str(char *dst, uint32_t a, uint32_t b, uint32_t c)
 {
@@ -77,7 +77,6 @@ void probe_cpu(struct cpu_info *c)
 
 void probe_print(const struct cpu_info *c, const struct boot_info *bi)
 {
-	char e1[64], e2[256], e3[2048], e4[64], e5[256];
 	uint64_t usable_mib = mem_total_usable() >> 20;
 
 	/* Vendor, brand and hypervisor strings come from CPUID, which a
@@ -120,15 +119,26 @@ void probe_print(const struct cpu_info *c, const struct boot_info *bi)
 		bi->loader[0] ? fmt_escape(esc, sizeof esc, bi->loader, sizeof bi->loader) : "(not given)");
 	kprintf("env: command line: \"%s\"\n", fmt_escape(esc, sizeof esc, bi->cmdline, sizeof bi->cmdline));
 
-	kprintf("{\"rec\":\"env\",\"vendor\":\"%s\",\"brand\":\"%s\",\"family\":%u,\"model\":%u,"
-		"\"stepping\":%u,\"signature\":%u,\"tsc\":%d,\"rdtscp\":%d,\"invariant_tsc\":%d,\"serialize\":%d,"
-		"\"hypervisor\":%d,\"hypervisor_vendor\":\"%s\",\"memory_usable_mib\":%llu,"
-		"\"memory_below_4g_mib\":%llu,\"memory_above_4g_mib\":%llu,\"buffers_from\":%llu,"
-		"\"boot_protocol\":%d,\"loader\":\"%s\",\"cmdline\":\"%s\"}\n",
-		json_escape(e1, sizeof e1, c->vendor), json_escape(e2, sizeof e2, c->brand),
-		c->family, c->model, c->stepping, c->signature, c->has_tsc, c->has_rdtscp,
-		c->invariant_tsc, c->has_serialize, c->hypervisor, json_escape(e4, sizeof e4, c->hv_vendor),
-		(unsigned long long)usable_mib, (unsigned long long)(mem_usable_below_4g() >> 20),
-		(unsigned long long)(mem_usable_above_4g() >> 20), (unsigned long long)pool, bi->protocol,
-		json_escape(e5, sizeof e5, bi->loader), json_escape(e3, sizeof e3, bi->cmdline));
+	struct rec r;
+	rec_begin(&r, "env");
+	rec_strn(&r, "vendor", c->vendor, sizeof c->vendor);
+	rec_strn(&r, "brand", c->brand, sizeof c->brand);
+	rec_u64(&r, "family", c->family);
+	rec_u64(&r, "model", c->model);
+	rec_u64(&r, "stepping", c->stepping);
+	rec_u64(&r, "signature", c->signature);
+	rec_i64(&r, "tsc", c->has_tsc);
+	rec_i64(&r, "rdtscp", c->has_rdtscp);
+	rec_i64(&r, "invariant_tsc", c->invariant_tsc);
+	rec_i64(&r, "serialize", c->has_serialize);
+	rec_i64(&r, "hypervisor", c->hypervisor);
+	rec_strn(&r, "hypervisor_vendor", c->hv_vendor, sizeof c->hv_vendor);
+	rec_u64(&r, "memory_usable_mib", usable_mib);
+	rec_u64(&r, "memory_below_4g_mib", mem_usable_below_4g() >> 20);
+	rec_u64(&r, "memory_above_4g_mib", mem_usable_above_4g() >> 20);
+	rec_u64(&r, "buffers_from", pool);
+	rec_i64(&r, "boot_protocol", bi->protocol);
+	rec_strn(&r, "loader", bi->loader, sizeof bi->loader);
+	rec_strn(&r, "cmdline", bi->cmdline, sizeof bi->cmdline);
+	rec_end(&r);
 }

@@ -7,6 +7,7 @@
 #include "mem.h"
 #include "trap.h"
 #include "../lib/fmt.h"
+#include "../lib/record.h"
 
 #define MSR_APIC_BASE 0x1B
 #define MSR_PAT 0x277
@@ -434,18 +435,28 @@ static void print_section(const char *park, uint64_t page, const char *why_none,
 			(unsigned long long)page, park);
 	if (!config_json())
 		return;
-	kprintf("{\"rec\":\"smp\",\"listed\":%d,\"online\":%d,\"boot_cpu\":%d,\"park\":\"%s\",\"why\":%s%s%s,"
-		"\"trampoline\":%llu,\"cpus\":[", ncpus, online, bsp, use_mwait ? "mwait" : "hlt",
-		why_none ? "\"" : "", why_none ? why_none : "null", why_none ? "\"" : "",
-		(unsigned long long)page);
+	struct rec r;
+	rec_begin(&r, "smp");
+	rec_i64(&r, "listed", ncpus);
+	rec_i64(&r, "online", online);
+	rec_i64(&r, "boot_cpu", bsp);
+	rec_str(&r, "park", use_mwait ? "mwait" : "hlt");
+	rec_str(&r, "why", why_none);
+	rec_u64(&r, "trampoline", page);
+	rec_array(&r, "cpus");
 	for (int i = 0; i < ncpus; i++) {
 		const struct smp_cpu_info *ci = &slots[i].info;
-		kprintf("%s{\"cpu\":%d,\"apic_id\":%u,\"boot\":%s,\"online\":%s,\"start_ticks\":%llu,"
-			"\"why\":%s%s%s}", i ? "," : "", i, ci->apic_id, ci->boot ? "true" : "false",
-			ci->online ? "true" : "false", (unsigned long long)ci->start_ticks, ci->why ? "\"" : "",
-			ci->why ? ci->why : "null", ci->why ? "\"" : "");
+		rec_object(&r, 0);
+		rec_i64(&r, "cpu", i);
+		rec_u64(&r, "apic_id", ci->apic_id);
+		rec_bool(&r, "boot", ci->boot);
+		rec_bool(&r, "online", ci->online);
+		rec_u64(&r, "start_ticks", ci->start_ticks);
+		rec_str(&r, "why", ci->why);
+		rec_object_end(&r);
 	}
-	kprintf("]}\n");
+	rec_array_end(&r);
+	rec_end(&r);
 }
 
 /* copy_trampoline - the trampoline at page, its parameters the boot
@@ -583,9 +594,16 @@ void smp_test(int what)
 			"%llu TSC ticks there, %llu TSC ticks for the call\n", i, r ? "FAILED" : "ran", p.cpu,
 			p.apic_id, on_stack ? "its own" : "ANOTHER", (unsigned long long)p.ticks,
 			(unsigned long long)t);
-		if (config_json())
-			kprintf("{\"rec\":\"smp_test\",\"cpu\":%d,\"ran\":%s,\"said_cpu\":%d,\"said_apic_id\":%u,"
-				"\"own_stack\":%s,\"ticks\":%llu}\n", i, r ? "false" : "true", p.cpu, p.apic_id,
-				on_stack ? "true" : "false", (unsigned long long)t);
+		if (config_json()) {
+			struct rec k;
+			rec_begin(&k, "smp_test");
+			rec_i64(&k, "cpu", i);
+			rec_bool(&k, "ran", !r);
+			rec_i64(&k, "said_cpu", p.cpu);
+			rec_u64(&k, "said_apic_id", p.apic_id);
+			rec_bool(&k, "own_stack", on_stack);
+			rec_u64(&k, "ticks", t);
+			rec_end(&k);
+		}
 	}
 }

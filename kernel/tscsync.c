@@ -5,6 +5,7 @@
 #include "cpu.h"
 #include "smp.h"
 #include "trap.h"
+#include "../lib/record.h"
 
 #define MSR_TSC_ADJUST 0x3B
 #define WARP_US 20000          /* Linux: 20 ms (2 ms between SMT siblings) */
@@ -103,11 +104,40 @@ static void warp_one(int cpu, int boot)
 		"as Linux's check_tsc_warp)\n", cpu, id, boot, (unsigned long long)warps,
 		(unsigned long long)max, (unsigned long long)a->rounds, (unsigned long long)b->rounds,
 		err ? ": INCOMPLETE: " : "", err ? err : "");
-	if (config_json())
-		kprintf("{\"rec\":\"tsc_sync\",\"cpu\":%d,\"apic_id\":%u,\"against\":%d,\"warps\":%llu,"
-			"\"max_warp_ticks\":%llu,\"rounds\":[%llu,%llu],\"us\":%d,\"complete\":%s}\n", cpu, id, boot,
-			(unsigned long long)warps, (unsigned long long)max, (unsigned long long)a->rounds,
-			(unsigned long long)b->rounds, WARP_US, err ? "false" : "true");
+	if (config_json()) {
+		struct rec r;
+		rec_begin(&r, "tsc_sync");
+		rec_i64(&r, "cpu", cpu);
+		rec_u64(&r, "apic_id", id);
+		rec_i64(&r, "against", boot);
+		rec_u64(&r, "warps", warps);
+		rec_u64(&r, "max_warp_ticks", max);
+		rec_array(&r, "rounds");
+		rec_u64(&r, 0, a->rounds);
+		rec_u64(&r, 0, b->rounds);
+		rec_array_end(&r);
+		rec_i64(&r, "us", WARP_US);
+		rec_bool(&r, "complete", !err);
+		rec_end(&r);
+	}
+}
+
+/* The tsc_adjust record: whether IA32_TSC_ADJUST exists; with cpu >= 0,
+ * that CPU's value (have: read without a fault). */
+static void adjust_record(int present, int cpu, uint32_t apic_id, int have, int64_t value)
+{
+	struct rec r;
+	rec_begin(&r, "tsc_adjust");
+	rec_bool(&r, "present", present);
+	if (cpu >= 0) {
+		rec_i64(&r, "cpu", cpu);
+		rec_u64(&r, "apic_id", apic_id);
+		if (have)
+			rec_i64(&r, "value", value);
+		else
+			rec_null(&r, "value");
+	}
+	rec_end(&r);
 }
 
 struct adjust {
@@ -135,7 +165,7 @@ void tscsync_check(const struct cpu_info *c)
 	if (c->max_basic < 7 || !((cpuid(7, 0).ebx >> 1) & 1)) {
 		kprintf("tsc adjust: IA32_TSC_ADJUST (MSR 3BH): absent (CPUID.(EAX=07H,ECX=0):EBX[1]=0)\n");
 		if (config_json())
-			kprintf("{\"rec\":\"tsc_adjust\",\"present\":false}\n");
+			adjust_record(0, -1, 0, 0, 0);
 		return;
 	}
 	for (int i = 0; i < smp_cpu_count(); i++) {
@@ -152,11 +182,9 @@ void tscsync_check(const struct cpu_info *c)
 				ci->apic_id, (long long)a.value);
 		if (config_json()) {
 			if (a.err)
-				kprintf("{\"rec\":\"tsc_adjust\",\"present\":true,\"cpu\":%d,\"apic_id\":%u,\"value\":null}\n",
-					i, ci->apic_id);
+				adjust_record(1, i, ci->apic_id, 0, 0);
 			else
-				kprintf("{\"rec\":\"tsc_adjust\",\"present\":true,\"cpu\":%d,\"apic_id\":%u,\"value\":%lld}\n",
-					i, ci->apic_id, (long long)a.value);
+				adjust_record(1, i, ci->apic_id, 1, (int64_t)a.value);
 		}
 	}
 }
