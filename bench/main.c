@@ -7,6 +7,7 @@
  * draws the whole house. */
 #include <stdint.h>
 #include "code.h"
+#include "estimate.h"
 #include "percpu.h"
 #include "report.h"
 #include "run.h"
@@ -168,7 +169,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	}
 
 	config_print();
-	report_serial_estimate(&cpu, counters, per ? ncpus : 1);
+	estimate_serial(&cpu, counters, per ? ncpus : 1);
 	code_print_config();
 
 	if (!cpu.has_tsc) {

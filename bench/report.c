@@ -116,7 +116,7 @@ static void report_ensemble_compact(const char *unit, uint64_t j, const struct e
 		fmt_format(var, sizeof var, "%llu", ULL(e->var));
 	if (d->smi_ok)
 		fmt_format(smis, sizeof smis, ",%llu", ULL(d->smis));
-	kprintf("{\"e\":[%d,%llu,%llu,%llu,%s,%llu,%llu%s]}\n", u, ULL(j), ULL(e->min), ULL(e->max), var,
+	kprintf(REPORT_COMPACT_RECORD, u, ULL(j), ULL(e->min), ULL(e->max), var,
 		ULL(r->median), ULL(d->nmis), smis);
 }
 
@@ -133,7 +133,7 @@ void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uin
 				"max_deviation: %llu ;min time: %llu\n",
 				ULL(j), ULL(e->max_dev), ULL(e->min));
 		else
-			kprintf("loop_size:%llu >>>> variance(cycles): %llu; max_deviation: %llu ;min time: %llu\n",
+			kprintf(REPORT_PAPER_LINE,
 				ULL(j), ULL(e->var), ULL(e->max_dev), ULL(e->min));
 	}
 	if (!config_json())
@@ -531,156 +531,5 @@ void report_recommendation(int m, const char *why)
 		rec_str(&r, "method", m >= 0 ? methods[m].name : 0);
 		rec_str(&r, "reason", why);
 		rec_end(&r);
-	}
-}
-
-/* --- the serial estimate ------------------------------------------------
- * What the run will print, estimated from the counts of the lines and
- * records it prints and their typical sizes, measured on QEMU TCG runs of
- * the default size (the figures of a noisy TCG run: about 11 characters
- * for the three of a paper-format line, 20 for the five of a compact
- * record) and of 1 and 3 methods x 2 and 7 workloads for the fixed part.
- * tests/bench/serial_budget.py prints how far it is from what a run
- * printed. Not counted: progress lines (one every few seconds) and the
- * code= lines. */
-#define EST_PAPER_LINE 75 /* "loop_size:J >>>> ..." without J's digits */
-#define EST_COMPACT 32    /* {"e":[U,J,...]} without J's digits, SMIs not counted */
-#define EST_FULL 349      /* a full ensemble record without J, names, unit and samples */
-#define EST_SECONDARY_SERIES_HALF 2 /* a counter's series prints half a series' fixed part */
-#define EST_SELF 700      /* this line and record */
-
-/* Bytes besides the ensembles' lines, by output level: per series of the
- * method's own unit (method lines and record, summaries), per method run
- * (its verdict), once (recommendation, tables, end record, final line). */
-static const struct {
-	uint16_t series, method, once;
-} est_fixed[] = {
-	[OUTPUT_HUMAN] = { 1230, 100, 950 },
-	[OUTPUT_JSON] = { 750, 400, 1300 },
-	[OUTPUT_BOTH] = { 1960, 300, 1400 },
-	[OUTPUT_FULL] = { 1960, 300, 1400 },
-	[OUTPUT_SUMMARY] = { 1960, 300, 1400 },
-};
-
-size_t strlen(const char *s); /* lib/string.c */
-
-/* Decimal digits of x. */
-static uint64_t digits_of(uint64_t x)
-{
-	uint64_t d = 1;
-	for (; x >= 10; x /= 10)
-		d++;
-	return d;
-}
-
-/* Decimal digits of 0..n-1, summed: what the ensemble numbers take. */
-static uint64_t digits_below(uint64_t n)
-{
-	uint64_t sum = 0, lo = 0, hi = 10;
-	for (uint64_t d = 1; lo < n; d++, lo = hi, hi *= 10)
-		sum += d * ((n < hi ? n : hi) - lo);
-	return sum;
-}
-
-/* What the ensembles of one (method, workload) print, with its fixed part:
- * units series (the method's own first), lm and lw the names' lengths. */
-static uint64_t est_workload(int units, uint64_t lm, uint64_t lw, int resolution, uint64_t *paper,
-			     uint64_t *records)
-{
-	uint64_t e = cfg.ensembles, jd = digits_below(e), b = 0;
-	if (config_human() && config_per_ensemble()) {
-		b += e * EST_PAPER_LINE + jd;
-		*paper += e;
-	}
-	for (int u = 0; u < units && config_json() && config_per_ensemble(); u++) {
-		b += config_full() ? e * (EST_FULL + lm + lw + strlen(unit_key[u]) + digits_of(cfg.samples)) + jd
-				   : e * EST_COMPACT + jd;
-		*records += e;
-	}
-	b += est_fixed[cfg.output].series + (uint64_t)(units - 1) * est_fixed[cfg.output].series /
-					       EST_SECONDARY_SERIES_HALF;
-	if (cfg.dump != CFG_OFF) { /* samples records of at most 100 values of ~3 digits */
-		uint64_t n = cfg.samples < DUMP_MAX_SAMPLES ? cfg.samples : DUMP_MAX_SAMPLES;
-		b += (n + 99) / 100 * (100 + lm + lw) + n * 4;
-	}
-	if (cfg.walk) /* a walk line and record per window walked */
-		b += (resolution ? e : 1) * ((config_human() ? 250 : 0) + (config_json() ? 150 : 0));
-	return b;
-}
-
-/* A CPU's own section in a per-CPU run (cpus=): its quiet:, lfence and
- * pmu: lines and records, measured under QEMU (about 3.5 KB). */
-#define EST_PER_CPU 3500
-
-void report_serial_estimate(const struct cpu_info *cpu, int counters, int cpus)
-{
-	uint64_t base = console_bytes_written() + EST_SELF + est_fixed[cfg.output].once;
-	uint64_t bytes = base;
-	uint64_t series = 0, paper = 0, records = 0;
-	int run = 0;
-	for (int mi = 0; mi < METHOD_COUNT; mi++) {
-		enum method_id m = (enum method_id)mi;
-		if (!((cfg.methods >> m) & 1))
-			continue;
-		const char *why = method_unavailable(m, cpu);
-		uint64_t lm = strlen(methods[m].name);
-		if (why || (method_is_ctr(m) && !counters)) { /* a skip line and record */
-			uint64_t lw = why ? strlen(why) : 40;
-			bytes += 20 + lm + lw + (config_json() ? 36 + lm + lw : 0u);
-			continue;
-		}
-		int units = method_is_ctr(m) ? 2 : counters ? 3 : 1;
-		run++;
-		bytes += est_fixed[cfg.output].method;
-		for (int i = 0; i < workload_count(); i++) {
-			const struct workload *w = workload_at(i);
-			int res = (w->flags & WL_RESOLUTION) != 0;
-			if (!(w->flags & WL_OFFSET) && !(res ? cfg.resolution != 0 : config_workload_selected(i)))
-				continue;
-			bytes += est_workload(units, lm, strlen(w->name), res, &paper, &records);
-			series += (uint64_t)units;
-		}
-		for (int k = 0; k < 2 && code_configured(); k++) { /* code=: N copies and 2N */
-			bytes += est_workload(units, lm, strlen(cfg.code_name) + 3, 0, &paper, &records);
-			series += (uint64_t)units;
-		}
-	}
-	if (cpus > 1) { /* the same run on each CPU, each with its own section */
-		bytes = base + (bytes - base + EST_PER_CPU) * (uint64_t)cpus;
-		series *= (uint64_t)cpus;
-		paper *= (uint64_t)cpus;
-		records *= (uint64_t)cpus;
-		run *= cpus;
-	}
-	uint32_t baud = console_serial_baud();
-	uint64_t ms = baud ? bytes * 10000 / baud : 0; /* 8N1: 10 bits a byte */
-	char when[128] = "but nothing goes to a serial port here (console=none, or no UART answered)", min[32] = "";
-	if (ms >= 120000)
-		fmt_format(min, sizeof min, " (%llu.%llu min)", ULL(ms / 60000), ULL(ms % 60000 / 6000));
-	if (baud)
-		fmt_format(when, sizeof when, "about %llu.%llu s%s at %u baud (8N1: 10 bits a byte)",
-			   ULL(ms / 1000), ULL(ms % 1000 / 100), min, baud);
-	char recs[64] = "no ensemble records";
-	if (!config_per_ensemble())
-		fmt_format(recs, sizeof recs, "no per-ensemble lines or records (output=summary)");
-	else if (records)
-		fmt_format(recs, sizeof recs, "%llu %s ensemble records", ULL(records),
-			   config_full() ? "full" : "compact");
-	kprintf("serial: this run prints about %llu KB (%llu bytes), %s; an estimate: the bytes printed so "
-		"far plus %llu paper-format lines, %s and the summaries of %llu series of %llu ensembles "
-		"(%d method%s run), at typical sizes measured under QEMU\n",
-		ULL((bytes + 500) / 1000), ULL(bytes), when, ULL(paper), recs, ULL(series), ULL(cfg.ensembles),
-		run, run == 1 ? "" : "s");
-	if (config_json()) {
-		char b[24] = "null", t[24] = "null";
-		if (baud) {
-			fmt_format(b, sizeof b, "%u", baud);
-			fmt_format(t, sizeof t, "%llu", ULL(ms));
-		}
-		kprintf("{\"rec\":\"serial_estimate\",\"bytes\":%llu,\"baud\":%s,\"ms\":%s,\"paper_lines\":%llu,"
-			"\"ensemble_records\":%llu,\"compact\":%s,\"series\":%llu,\"ensembles\":%llu,"
-			"\"methods_run\":%d}\n",
-			ULL(bytes), b, t, ULL(paper), ULL(records), config_full() ? "false" : "true",
-			ULL(series), ULL(cfg.ensembles), run);
 	}
 }

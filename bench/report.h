@@ -16,6 +16,14 @@
 #define RECORDS_BEGIN "BEGIN bench-records v1"
 #define RECORDS_END "END bench-records"
 
+/* The paper's per-ensemble line (appendix lines 163-175; its four figures:
+ * loop size, variance, max deviation, min), and the compact ensemble record
+ * (README "Machine-readable output": unit index, ensemble, min, max,
+ * variance as text, median, NMIs, then ",SMIS" as text or nothing): the
+ * format strings that print them, which bench/estimate.c measures. */
+#define REPORT_PAPER_LINE "loop_size:%llu >>>> variance(cycles): %llu; max_deviation: %llu ;min time: %llu\n"
+#define REPORT_COMPACT_RECORD "{\"e\":[%d,%llu,%llu,%llu,%s,%llu,%llu%s]}\n"
+
 /* Units are given by their record key (unit_key[], results.h). Paper-format
  * lines are printed for a method's own unit (primary) only; report_ensemble
  * prints nothing at output=summary. */
@@ -58,14 +66,4 @@ void report_walk(enum method_id m, const struct workload *w, int resolution, uin
 		 const struct walk_result *r);
 void report_resolution(enum method_id m, const struct resolution *r);
 void report_recommendation(int m, const char *why);
-/* report_serial_estimate - in the config section, a line and a
- * "serial_estimate" record: the bytes the run will print (an estimate from
- * the counts of its lines and records and their typical sizes, bench/report.c)
- * and how long they take at the serial console's baud rate (8N1: 10 bits a
- * byte), or that nothing goes to a serial port. counters: 1 when counters
- * will be read beside the TSC methods (3 series each, the ctr_ methods run);
- * cpus: the CPUs measured in turn (cpus=; 1 for the boot CPU alone). */
-struct cpu_info;
-void report_serial_estimate(const struct cpu_info *cpu, int counters, int cpus);
-
 #endif
