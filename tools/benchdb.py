@@ -43,11 +43,11 @@ kernel's figures unsigned 64-bit: a figure of 2^63 or more is stored as its
 decimal text (columns without a type, so SQLite converts nothing) and read
 back as an int by this module.
 
-store() takes an already-parsed log: a tools/benchlog.py Log today. Another
+store() takes an already-parsed log: a tools/benchlog Log today. Another
 reader (the QR code's compact text, "bench1 ...") only has to give an object
 with the same attributes store() reads (valid, problems, env, config, end,
 final_line, by_kind["tsc_rate"], by_kind["machine"], series, skips) and a
-run_digest attribute of its own; tools/bench.py decides by the file's type
+run_digest attribute of its own; tools/benchinput.py decides by the file's type
 which reader to use.
 """
 import datetime
@@ -151,7 +151,7 @@ class DbError(Exception):
 
 
 class Refused(Exception):
-    """A log that must not be stored: invalid (tools/benchlog.py found
+    """A log that must not be stored: invalid (tools/benchlog found
     problems: invalid is True), without an env record, or in a format not
     read yet."""
 

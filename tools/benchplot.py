@@ -1,4 +1,4 @@
-"""tools/benchplot.py - the paper's figures from a parsed log (tools/benchlog.py).
+"""tools/benchplot.py - the paper's figures from a parsed log (tools/benchlog/).
 
 Each function writes one PNG with matplotlib's Agg backend (no display
 needed) and returns its path. Axes carry units; titles say which figure of

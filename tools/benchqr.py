@@ -1,6 +1,6 @@
 """tools/benchqr.py - read the QR code of a run's results: photos or
 screenshots of the screen (decoded with zbarimg, Debian zbar-tools), or the
-code's text itself ("bench1 ..."), into the log object tools/benchlog.py
+code's text itself ("bench1 ..."), into the log object tools/benchlog
 gives for a serial log, holding the figures the text carries.
 
     texts = decode(["shot1.jpg", "shot2.jpg"])   # every code found, as text

@@ -9,7 +9,8 @@ How the screen is read, exactly and without OCR:
     PPM; every 8x16 cell is compared with the glyphs of kernel/font.c, the
     very data the kernel draws with. The kernel draws light grey on black
     only (kernel/fb.h), so a pixel is lit or not, and a cell matches one
-    glyph exactly or none (the font's glyphs all differ: mkfont.py checks).
+    glyph exactly or none (the font's glyphs all differ: tools/mkfont.py
+    checks).
 Both give the screen as lines of text, which the tests search for the run's
 final line.
 

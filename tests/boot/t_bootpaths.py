@@ -453,9 +453,9 @@ def test_bootpaths_after_reboot_8042():
 
 
 def test_bootpaths_font_c_matches_drawings():
-    """kernel/font.c is what tests/boot/mkfont.py makes of its drawings (the
+    """kernel/font.c is what tools/mkfont.py makes of its drawings (the
     screen tests read the font from kernel/font.c)."""
-    p = subprocess.run(["python3", os.path.join(ROOT, "tests", "boot", "mkfont.py"), "--check"],
+    p = subprocess.run(["python3", os.path.join(ROOT, "tools", "mkfont.py"), "--check"],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
     check(p.returncode == 0, "kernel/font.c is not up to date", p.stdout.decode())
 

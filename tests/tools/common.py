@@ -1,0 +1,275 @@
+"""tests/tools/common.py - what the host tools' tests (tests/tools/t_*.py)
+share: the real logs, running the tools, reading what they print, the lab
+database.
+
+boot(name) boots $BENCH_BUILD/bench32.elf (default build/) under QEMU, each
+run with a timeout, and caches the log as $BENCH_BUILD/logs/tools-NAME.log
+(with the QEMU command beside it in tools-NAME.cmd; a rebuilt kernel or a
+changed command boots again):
+
+  tools-tcg.log         plain TCG -cpu max, dump=3, output=full
+  tools-icount.log      -icount shift=0: exact figures, dump=3, output=full
+  tools-qemu64.log      -cpu qemu64: RDTSCP is skipped, output=full
+  tools-resolution.log  -icount, resolution=on (the paper's 3.3)
+  tools-code.log        -icount, code= (the user's own code)
+  tools-output-*.log    -icount, the same small run at output=human, json, both, full
+                        and summary
+
+Damaged logs for the negative cases are made from these. The tools run as
+commands, as a user runs them (bench(): sys.executable tools/bench.py ...),
+and what they print is checked against the records read here with plain
+json (records()), not with tools/benchlog. workdir(name) is a test's
+output directory, $BENCH_BUILD/tools-tests/NAME/, emptied.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.environ.get("BENCH_BUILD") or os.path.join(ROOT, "build")
+KERNEL = os.path.join(BUILD, "bench32.elf")
+LOGS = os.path.join(BUILD, "logs")
+WORK = os.path.join(BUILD, "tools-tests")
+BENCH = os.path.join(ROOT, "tools", "bench.py")
+PY = sys.executable
+QEMU_TIMEOUT = 120
+TOOL_TIMEOUT = 180
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+ICOUNT = ["-icount", "shift=0,align=off,sleep=off"]
+
+# tcg, icount and qemu64 print full ensemble records (output=full), which
+# the damaged-log tests edit; the default's compact records have their own
+# tests (t_compact.py).
+RUNS = {
+    "tcg": (["-cpu", "max"], "ensembles=20 samples=1000 dump=3 output=full"),
+    "icount": (["-cpu", "max"] + ICOUNT, "ensembles=20 samples=1000 dump=3 output=full"),
+    "qemu64": (["-cpu", "qemu64"], "ensembles=10 samples=500 dump=1 workloads=add_chain_64 output=full"),
+    "resolution": (["-cpu", "max"] + ICOUNT,
+                   "ensembles=24 samples=200 resolution=on workloads=measured_function"),
+    "code": (["-cpu", "max"] + ICOUNT,
+             "ensembles=4 samples=100 workloads=add_chain_64 code=480fafc04801d8 unroll=10 code.name=mix"),
+}
+# Every output= level (README "Boot parameters"), the same run: under
+# -icount its figures are exact, so every level must report the same.
+OUTPUT_LEVELS = ("human", "json", "both", "full")
+for _level in OUTPUT_LEVELS:
+    RUNS[f"output-{_level}"] = (["-cpu", "max"] + ICOUNT,
+                                f"ensembles=8 samples=200 dump=2 output={_level}")
+
+
+# output=summary: the same run without per-ensemble lines (no dump=: the
+# samples of an ensemble have no ensemble record to match there).
+RUNS["output-summary"] = (["-cpu", "max"] + ICOUNT, "ensembles=8 samples=200 output=summary")
+
+
+class Skip(Exception):
+    pass
+
+
+def check(cond, msg, output=""):
+    if not cond:
+        raise AssertionError(msg + ("\n" + tail(output) if output else ""))
+
+
+def tail(text, n=15):
+    lines = [l for l in text.replace("\r", "").split("\n") if l.strip()]
+    return "\n".join("    | " + l[:220] for l in lines[-n:])
+
+
+# --- real logs ------------------------------------------------------------------
+
+def qemu_cmd(cpu_args, append):
+    return (["qemu-system-x86_64", "-machine", "q35", "-m", "256M", "-display", "none",
+             "-serial", "stdio", "-no-reboot", "-monitor", "none",
+             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"] + cpu_args +
+            ["-kernel", KERNEL, "-append", append])
+
+
+_booted = {}
+
+
+def boot(name):
+    """The path of a real log, booting the kernel when the cached one is
+    missing, older than the kernel, or from another command."""
+    if name in _booted:
+        return _booted[name]
+    if not shutil.which("qemu-system-x86_64"):
+        raise Skip("qemu-system-x86_64 is not installed")
+    cmd = qemu_cmd(*RUNS[name])
+    path = os.path.join(LOGS, f"tools-{name}.log")
+    meta = os.path.join(LOGS, f"tools-{name}.cmd")
+    line = " ".join(cmd) + "\n"
+    fresh = (os.path.exists(path) and os.path.exists(meta) and open(meta).read() == line
+             and os.path.getmtime(path) >= os.path.getmtime(KERNEL))
+    if not fresh:
+        os.makedirs(LOGS, exist_ok=True)
+        try:
+            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               stdin=subprocess.DEVNULL, timeout=QEMU_TIMEOUT)
+        except subprocess.TimeoutExpired as e:
+            raise AssertionError(f"QEMU timed out after {QEMU_TIMEOUT} s: {line}"
+                                 + tail((e.stdout or b"").decode(errors="replace")))
+        text = p.stdout.decode(errors="replace")
+        check(p.returncode == 33, f"QEMU exit status {p.returncode}, expected 33 (run complete): "
+                                  f"{line}{p.stderr.decode(errors='replace')[-500:]}", text)
+        with open(path, "wb") as f:
+            f.write(p.stdout)
+        with open(meta, "w") as f:
+            f.write(line)
+    _booted[name] = path
+    return path
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def records(path, kind=None):
+    """The records of a log, read with plain json (not tools/benchlog.py)."""
+    out = []
+    for line in read(path).decode(errors="replace").replace("\r", "").split("\n"):
+        if line.startswith('{"rec"'):
+            r = json.loads(line)
+            if kind is None or r["rec"] == kind:
+                out.append(r)
+    return out
+
+
+def workdir(name):
+    d = os.path.join(WORK, name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    return d
+
+
+def bench(*args, stdin=None, timeout=TOOL_TIMEOUT):
+    """Run tools/bench.py; returns (exit status, stdout + stderr)."""
+    p = subprocess.run([PY, BENCH] + [str(a) for a in args], input=stdin,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+    out = p.stdout.decode(errors="replace")
+    check("Traceback (most recent call last)" not in out, "bench.py crashed", out)
+    return p.returncode, out
+
+
+def table_rows(out, unit="TSC ticks"):
+    """The statistics table's rows: {(method, workload): [cells]}."""
+    rows, on = {}, False
+    for line in out.split("\n"):
+        if line.startswith("Paper statistics per method and workload, in " + unit):
+            on = True
+            continue
+        if on and line.startswith("  ") and not line.startswith("   "):
+            cells = line.split()
+            if cells[0] not in ("method", "*"):
+                rows[(cells[0], cells[1].rstrip("*"))] = cells
+        elif on and not line.strip():
+            if rows:
+                break
+    return rows
+
+
+def check_pngs(outdir, expected, out):
+    pngs = sorted(f for f in os.listdir(outdir) if f.endswith(".png"))
+    for name in expected:
+        check(name in pngs, f"figure {name} missing from {outdir} (found: {pngs[:8]}...)", out)
+    for name in pngs:
+        data = read(os.path.join(outdir, name))
+        check(len(data) > 1000 and data.startswith(PNG_SIGNATURE) and data[12:16] == b"IHDR",
+              f"{name}: not a valid, non-empty PNG ({len(data)} bytes)")
+        width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        check(width >= 300 and height >= 200, f"{name}: {width}x{height} pixels")
+    return pngs
+
+
+def check_table_against_summaries(log, out):
+    """Every summary record is a table row with its figures."""
+    rows = table_rows(out)
+    for s in records(log, "summary"):
+        key = (s["method"], s["workload"])
+        check(key in rows, f"no table row for {key}", out)
+        cells = rows[key]
+        want = [s["min_of_mins"], s["total_variance"], s["var_of_vars"], s["var_of_mins"],
+                s["max_dev_all"], s["spurious"]]
+        want = ["overflow" if v is None else str(v) for v in want]   # null: overflow
+        check(cells[2:4] == [str(s["ensembles"]), "x"] and cells[5] == want[0]
+              and cells[7:12] == want[1:],
+              f"table row {cells} disagrees with the summary record {s}", out)
+    return rows
+
+
+def methods_run(log):
+    return sorted({r["method"] for r in records(log, "method")})
+
+
+def lines_of(path):
+    return read(path).decode().split("\n")
+
+
+def write(d, name, text):
+    path = os.path.join(d, name)
+    with open(path, "wb") as f:
+        f.write(text.encode() if isinstance(text, str) else text)
+    return path
+
+
+# --- the lab database (store, table, plot) ----------------------------------------------------
+
+# Three logs of two machines: -cpu max under -icount (two runs of one
+# machine: same CPUID, microcode, hypervisor and TSC rate) and -cpu qemu64.
+LAB = ("icount", "output-json", "qemu64")
+# The figures of the summaries table and the summary record's key for each.
+DB_FIGURES = {"min_of_mins": "min_of_mins", "offset": "offset", "net": "net_min",
+              "total_variance": "total_variance", "var_of_vars": "var_of_vars",
+              "var_of_mins": "var_of_mins", "max_dev_all": "max_dev_all", "spurious": "spurious",
+              "median_of_medians": "median_of_medians", "errors": "errors"}
+
+
+def db_rows(db, sql, args=()):
+    """Rows of a query, read with plain sqlite3 (not tools/benchdb.py)."""
+    import sqlite3
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute(sql, args).fetchall()
+    finally:
+        conn.close()
+
+
+def db_counts(db):
+    return {t: db_rows(db, f"SELECT COUNT(*) FROM {t}")[0][0]
+            for t in ("machines", "runs", "skips", "series", "summaries")}
+
+
+def store_lab(d, names=LAB):
+    db = os.path.join(d, "lab.sqlite")
+    logs = [boot(n) for n in names]
+    rc, out = bench("store", *logs, "--db", db)
+    check(rc == 0, f"store: exit status {rc}, expected 0", out)
+    return db, logs, out
+
+
+def parse_db_table(out):
+    """The side-by-side table: (column names, {(method, workload): cells}),
+    the first header line's names split at two or more spaces."""
+    lines = out.split("\n")
+    i = next((k for k, l in enumerate(lines) if l.startswith("  method  workload")), None)
+    check(i is not None, "no table header 'method  workload'", out)
+    names = re.split(r" {2,}", lines[i].strip())
+    rows = {}
+    for l in lines[i + 1:]:
+        if not l.strip():
+            break
+        cells = l.split()
+        if cells[0].startswith("M") or cells[0].startswith("["):
+            continue    # the machine and unit header lines
+        rows[(cells[0], cells[1])] = cells[2:]
+    return names, lines[i:i + 3], rows
+
+
+def summaries_of(log):
+    return {(s["method"], s["workload"]): s for s in records(log, "summary")
+            if s.get("unit", "tsc_ticks") == "tsc_ticks"}
+

@@ -1,0 +1,111 @@
+"""tests/tools/t_qr.py - the QR code of the results (tools/benchqr.py): a BIOS
+run's screendump (tests/boot/screen.py) read by `bench.py qr`, its table
+against the serial log's records; stored by `bench.py store` on the serial
+log's machine, the photo and its text one run, a code with a part missing
+refused.
+"""
+import os
+import shutil
+import sys
+
+from common import BUILD, ROOT, Skip, bench, check, read, records, table_rows, workdir, write
+
+
+_qr_shot = {}
+
+
+def qr_shot():
+    """(screendump PNG, serial log) of one BIOS run through GRUB on a 1024x768
+    VESA framebuffer (tests/boot/screen.py's Machine, t_bootpaths' test ISO):
+    the summary with the QR code of its results below it."""
+    if _qr_shot:
+        return _qr_shot["png"], _qr_shot["log"]
+    if not shutil.which("zbarimg") or not shutil.which("grub-mkrescue"):
+        raise Skip("zbarimg (zbar-tools) or grub-mkrescue (grub-common) is not installed")
+    sys.path.insert(0, os.path.join(ROOT, "tests", "boot"))
+    os.environ["BENCH_BUILD"] = BUILD
+    from screen import HALTED, Machine  # noqa: E402
+    from t_bootpaths import grub_test_iso  # noqa: E402
+    iso = grub_test_iso("tools-qr", "\tmultiboot2 /boot/bench.elf ensembles=6 samples=300 warmup=50\n"
+                                    "\tset gfxpayload=1024x768x32")
+    with Machine("tools-qr", ["-cdrom", iso]) as m:
+        m.wait_for(HALTED, m.serial_text, 240)
+        m.wait_halted(60)
+        m.framebuffer_text()
+        text = m.serial_text()
+    d = workdir("qr_shot")
+    _qr_shot["png"] = shutil.copy(m.files + ".png", os.path.join(d, "screen.png"))
+    _qr_shot["log"] = write(d, "serial.log", text)
+    return _qr_shot["png"], _qr_shot["log"]
+
+
+def test_qr_photo_report_matches_serial_log():
+    """bench.py qr on a screendump: the report's statistics table holds, for
+    every series the code carries, the serial log's figures (min of mins,
+    net, and the empty window's variances), and is the serial report's
+    table where the code carries a figure ('-' where it does not); the
+    joined text (--text) read back gives the same report."""
+    png, log = qr_shot()
+    d = workdir("qr_report")
+    txt = os.path.join(d, "code.txt")
+    rc, out = bench("qr", png, "--text", txt)
+    check(rc == 0 and "report: the QR code's text is valid" in out, f"exit status {rc}", out)
+    rows = table_rows(out)
+    rc, serial = bench("report", log, "--no-figures")
+    srows = table_rows(serial)
+    sums = records(log, "summary")
+    check(rows and len(rows) == len([s for s in sums if s["unit"] == "tsc_ticks"]),
+          f"{len(rows)} rows from the code, {len(sums)} summary records", out)
+    for s in sums:
+        cells = rows[(s["method"], s["workload"])]
+        want = [str(s["min_of_mins"]), "-" if s["workload"] == "empty" else str(s["net_min"])]
+        if s["workload"] == "empty":
+            want += ["overflow" if s[k] is None else str(s[k])
+                     for k in ("total_variance", "var_of_vars", "var_of_mins")]
+        else:
+            want += ["-", "-", "-"]
+        check(cells[5:10] == want, f"{s['method']}/{s['workload']}: {cells[5:10]} from the code, the "
+              f"summary record gives {want}", out)
+        scells = srows[(s["method"], s["workload"])]
+        check([c for c, q in zip(scells[2:], cells[2:]) if q != "-"] == [c for c in cells[2:] if c != "-"],
+              f"{s['method']}/{s['workload']}: the code's row {cells} is not the serial report's {scells}", out)
+    for v in records(log, "verdict"):
+        state = "UNKNOWN" if not v["valid"] else "ergodic" if v["ergodic"] else "NOT ergodic"
+        # a TCG run on a busy host may overflow the variance of variances: the
+        # tools say so (benchlog.with_unit), never a number
+        vv = "n/a (overflow)" if v["var_of_vars"] is None else f"{v['var_of_vars']} TSC ticks^4"
+        check(f"  {v['method']}: {state}: variance of variances {vv} (limit "
+              f"{v['max_var_of_vars']} TSC ticks^4)" in out, f"no verdict line for {v['method']}", out)
+    final = [l for l in read(log).decode().splitlines() if l.startswith("bench: run complete")][-1]
+    check(f"final line:     {final}" in out, "not the serial log's final line", out)
+    rc, again = bench("qr", txt)
+    check(rc == 0 and table_rows(again) == rows, "the code's text read back gives another table", again)
+
+
+def test_qr_store_photo_and_text():
+    """store accepts the screendump: the run is stored on the machine of the
+    same run's serial log (the same identity), its net figures are the
+    serial log's; the photo again, or its text, is the same run; a text
+    whose other part is missing is refused with nothing stored."""
+    png, log = qr_shot()
+    d = workdir("qr_store")
+    db = os.path.join(d, "lab.sqlite")
+    rc, out = bench("store", png, "--db", db)
+    check(rc == 0 and "stored as run R1 'screen' (QR code photo)" in out and "a new machine M1" in out,
+          "the photo is not stored", out)
+    rc, out = bench("store", log, "--db", db)
+    check(rc == 0 and "stored as run R2 'serial' (serial log)" in out and "the known machine M1" in out,
+          "the serial log of the same run is not on the photo's machine", out)
+    rc, out = bench("table", "--db", db, "--csv")
+    rows = [l.split(",") for l in out.strip().split("\n")[1:]]
+    check(rows and all(r[2] == r[3] for r in rows), "net figures differ between photo and serial log", out)
+    rc, text = bench("qr", png, "--text", os.path.join(d, "code.txt"))
+    rc, out = bench("store", png, os.path.join(d, "code.txt"), "--db", db)
+    check(rc == 0 and out.count("already stored as run R1") == 1, "the photo and its text again: not "
+          "recognised as run R1 (one run, its codes joined)", out)
+    body = read(os.path.join(d, "code.txt")).decode()
+    half = write(d, "half.txt", "bench1 1/2 0123abcd\n" + body)
+    data = read(db)
+    rc, out = bench("store", half, "--db", db)
+    check(rc == 1 and "code 2/2 missing" in out and read(db) == data,
+          "a code whose second part is missing is not refused", out)

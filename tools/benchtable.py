@@ -1,0 +1,112 @@
+"""tools/benchtable.py - the text of `bench.py table`: the runs stored in a
+lab's database (tools/benchdb.py) side by side, a column per run (and per
+CPU for per-CPU runs) with its machine, a row per method and workload,
+each cell one summary figure (default: the net least minimum); the
+machines and runs listed above it and notes on what the cells mean below;
+or the same table as CSV rows.
+"""
+import benchdb
+from benchlog import unit_name
+from benchtext import table
+
+# Figures the kernel computes with overflow checks: NULL there is an overflow.
+OVERFLOWING = ("total_variance", "var_of_vars", "var_of_mins")
+
+
+def db_cell(cells, row, run, figure):
+    """A table cell: the figure, 'overflow' or 'n/a' where it is NULL,
+    'skipped' or '-' where the run has no such series."""
+    if (row, run["id"]) not in cells:
+        return benchdb.absent_text(run, row[0])
+    v = cells[(row, run["id"])]
+    if v is None:
+        return "overflow" if figure in OVERFLOWING else "n/a"
+    return str(v)
+
+
+def db_table(conn, args):
+    """(header, rows, runs, notes) of the side-by-side table, or a message
+    (str) saying why there is none."""
+    runs, machines = benchdb.list_runs(conn)
+    if not runs:
+        return f"{args.db}: no runs stored"
+    rows, cells = benchdb.figure_cells(conn, args.figure, args.unit, args.workload, args.method)
+    notes = []
+    # A column per (run, CPU): a run of per-CPU runs has a column per CPU
+    # measured (cpu NULL: a run of the boot CPU only, one column).
+    cols = []
+    for r in runs:
+        cpus = sorted({row[3] for row in rows if (row, r["id"]) in cells} - {None})
+        r["cpus"] = cpus
+        cols += [(r, c) for c in cpus or [None]]
+    per_cpu = any(c is not None for _, c in cols)
+    rows = list(dict.fromkeys(row[:3] + (None,) for row in rows))
+    if args.figure == "net" and any(r[1] == "empty" for r in rows):
+        rows = [r for r in rows if r[1] != "empty"]
+        notes.append("workload empty is left out: its net is 0 by definition "
+                     "(--figure offset shows each method's offset)")
+    if not rows:
+        return (f"{args.db}: no series in {unit_name(args.unit)}"
+                + (f", workload {args.workload}" if args.workload else "")
+                + (f", method {args.method}" if args.method else "")
+                + f" (units stored: {', '.join(benchdb.units(conn)) or 'none'})")
+    _, power = benchdb.FIGURES[args.figure]
+    u = f"[{unit_name(args.unit, power)}]" if power else "[ensembles]"
+    header = [("method",), ("workload",)] + [
+        (f"R{r['id']} {r['label']}", f"M{r['machine_id']}") +
+        ((f"CPU {c}" if c is not None else "boot CPU",) if per_cpu else ()) + (u,) for r, c in cols]
+    body = [[row[0], benchdb.row_name(row)] +
+            [db_cell(cells, row[:3] + (c,), r, args.figure) for r, c in cols] for row in rows]
+    shown = {row[0] for row in rows}
+    for r in runs:
+        for m, why in r["skips"].items():
+            if m in shown:
+                notes.append(f"R{r['id']} (M{r['machine_id']}): method {m} skipped: {why}")
+    everywhere = sorted(set.intersection(*(set(r["skips"]) for r in runs)) - shown)
+    if everywhere and not args.method:
+        notes.append(f"skipped by every run: {', '.join(everywhere)} (the reasons: bench.py report "
+                     "LOG, or the database's skips table)")
+    flat = [c for line in body for c in line[2:]]
+    if "-" in flat:
+        notes.append("-: not measured in that run (not selected)")
+    if "n/a" in flat:
+        notes.append("n/a: not in that run's log (e.g. medians in an output=human log)")
+    if "overflow" in flat:
+        notes.append("overflow: the kernel's exact arithmetic overflowed (null in the record)")
+    if per_cpu:
+        notes.append("a column per CPU of a run with per-CPU runs (cpus=; APIC IDs and core types: "
+                     "bench.py report LOG); boot CPU: a run of the boot CPU only")
+    return header, body, (runs, machines, cols), notes
+
+
+def csv_rows(made):
+    """The CSV of db_table's (header, body, ...): a header row naming each
+    column's run, CPU and unit, then the body."""
+    header, body, (_, _, cols), _ = made
+    return [["method", "workload"] + [f"{benchdb.run_name(r)}"
+                                      f"{' CPU ' + str(c) if c is not None else ''} {h[-1]}"
+                                      for (r, c), h in zip(cols, header[2:])]] + body
+
+
+def table_text(args, made):
+    """The lines of the table of db_table's result made for args (--db,
+    --figure, --unit): the machines, the runs, the table, the notes."""
+    header, body, (runs, machines, _), notes = made
+    what, _ = benchdb.FIGURES[args.figure]
+    out = [f"table: {args.db}: {what}, in {unit_name(args.unit)}: {benchdb.runs_on(runs, machines)}",
+           "", "Machines:"]
+    out += [f"  M{mid}  {benchdb.machine_text(m)}" for mid, m in machines.items()]
+    out += ["", "Runs:"]
+    for r in runs:
+        size = (f"{r['ensembles']} ensembles x {r['samples']} samples"
+                if r["ensembles"] is not None else "size unknown")
+        out.append(f"  R{r['id']}  M{r['machine_id']}  {r['label']}: {r['status'] or 'status unknown'}, "
+                   f"{size}, output={r['output'] or '?'}, TSC "
+                   f"{benchdb.rate_text(r['tsc_hz'], r['tsc_ppm'], r['tsc_source'])}, stored "
+                   f"{r['stored_utc']} from {r['source']}" +
+                   (f"; CPUs {', '.join(map(str, r['cpus']))}" if r["cpus"] else ""))
+    out.append("")
+    out += table(header, body)
+    if notes:
+        out += [""] + [f"  {n}" for n in notes]
+    return out
