@@ -60,6 +60,7 @@ static const struct tpl tpls[METHOD_COUNT] = { FOR_EACH_TSC_METHOD(CODE__ROW_TSC
 static uint8_t code_bytes[CODE_MAX_BYTES], init_bytes[CODE_MAX_BYTES];
 static size_t code_len, init_len;
 static int configured;
+static const struct config *cfg; /* code_prepare's */
 #define SCRATCH_BYTES (1024 * 1024)
 #define STACK_BYTES (16 * 1024)
 static uint8_t scratch[SCRATCH_BYTES] __attribute__((aligned(4096)));
@@ -98,7 +99,7 @@ static void spec_for(struct codegen_spec *s, enum method_id m, int beside, uint6
 	s->init = init_bytes, s->init_len = (uint32_t)init_len;
 	s->code = code_bytes, s->code_len = (uint32_t)code_len;
 	s->copies = copies;
-	s->loops = cfg.loops;
+	s->loops = cfg->loops;
 	s->stack_top = (uint64_t)(stack + STACK_BYTES);
 	s->scratch = (uint64_t)scratch;
 	s->scratch_qwords = SCRATCH_BYTES / 8;
@@ -155,34 +156,35 @@ static int name_ok(const char *s)
 	return 1;
 }
 
-int code_prepare(void)
+int code_prepare(const struct config *c)
 {
+	cfg = c;
 	int problems = 0;
 	configured = 0;
-	if (!cfg.code[0]) {
-		if (cfg.init[0] || cfg.unroll != 1 || cfg.loops)
+	if (!cfg->code[0]) {
+		if (cfg->init[0] || cfg->unroll != 1 || cfg->loops)
 			kprintf("config: init=, unroll= and loops= apply to code=, which is not given; ignored\n");
 		return 0;
 	}
-	problems += bad_hex("code", cfg.code, code_bytes, &code_len);
-	if (cfg.init[0])
-		problems += bad_hex("init", cfg.init, init_bytes, &init_len);
-	if (!name_ok(cfg.code_name)) {
+	problems += bad_hex("code", cfg->code, code_bytes, &code_len);
+	if (cfg->init[0])
+		problems += bad_hex("init", cfg->init, init_bytes, &init_len);
+	if (!name_ok(cfg->code_name)) {
 		kprintf("config: code.name=%s: letters, digits, '_', '-' and '.' only; the code workload is left out\n",
-			cfg.code_name);
+			cfg->code_name);
 		problems++;
-	} else if (workload_find(cfg.code_name)) {
+	} else if (workload_find(cfg->code_name)) {
 		kprintf("config: code.name=%s is the name of a built-in workload; the code workload is left out\n",
-			cfg.code_name);
+			cfg->code_name);
 		problems++;
 	}
 	if (problems)
 		return problems;
-	size_t sizes[3] = { most_bytes(0), most_bytes(cfg.unroll), most_bytes(2 * cfg.unroll) };
+	size_t sizes[3] = { most_bytes(0), most_bytes(cfg->unroll), most_bytes(2 * cfg->unroll) };
 	if (!sizes[0] || !sizes[1] || !sizes[2]) {
 		kprintf("config: code= (%llu bytes) x unroll=%llu x 2 is more than the 2 GiB a generated loop may "
 			"span; the code workload is left out\n", (unsigned long long)code_len,
-			(unsigned long long)cfg.unroll);
+			(unsigned long long)cfg->unroll);
 		return 1;
 	}
 	uint64_t free_bytes = mem_free_bytes();
@@ -192,7 +194,7 @@ int code_prepare(void)
 		if (!gens[k].buf) {
 			kprintf("config: the generated loops of code= x unroll=%llu need %llu bytes, more than the "
 				"%llu bytes of free memory; the code workload is left out\n",
-				(unsigned long long)cfg.unroll,
+				(unsigned long long)cfg->unroll,
 				(unsigned long long)(sizes[0] + sizes[1] + sizes[2]),
 				(unsigned long long)free_bytes);
 			return 1;
@@ -209,7 +211,7 @@ int code_configured(void)
 
 uint64_t code_copies_executed(void)
 {
-	return cfg.unroll * (cfg.loops ? cfg.loops : 1);
+	return cfg->unroll * (cfg->loops ? cfg->loops : 1);
 }
 
 /* Faults in the user's code: resume at the loop's epilogue, which restores
@@ -240,7 +242,7 @@ const struct workload *code_workload(enum method_id m, int beside, int copies)
 	struct codegen_spec s;
 	if (!configured)
 		return 0;
-	spec_for(&s, m, beside, (uint64_t)copies * cfg.unroll);
+	spec_for(&s, m, beside, (uint64_t)copies * cfg->unroll);
 	if (codegen_emit(g->buf, g->cap, &s, &g->lay)) {
 		kprintf("code %s: the generated loop does not fit in its %llu bytes (a bug)\n", methods[m].name,
 			(unsigned long long)g->cap);
@@ -248,11 +250,11 @@ const struct workload *code_workload(enum method_id m, int beside, int copies)
 	}
 	g->copies = s.copies;
 	if (copies == 2)
-		fmt_format(g->name, sizeof g->name, "%s.2n", cfg.code_name);
+		fmt_format(g->name, sizeof g->name, "%s.2n", cfg->code_name);
 	else if (copies == 0)
-		fmt_format(g->name, sizeof g->name, "%s.empty", cfg.code_name);
+		fmt_format(g->name, sizeof g->name, "%s.empty", cfg->code_name);
 	else
-		fmt_format(g->name, sizeof g->name, "%s", cfg.code_name);
+		fmt_format(g->name, sizeof g->name, "%s", cfg->code_name);
 	g->wl = (struct workload){ .name = g->name, .flags = WL_CODE,
 				   .desc = copies ? "the code= bytes, unrolled (boot parameters)" : "the generated empty window" };
 	g->wl.fill[m] = g->wl.fill_ctr[m] = (fill_fn)(void *)g->buf;
@@ -319,23 +321,23 @@ void code_print_config(void)
 	char loop[48] = "";
 	if (!configured)
 		return;
-	if (cfg.loops)
-		fmt_format(loop, sizeof loop, " in a loop of %llu iterations (R15)", (unsigned long long)cfg.loops);
+	if (cfg->loops)
+		fmt_format(loop, sizeof loop, " in a loop of %llu iterations (R15)", (unsigned long long)cfg->loops);
 	kprintf("code: workload %s: %llu bytes of code= x unroll=%llu%s, init= %llu bytes; generated loops of "
-		"%llu, %llu and %llu bytes (empty, N, 2N)\n", cfg.code_name, (unsigned long long)code_len,
-		(unsigned long long)cfg.unroll, loop,
+		"%llu, %llu and %llu bytes (empty, N, 2N)\n", cfg->code_name, (unsigned long long)code_len,
+		(unsigned long long)cfg->unroll, loop,
 		(unsigned long long)init_len, (unsigned long long)gens[0].cap, (unsigned long long)gens[1].cap,
 		(unsigned long long)gens[2].cap);
 	if (config_json()) {
 		struct rec r;
 		rec_begin(&r, "code");
-		rec_str(&r, "workload", cfg.code_name);
-		rec_str(&r, "code", cfg.code);
-		rec_str(&r, "init", cfg.init);
+		rec_str(&r, "workload", cfg->code_name);
+		rec_str(&r, "code", cfg->code);
+		rec_str(&r, "init", cfg->init);
 		rec_u64(&r, "code_bytes", code_len);
 		rec_u64(&r, "init_bytes", init_len);
-		rec_u64(&r, "unroll", cfg.unroll);
-		rec_u64(&r, "loops", cfg.loops);
+		rec_u64(&r, "unroll", cfg->unroll);
+		rec_u64(&r, "loops", cfg->loops);
 		rec_end(&r);
 	}
 }

@@ -25,7 +25,8 @@
  * left out), and set aside memory for the generated loops before the
  * sample buffers take the rest. Returns the number of problems. Call after
  * config_parse. */
-int code_prepare(void);
+struct config;
+int code_prepare(const struct config *c);
 
 /* code_configured - 1 when a valid code= was given and its memory found. */
 int code_configured(void);

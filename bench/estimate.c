@@ -12,6 +12,8 @@ size_t strlen(const char *s); /* lib/string.c */
 
 #define ULL(x) ((unsigned long long)(x))
 
+static const struct config *cfg; /* estimate_serial's */
+
 /* What the run will print, estimated from the counts of the lines and
  * records it prints and their sizes: the fixed text of a paper-format line
  * and of a compact record taken from the format strings that print them
@@ -89,23 +91,23 @@ static uint64_t digits_below(uint64_t n)
 static uint64_t est_workload(int units, uint64_t lm, uint64_t lw, int resolution, uint64_t *paper,
 			     uint64_t *records)
 {
-	uint64_t e = cfg.ensembles, jd = digits_below(e), b = 0;
+	uint64_t e = cfg->ensembles, jd = digits_below(e), b = 0;
 	if (config_human() && config_per_ensemble()) {
 		b += e * (fixed_chars(REPORT_PAPER_LINE) + EST_PAPER_FIGURES) + jd;
 		*paper += e;
 	}
 	for (int u = 0; u < units && config_json() && config_per_ensemble(); u++) {
-		b += config_full() ? e * (EST_FULL + lm + lw + strlen(unit_key[u]) + digits_of(cfg.samples)) + jd
+		b += config_full() ? e * (EST_FULL + lm + lw + strlen(unit_key[u]) + digits_of(cfg->samples)) + jd
 				   : e * (fixed_chars(REPORT_COMPACT_RECORD) + EST_COMPACT_FIGURES) + jd;
 		*records += e;
 	}
-	b += est_fixed[cfg.output].series + (uint64_t)(units - 1) * est_fixed[cfg.output].series /
+	b += est_fixed[cfg->output].series + (uint64_t)(units - 1) * est_fixed[cfg->output].series /
 					       EST_SECONDARY_SERIES_HALF;
-	if (cfg.dump != CFG_OFF) { /* samples records of at most 100 values of ~3 digits */
-		uint64_t n = cfg.samples < DUMP_MAX_SAMPLES ? cfg.samples : DUMP_MAX_SAMPLES;
+	if (cfg->dump != CFG_OFF) { /* samples records of at most 100 values of ~3 digits */
+		uint64_t n = cfg->samples < DUMP_MAX_SAMPLES ? cfg->samples : DUMP_MAX_SAMPLES;
 		b += (n + 99) / 100 * (100 + lm + lw) + n * 4;
 	}
-	if (cfg.walk) /* a walk line and record per window walked */
+	if (cfg->walk) /* a walk line and record per window walked */
 		b += (resolution ? e : 1) * ((config_human() ? 250 : 0) + (config_json() ? 150 : 0));
 	return b;
 }
@@ -114,15 +116,16 @@ static uint64_t est_workload(int units, uint64_t lm, uint64_t lw, int resolution
  * pmu: lines and records, measured under QEMU (about 3.5 KB). */
 #define EST_PER_CPU 3500
 
-void estimate_serial(const struct cpu_info *cpu, int counters, int cpus)
+void estimate_serial(const struct config *c, const struct cpu_info *cpu, int counters, int cpus)
 {
-	uint64_t base = console_bytes_written() + EST_SELF + est_fixed[cfg.output].once;
+	cfg = c;
+	uint64_t base = console_bytes_written() + EST_SELF + est_fixed[cfg->output].once;
 	uint64_t bytes = base;
 	uint64_t series = 0, paper = 0, records = 0;
 	int run = 0;
 	for (int mi = 0; mi < METHOD_COUNT; mi++) {
 		enum method_id m = (enum method_id)mi;
-		if (!((cfg.methods >> m) & 1))
+		if (!((cfg->methods >> m) & 1))
 			continue;
 		const char *why = method_unavailable(m, cpu);
 		uint64_t lm = strlen(methods[m].name);
@@ -133,17 +136,17 @@ void estimate_serial(const struct cpu_info *cpu, int counters, int cpus)
 		}
 		int units = method_is_ctr(m) ? 2 : counters ? 3 : 1;
 		run++;
-		bytes += est_fixed[cfg.output].method;
+		bytes += est_fixed[cfg->output].method;
 		for (int i = 0; i < workload_count(); i++) {
 			const struct workload *w = workload_at(i);
 			int res = (w->flags & WL_RESOLUTION) != 0;
-			if (!(w->flags & WL_OFFSET) && !(res ? cfg.resolution != 0 : config_workload_selected(i)))
+			if (!(w->flags & WL_OFFSET) && !(res ? cfg->resolution != 0 : config_workload_selected(i)))
 				continue;
 			bytes += est_workload(units, lm, strlen(w->name), res, &paper, &records);
 			series += (uint64_t)units;
 		}
 		for (int k = 0; k < 2 && code_configured(); k++) { /* code=: N copies and 2N */
-			bytes += est_workload(units, lm, strlen(cfg.code_name) + 3, 0, &paper, &records);
+			bytes += est_workload(units, lm, strlen(cfg->code_name) + 3, 0, &paper, &records);
 			series += (uint64_t)units;
 		}
 	}
@@ -171,7 +174,7 @@ void estimate_serial(const struct cpu_info *cpu, int counters, int cpus)
 	kprintf("serial: this run prints about %llu KB (%llu bytes), %s; an estimate: the bytes printed so "
 		"far plus %llu paper-format lines, %s and the summaries of %llu series of %llu ensembles "
 		"(%d method%s run), at typical sizes measured under QEMU\n",
-		ULL((bytes + 500) / 1000), ULL(bytes), when, ULL(paper), recs, ULL(series), ULL(cfg.ensembles),
+		ULL((bytes + 500) / 1000), ULL(bytes), when, ULL(paper), recs, ULL(series), ULL(cfg->ensembles),
 		run, run == 1 ? "" : "s");
 	if (config_json()) {
 		struct rec r;
@@ -183,7 +186,7 @@ void estimate_serial(const struct cpu_info *cpu, int counters, int cpus)
 		rec_u64(&r, "ensemble_records", records);
 		rec_bool(&r, "compact", !config_full());
 		rec_u64(&r, "series", series);
-		rec_u64(&r, "ensembles", cfg.ensembles);
+		rec_u64(&r, "ensembles", cfg->ensembles);
 		rec_i64(&r, "methods_run", run);
 		rec_end(&r);
 	}

@@ -13,9 +13,11 @@ struct cpu_info;
  * bytes the run will print (the bytes printed so far plus the counts of
  * its lines and records times their sizes, bench/estimate.c) and how long
  * they take at the serial console's baud rate (8N1: 10 bits a byte), or
- * that nothing goes to a serial port. counters: 1 when counters will be
+ * that nothing goes to a serial port. c: the configuration (sizes, methods,
+ * workloads, output level); counters: 1 when counters will be
  * read beside the TSC methods (3 series each, the ctr_ methods run); cpus:
  * the CPUs measured in turn (cpus=; 1 for the boot CPU alone). */
-void estimate_serial(const struct cpu_info *cpu, int counters, int cpus);
+struct config;
+void estimate_serial(const struct config *c, const struct cpu_info *cpu, int counters, int cpus);
 
 #endif

@@ -42,7 +42,7 @@ int memcmp(const void *a, const void *b, size_t n); /* lib/string.c */
 
 /* The end record and the records' closing marker: status, and for a
  * complete run its totals and (cpus >= 0) the CPUs measured. */
-static void end_record(const char *status, const struct run_totals *t, int cpus)
+static void end_record(const struct config *cfg, const char *status, const struct run_totals *t, int cpus)
 {
 	struct rec r;
 	rec_begin(&r, "end");
@@ -51,7 +51,7 @@ static void end_record(const char *status, const struct run_totals *t, int cpus)
 		rec_i64(&r, "methods_run", t->methods_run);
 		rec_i64(&r, "methods_skipped", t->methods_skipped);
 		rec_u64(&r, "ensemble_errors", t->ensemble_errors);
-		rec_i64(&r, "config_problems", cfg.problems);
+		rec_i64(&r, "config_problems", cfg->problems);
 		rec_u64(&r, "nmis", trap_nmi_count());
 		if (cpus >= 0)
 			rec_i64(&r, "cpus_measured", cpus);
@@ -61,16 +61,16 @@ static void end_record(const char *status, const struct run_totals *t, int cpus)
 }
 
 /* Provoke the exception test.fault= asks for (tests of the diagnostics). */
-static void provoke_fault(void)
+static void provoke_fault(const struct config *cfg)
 {
 	static const char *const what[] = { "", "ud2 (#UD)", "a non-canonical read (#GP)",
 					    "a read of unmapped memory (#PF)", "a division by zero (#DE)" };
-	if (cfg.test_fault == FAULT_NONE)
+	if (cfg->test_fault == FAULT_NONE)
 		return;
 	kprintf("test: test.fault=%s: executing %s now\n",
-		cfg.test_fault == FAULT_UD2 ? "ud2" : cfg.test_fault == FAULT_GP ? "gp" :
-		cfg.test_fault == FAULT_PF ? "pf" : "de", what[cfg.test_fault]);
-	switch (cfg.test_fault) {
+		cfg->test_fault == FAULT_UD2 ? "ud2" : cfg->test_fault == FAULT_GP ? "gp" :
+		cfg->test_fault == FAULT_PF ? "pf" : "de", what[cfg->test_fault]);
+	switch (cfg->test_fault) {
 	case FAULT_UD2:
 		__asm__ volatile("ud2");
 		break;
@@ -120,13 +120,14 @@ void kernel_main(uint32_t magic, uint32_t info)
 	const struct cfg_line line = multiboot_cmdline(&bi);
 	struct config_choices choices;
 	bench_config_choices(&choices);
-	config_parse(&line, &choices);
-	mem_test_setup();
+	const struct config *cfg = config_parse(&line, &choices);
+	exit_set_after((int)cfg->after);
+	mem_test_setup(cfg);
 	probe_cpu(&cpu);
 
 	kprintf("%s\n", RECORDS_BEGIN);
 	probe_print(&cpu, &bi);
-	acpi_init(&bi, cfg.test_acpi_corrupt);
+	acpi_init(&bi, cfg->test_acpi_corrupt);
 	quiet_timers(&cpu);
 	static struct tsc_rate rate;
 	if (cpu.has_tsc)
@@ -136,13 +137,14 @@ void kernel_main(uint32_t magic, uint32_t info)
 	 * not (0) or unknown (-1, a vendor other than Intel and AMD). */
 	cpu.lfence_serializing = quiet_cpu_report(&cpu) > 0;
 	/* The other CPUs, parked: smp=on, or cpus= other than boot. */
-	int per_cpu = cfg.cpus[0] && memcmp(cfg.cpus, "boot", 5) != 0;
-	smp_start(&bi, &cpu, rate.hz, cfg.smp || per_cpu);
-	if (cfg.smp || per_cpu) {
+	int per_cpu = cfg->cpus[0] && memcmp(cfg->cpus, "boot", 5) != 0;
+	smp_start(&bi, &cpu, rate.hz, cfg->smp || per_cpu, (int)cfg->smp_park, cfg->test_smp == TEST_SMP_SILENT);
+	if (cfg->smp || per_cpu) {
 		tscsync_check(&cpu);
-		smp_test((int)cfg.test_smp);
+		smp_test((int)cfg->test_smp);
 	}
-	int ncpus = percpu_list(&cpu, cfg.cpus, &cfg.problems);
+	int problems = 0; /* found by the keys' users, added to the configuration's */
+	int ncpus = percpu_list(&cpu, cfg->cpus, &problems);
 	/* One run's results per CPU measured, before the sample buffers take
 	 * the rest of the memory. */
 	struct bench_results *per = 0;
@@ -151,35 +153,36 @@ void kernel_main(uint32_t magic, uint32_t info)
 		if (!per) {
 			kprintf("cpus: no memory for %d CPUs' results (%llu bytes): measuring the boot CPU only\n",
 				ncpus, (unsigned long long)((uint64_t)ncpus * sizeof *per));
-			cfg.problems++;
+			problems++;
 		}
 	}
-	pmu_setup(cfg.pmu);
+	pmu_setup(cfg->pmu);
 	pmu_print(config_json());
-	cfg.problems += code_prepare(); /* its loops' memory before the sample buffers */
+	problems += code_prepare(cfg); /* its loops' memory before the sample buffers */
 	int counters = bench_counters_possible();
-	cfg.samples = bench_fit_samples(cfg.samples, cfg.ensembles, counters, &cfg.problems);
-	uint64_t *ticks = cfg.samples ? mem_alloc(cfg.samples * sizeof(uint64_t)) : 0;
+	config_set_samples(bench_fit_samples(cfg->samples, cfg->ensembles, counters, &problems));
+	config_add_problems(problems);
+	uint64_t *ticks = cfg->samples ? mem_alloc(cfg->samples * sizeof(uint64_t)) : 0;
 	if (!ticks) {
 		config_print();
-		end_record("no_memory", 0, 0);
+		end_record(cfg, "no_memory", 0, 0);
 		kprintf("bench: run aborted: no memory for a sample buffer (exit code 0x%x)\n",
 			EXIT_FAILURE_CODE);
 		bench_exit(EXIT_FAILURE_CODE);
 	}
 
 	config_print();
-	estimate_serial(&cpu, counters, per ? ncpus : 1);
+	estimate_serial(cfg, &cpu, counters, per ? ncpus : 1);
 	code_print_config();
 
 	if (!cpu.has_tsc) {
 		kprintf("bench: no time-stamp counter (CPUID.1:EDX[4]=0): no method can run\n");
-		end_record("no_tsc", 0, 0);
+		end_record(cfg, "no_tsc", 0, 0);
 		kprintf("bench: run aborted: no time-stamp counter (exit code 0x%x)\n", EXIT_FAILURE_CODE);
 		bench_exit(EXIT_FAILURE_CODE);
 	}
 
-	provoke_fault();
+	provoke_fault(cfg);
 
 	static struct bench_results results;
 	const struct run_totals *t = &results.totals;
@@ -187,11 +190,11 @@ void kernel_main(uint32_t magic, uint32_t info)
 	static struct summary_cpus cpus;
 	if (per) {
 		static struct run_totals sum;
-		measured = percpu_run(ticks, cfg.samples, per, &sum);
+		measured = percpu_run(cfg, ticks, cfg->samples, per, &sum);
 		t = &sum;
 		percpu_screen(&cpus);
 	} else {
-		bench_run(&cpu, ticks, cfg.samples, &results);
+		bench_run(cfg, &cpu, ticks, cfg->samples, &results);
 		summary_tables(&results);
 	}
 	mem_test_report();
@@ -199,16 +202,16 @@ void kernel_main(uint32_t magic, uint32_t info)
 	char on_cpus[40] = "";
 	if (per)
 		fmt_format(on_cpus, sizeof on_cpus, ", on %d CPU%s", measured, measured == 1 ? "" : "s");
-	end_record("complete", t, per ? measured : -1);
+	end_record(cfg, "complete", t, per ? measured : -1);
 	char final_line[200];
 	fmt_format(final_line, sizeof final_line,
 		   "bench: run complete: %d method%s run, %d skipped, %llu ensemble errors, "
 		   "%d command-line problem%s%s (exit code 0x%x)",
 		   t->methods_run, t->methods_run == 1 ? "" : "s", t->methods_skipped,
-		   (unsigned long long)t->ensemble_errors, cfg.problems, cfg.problems == 1 ? "" : "s",
+		   (unsigned long long)t->ensemble_errors, cfg->problems, cfg->problems == 1 ? "" : "s",
 		   on_cpus, EXIT_SUCCESS_CODE);
 	kprintf("%s\n", final_line);
-	bench_screen_summary(&cpu, per && measured ? per : &results, per ? &cpus : 0, final_line);
+	bench_screen_summary(cfg, &cpu, per && measured ? per : &results, per ? &cpus : 0, final_line);
 	exit_begin(EXIT_SUCCESS_CODE);
 	qr_hold(); /* the summary and the QR code pages in turn, when there are pages */
 	halt_forever();

@@ -171,6 +171,7 @@ int percpu_list(const struct cpu_info *boot, const char *value, int *problems)
 }
 
 struct job {
+	const struct config *cfg;
 	uint64_t *ticks;
 	uint64_t samples;
 	struct bench_results *r;
@@ -184,9 +185,9 @@ static void run_here(void *arg)
 	probe_cpu(&c);
 	quiet_timers(&c);
 	c.lfence_serializing = quiet_cpu_report(&c) > 0;
-	pmu_setup(cfg.pmu);
+	pmu_setup(j->cfg->pmu);
 	pmu_print(config_json());
-	bench_run(&c, j->ticks, j->samples, j->r);
+	bench_run(j->cfg, &c, j->ticks, j->samples, j->r);
 	summary_tables(j->r);
 }
 
@@ -257,7 +258,8 @@ static void side_by_side(void)
 	}
 }
 
-int percpu_run(uint64_t *ticks, uint64_t samples, struct bench_results *results, struct run_totals *sum)
+int percpu_run(const struct config *cfg, uint64_t *ticks, uint64_t samples, struct bench_results *results,
+	       struct run_totals *sum)
 {
 	int k = 0;
 	nmeasured = 0;
@@ -281,7 +283,7 @@ int percpu_run(uint64_t *ticks, uint64_t samples, struct bench_results *results,
 			rec_end(&r);
 		}
 		record_set_cpu(n, d->apic_id);
-		struct job j = { .ticks = ticks, .samples = samples, .r = &results[k] };
+		struct job j = { .cfg = cfg, .ticks = ticks, .samples = samples, .r = &results[k] };
 		int err = smp_run_on(n, run_here, &j);
 		record_set_cpu(-1, 0);
 		if (err) {

@@ -17,7 +17,7 @@
  * CPUID leaves) and each online CPU's core type (CPUID on that CPU, through
  * smp_run_on), and print the cpus: lines (one per CPU: APIC ID, boot CPU,
  * online or why not, package/core/thread, core type) and the cpus record.
- * Then select the CPUs cpus= names (value: cfg.cpus, "boot" when empty),
+ * Then select the CPUs cpus= names (value: cpus= as given, "boot" when empty),
  * printing one line for each CPU left out and for a bad value (counted in
  * *problems). Returns the number of CPUs selected, >= 1 (the boot CPU when
  * nothing else is left). */
@@ -37,7 +37,9 @@ int percpu_active(void);
  * net least minimum on each CPU (P-cores before E-cores), a line each and a
  * cpu_compare record. Sums the totals into *sum (methods run, skipped,
  * ensemble errors over all CPUs). Returns the CPUs measured. */
-int percpu_run(uint64_t *ticks, uint64_t samples, struct bench_results *results, struct run_totals *sum);
+struct config;
+int percpu_run(const struct config *cfg, uint64_t *ticks, uint64_t samples, struct bench_results *results,
+	       struct run_totals *sum);
 
 /* percpu_screen - the CPUs measured and their results for the screen
  * summary's per-CPU section (bench/summary.h struct summary_cpus): the

@@ -412,7 +412,8 @@ void report_progress(enum method_id m, const struct workload *w, uint64_t done, 
 		methods[m].name, w->name, ULL(done), ULL(total), ULL(elapsed_ticks), secs);
 }
 
-void report_verdict(enum method_id m, const struct verdict *v)
+void report_verdict(enum method_id m, const struct verdict *v, uint64_t max_var_of_vars,
+		    uint64_t max_var_of_mins)
 {
 	const char *un = unit_name[v->unit];
 	if (!v->valid)
@@ -422,9 +423,9 @@ void report_verdict(enum method_id m, const struct verdict *v)
 		kprintf("verdict %s: %s: variance of variances %llu %s^4 (%s %llu), variance of minimum values "
 			"%llu %s^2 (%s %llu); offset %llu %s (paper section 4, steps 1-2)\n",
 			methods[m].name, v->ergodic ? "ergodic" : "NOT ergodic", ULL(v->var_of_vars), un,
-			v->var_of_vars <= cfg.max_var_of_vars ? "<=" : ">", ULL(cfg.max_var_of_vars),
-			ULL(v->var_of_mins), un, v->var_of_mins <= cfg.max_var_of_mins ? "<=" : ">",
-			ULL(cfg.max_var_of_mins), ULL(v->offset), un);
+			v->var_of_vars <= max_var_of_vars ? "<=" : ">", ULL(max_var_of_vars),
+			ULL(v->var_of_mins), un, v->var_of_mins <= max_var_of_mins ? "<=" : ">",
+			ULL(max_var_of_mins), ULL(v->offset), un);
 	if (config_json()) {
 		struct rec r;
 		rec_begin(&r, "verdict");
@@ -434,8 +435,8 @@ void report_verdict(enum method_id m, const struct verdict *v)
 		rec_bool(&r, "ergodic", v->ergodic);
 		rec_u64(&r, "var_of_vars", v->var_of_vars);
 		rec_u64(&r, "var_of_mins", v->var_of_mins);
-		rec_u64(&r, "max_var_of_vars", cfg.max_var_of_vars);
-		rec_u64(&r, "max_var_of_mins", cfg.max_var_of_mins);
+		rec_u64(&r, "max_var_of_vars", max_var_of_vars);
+		rec_u64(&r, "max_var_of_mins", max_var_of_mins);
 		rec_u64(&r, "offset", v->offset);
 		rec_end(&r);
 	}

@@ -57,7 +57,10 @@ void report_counters(enum method_id m, const struct workload *w, const struct wo
 void report_counters_choice(int on, const char *why, const char *ins_label, const char *cyc_label);
 void report_progress(enum method_id m, const struct workload *w, uint64_t done, uint64_t total,
 		     uint64_t elapsed_ticks);
-void report_verdict(enum method_id m, const struct verdict *v);
+/* report_verdict - the method's verdict against the thresholds (TSC ticks^4
+ * and ^2 or the unit's: verdict.var_of_vars=, verdict.var_of_mins=). */
+void report_verdict(enum method_id m, const struct verdict *v, uint64_t max_var_of_vars,
+		    uint64_t max_var_of_mins);
 /* report_walk - walk=on: what single-stepping one sample of m's window
  * around w executed (bench/walk.h; bad: walk_window's return), as a line
  * and a "walk" record; resolution: the sample was of loop size param. */

@@ -41,6 +41,7 @@ static int counters_beside;  /* TSC methods also read the counters */
 static int smi_ok;      /* MSR_SMI_COUNT was readable when the run began and has not faulted since */
 static uint64_t last_progress;
 static struct bench_results *res;
+static const struct config *cfg; /* the run's configuration (bench_run) */
 
 /* MSR_SMI_COUNT (34H): SMIs since reset, on Intel CPUs since Nehalem (SDM
  * Vol. 4, MSRs of the Intel Core i7 processor family). */
@@ -91,7 +92,7 @@ static void warm_up(const struct workload *w, enum method_id m, uint64_t capacit
 		    struct wl_ctx *c)
 {
 	fill_fn fill = pick_fill(w, m);
-	for (uint64_t left = cfg.warmup; left;) {
+	for (uint64_t left = cfg->warmup; left;) {
 		uint64_t n = left < capacity ? left : capacity;
 		fill(&bufs, n, c);
 		left -= n;
@@ -103,7 +104,7 @@ static void warm_up(const struct workload *w, enum method_id m, uint64_t capacit
  * loop, one sample of each loop size the ensembles will run. */
 static void walk_sample(enum method_id m, const struct workload *w, struct wl_ctx *c, int resolution)
 {
-	uint64_t n = resolution ? cfg.ensembles : 1, param = c->param;
+	uint64_t n = resolution ? cfg->ensembles : 1, param = c->param;
 	for (uint64_t j = 0; j < n; j++) {
 		struct walk_result r;
 		if (resolution)
@@ -152,8 +153,8 @@ static int run_workload(enum method_id m, const struct workload *w, const struct
 	int ns = series_of(m, ser);
 	fill_fn fill = pick_fill(w, m);
 
-	report_run_start(m, w, cfg.ensembles, cfg.samples, cfg.warmup, resolution, unit_key[ser[0].unit]);
-	if (cfg.walk)
+	report_run_start(m, w, cfg->ensembles, cfg->samples, cfg->warmup, resolution, unit_key[ser[0].unit]);
+	if (cfg->walk)
 		walk_sample(m, w, &c, resolution);
 	uint64_t t0 = rdtsc();
 	warm_up(w, m, capacity, &c);
@@ -164,7 +165,7 @@ static int run_workload(enum method_id m, const struct workload *w, const struct
 		out[ser[k].unit].outliers_1_5 = out[ser[k].unit].outliers_3 = 0;
 		out[ser[k].unit].samples_total = 0;
 	}
-	for (uint64_t j = 0; j < cfg.ensembles; j++) {
+	for (uint64_t j = 0; j < cfg->ensembles; j++) {
 		if (resolution)
 			c.param = j; /* measured_loop(j), paper 3.3 */
 		struct disturbance d;
@@ -172,7 +173,7 @@ static int run_workload(enum method_id m, const struct workload *w, const struct
 		int fault = 0;
 		int ok0 = smi_read(&smi0, &fault);
 		uint64_t nmi0 = trap_nmi_count();
-		fill(&bufs, cfg.samples, &c);
+		fill(&bufs, cfg->samples, &c);
 		if ((w->flags & WL_CODE) && code_fault_take(m, w))
 			return -1;
 		d.nmis = trap_nmi_count() - nmi0;
@@ -187,13 +188,13 @@ static int run_workload(enum method_id m, const struct workload *w, const struct
 			struct series *s = &ser[k];
 			struct workload_result *o = &out[s->unit];
 			if (s->mask != ~0ull) /* counter deltas modulo the width */
-				for (uint64_t i = 0; i < cfg.samples; i++)
+				for (uint64_t i = 0; i < cfg->samples; i++)
 					s->buf[i] &= s->mask;
-			ensemble_compute(s->buf, cfg.samples, &e);
+			ensemble_compute(s->buf, cfg->samples, &e);
 			summary_add(&s->sum, &e);
-			if (j == cfg.dump && s->primary)
-				report_samples(m, w, j, unit_key[s->unit], s->buf, cfg.samples);
-			robust_compute(s->buf, cfg.samples, &r); /* reorders the buffer */
+			if (j == cfg->dump && s->primary)
+				report_samples(m, w, j, unit_key[s->unit], s->buf, cfg->samples);
+			robust_compute(s->buf, cfg->samples, &r); /* reorders the buffer */
 			report_ensemble(m, w, j, c.param, unit_key[s->unit], s->primary, &e, &r, &d);
 			s->mins[j] = e.min;
 			s->medians[j] = r.median;
@@ -203,8 +204,8 @@ static int run_workload(enum method_id m, const struct workload *w, const struct
 		}
 
 		uint64_t now = rdtsc();
-		if (now - last_progress >= PROGRESS_TICKS && j + 1 < cfg.ensembles) {
-			report_progress(m, w, j + 1, cfg.ensembles, now - t0);
+		if (now - last_progress >= PROGRESS_TICKS && j + 1 < cfg->ensembles) {
+			report_progress(m, w, j + 1, cfg->ensembles, now - t0);
 			last_progress = now;
 		}
 	}
@@ -214,15 +215,15 @@ static int run_workload(enum method_id m, const struct workload *w, const struct
 		struct workload_result *o = &out[s->unit];
 		o->unit = s->unit;
 		summary_finish(&s->sum, &o->s);
-		robust_compute(s->medians, cfg.ensembles, &r);
+		robust_compute(s->medians, cfg->ensembles, &r);
 		o->median_of_medians = r.median;
 		o->offset = empty ? empty[s->unit].s.min_of_mins : o->s.min_of_mins;
 		o->offset_median = empty ? empty[s->unit].median_of_medians : o->median_of_medians;
 		/* mins stay in ensemble order for the resolution analysis: select
 		 * on a copy, in the medians' array that is no longer needed. */
-		for (uint64_t j = 0; j < cfg.ensembles; j++)
+		for (uint64_t j = 0; j < cfg->ensembles; j++)
 			s->medians[j] = s->mins[j];
-		robust_compute(s->medians, cfg.ensembles, &r);
+		robust_compute(s->medians, cfg->ensembles, &r);
 		o->median_of_mins = r.median;
 		o->mins_ci_low = r.ci_low;
 		o->mins_ci_high = r.ci_high;
@@ -341,7 +342,7 @@ static void run_code(enum method_id m, const struct workload_result *empty, uint
 	struct wl_ctx c = { 0 };
 	if (!w)
 		return;
-	uint64_t n = cfg.samples < capacity ? cfg.samples : capacity;
+	uint64_t n = cfg->samples < capacity ? cfg->samples : capacity;
 	pick_fill(w, m)(&bufs, n, &c);
 	if (code_fault_take(m, w))
 		return;
@@ -369,12 +370,14 @@ static void run_code(enum method_id m, const struct workload_result *empty, uint
 					     w2[u].s.min_of_mins);
 }
 
-void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity, struct bench_results *r)
+void bench_run(const struct config *c, const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
+	       struct bench_results *r)
 {
 	const struct workload *empty = 0, *loop = 0;
 	struct run_totals *t = &r->totals;
 
 	res = r;
+	cfg = c;
 	results_init(r);
 	for (int i = 0; i < workload_count(); i++) {
 		if (workload_at(i)->flags & WL_OFFSET)
@@ -385,12 +388,12 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity, s
 	for (int u = 0; u < UNIT_COUNT; u++)
 		for (int k = 0; k < 2; k++)
 			if (!ens_arrays[u][k])
-				ens_arrays[u][k] = mem_alloc(cfg.ensembles * sizeof(uint64_t));
+				ens_arrays[u][k] = mem_alloc(cfg->ensembles * sizeof(uint64_t));
 	for (int u = 0; u < UNIT_COUNT; u++)
 		if (!ens_arrays[u][0] || !ens_arrays[u][1] || !empty) {
 			kprintf("bench: no memory for %llu ensembles' minimums and medians (%llu bytes)\n",
-				(unsigned long long)cfg.ensembles,
-				(unsigned long long)(6 * cfg.ensembles * sizeof(uint64_t)));
+				(unsigned long long)cfg->ensembles,
+				(unsigned long long)(6 * cfg->ensembles * sizeof(uint64_t)));
 			return;
 		}
 	bufs.tsc = ticks;
@@ -408,7 +411,7 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity, s
 		enum method_id m = (enum method_id)mi;
 		struct workload_result wr[UNIT_COUNT], empty_r[UNIT_COUNT];
 		struct verdict v;
-		if (!((cfg.methods >> m) & 1))
+		if (!((cfg->methods >> m) & 1))
 			continue;
 		const char *why = method_unavailable(m, cpu);
 		if (!why && method_is_ctr(m) && !counters_exist)
@@ -424,16 +427,16 @@ void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity, s
 		int primary = run_workload(m, empty, 0, capacity, wr);
 		for (int u = 0; u < UNIT_COUNT; u++)
 			empty_r[u] = wr[u];
-		results_judge(&wr[primary], cfg.max_var_of_vars, cfg.max_var_of_mins, &v);
+		results_judge(&wr[primary], cfg->max_var_of_vars, cfg->max_var_of_mins, &v);
 		results_keep_method(r, m, (enum unit)primary, units_of(m), wr, &v);
-		report_verdict(m, &v);
+		report_verdict(m, &v, cfg->max_var_of_vars, cfg->max_var_of_mins);
 
 		/* Step 3: the resolution. */
-		if (cfg.resolution && loop) {
+		if (cfg->resolution && loop) {
 			struct resolution rs;
 			primary = run_workload(m, loop, empty_r, capacity, wr);
 			/* mins in loop-size order; the medians' array is free now */
-			resolution_analyze(ens_arrays[primary][0], cfg.ensembles, ens_arrays[primary][1], &rs.f);
+			resolution_analyze(ens_arrays[primary][0], cfg->ensembles, ens_arrays[primary][1], &rs.f);
 			rs.spurious = wr[primary].s.spurious;
 			rs.unit = (enum unit)primary;
 			report_resolution(m, &rs);

@@ -17,12 +17,16 @@
 
 struct cpu_info;
 
-/* bench_run - one run: the methods and workloads of cfg with its sizes on
- * this CPU, using ticks[0..capacity-1] (capacity >= cfg.samples) as the
+struct config;
+
+/* bench_run - one run: the methods and workloads of the configuration c
+ * (kernel/config.h) with its sizes on
+ * this CPU, using ticks[0..capacity-1] (capacity >= c->samples) as the
  * TSC ensemble buffer; buffers for the counters are allocated when
  * counters work. Prints as it goes, then the recommendation (the final
  * tables are the caller's: bench/summary.h); r receives the results (results_init first). */
-void bench_run(const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity, struct bench_results *r);
+void bench_run(const struct config *c, const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
+	       struct bench_results *r);
 
 
 /* bench_counters_possible - 1 when counters can be read beside the TSC

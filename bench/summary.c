@@ -100,7 +100,7 @@ static const char *ns_of(char *buf, size_t size, int64_t ticks)
 /* The QR code of the results beside the summary (kernel/qr.h): the
  * compact text (lib/qrtext.h) of the figures the summary shows and more:
  * every unit of every method's offset and every workload's net. */
-static void screen_qr(const struct cpu_info *cpu, const struct bench_results *res, const char *final_line,
+static void screen_qr(const struct config *cfg, const struct cpu_info *cpu, const struct bench_results *res, const char *final_line,
 		      int has_ucode, uint64_t ucode)
 {
 	const struct run_totals *t = &res->totals;
@@ -114,8 +114,8 @@ static void screen_qr(const struct cpu_info *cpu, const struct bench_results *re
 		.family = cpu->family, .model = cpu->model, .stepping = cpu->stepping,
 		.has_microcode = has_ucode, .microcode = ucode,
 		.tsc_hz = rate->hz, .tsc_ppm = rate->ppm, .tsc_source = rate->source,
-		.ensembles = cfg.ensembles, .samples = cfg.samples, .warmup = cfg.warmup,
-		.max_var_of_vars = cfg.max_var_of_vars, .max_var_of_mins = cfg.max_var_of_mins,
+		.ensembles = cfg->ensembles, .samples = cfg->samples, .warmup = cfg->warmup,
+		.max_var_of_vars = cfg->max_var_of_vars, .max_var_of_mins = cfg->max_var_of_mins,
 		.methods = ms, .skipped = skipped, .workloads = ws,
 		.recommended = t->recommended >= 0 ? methods[t->recommended].name : 0,
 		.final_line = final_line,
@@ -125,7 +125,7 @@ static void screen_qr(const struct cpu_info *cpu, const struct bench_results *re
 		const struct method_row *row = &res->rows[m];
 		col[m] = -1;
 		if (!row->ran) {
-			if ((cfg.methods >> m) & 1)
+			if ((cfg->methods >> m) & 1)
 				skipped[r.nskipped++] = methods[m].name;
 			continue;
 		}
@@ -213,7 +213,7 @@ static void screen_cpus(const struct summary_cpus *cpus, int by, int rows_used)
 	}
 }
 
-void bench_screen_summary(const struct cpu_info *cpu, const struct bench_results *r,
+void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, const struct bench_results *r,
 			  const struct summary_cpus *cpus, const char *final_line)
 {
 	const struct run_totals *t = &r->totals;
@@ -243,7 +243,7 @@ void bench_screen_summary(const struct cpu_info *cpu, const struct bench_results
 	int unread;
 	results_disturbances(r, &smis, &nmis, &unread);
 	fmt_format(line, sizeof line, "%llu ensembles x %llu samples; SMIs %s, NMIs %llu%s%s",
-		   (unsigned long long)cfg.ensembles, (unsigned long long)cfg.samples,
+		   (unsigned long long)cfg->ensembles, (unsigned long long)cfg->samples,
 		   !r->smi_counted ? "not readable" : unread ? "unreadable" : fmt_fit_u64(a, sizeof a, smis, 20),
 		   (unsigned long long)nmis,
 		   cpu->hypervisor ? "; hypervisor " : "", cpu->hypervisor ? cpu->hv_vendor : "");
@@ -275,7 +275,7 @@ void bench_screen_summary(const struct cpu_info *cpu, const struct bench_results
 	if (t->methods_skipped) {
 		int k = fmt_format(line, sizeof line, "skipped:");
 		for (int m = 0; m < METHOD_COUNT; m++)
-			if ((cfg.methods >> m) & 1 && !rows[m].ran && k < (int)sizeof line)
+			if ((cfg->methods >> m) & 1 && !rows[m].ran && k < (int)sizeof line)
 				k += fmt_format(line + k, sizeof line - (size_t)k, " %s", methods[m].name);
 		if (k < (int)sizeof line)
 			fmt_format(line + k, sizeof line - (size_t)k, " (why: serial log)");
@@ -284,7 +284,7 @@ void bench_screen_summary(const struct cpu_info *cpu, const struct bench_results
 	}
 	fmt_format(line, sizeof line, "recommended: %s (ergodic: var of vars <= %s, var of mins <= %s; paper 4)",
 		   t->recommended >= 0 ? methods[t->recommended].name : t->methods_run ? "none ergodic" : "none ran",
-		   fmt_fit_u64(a, sizeof a, cfg.max_var_of_vars, 6), fmt_fit_u64(b, sizeof b, cfg.max_var_of_mins, 6));
+		   fmt_fit_u64(a, sizeof a, cfg->max_var_of_vars, 6), fmt_fit_u64(b, sizeof b, cfg->max_var_of_mins, 6));
 	kprintf("%.79s\n", line);
 	rows_used += 2;
 
@@ -335,6 +335,6 @@ void bench_screen_summary(const struct cpu_info *cpu, const struct bench_results
 		}
 	}
 	kprintf("%s\n", final_line);
-	screen_qr(cpu, r, final_line, has_ucode, ucode);
+	screen_qr(cfg, cpu, r, final_line, has_ucode, ucode);
 	console_set_serial(1);
 }

@@ -40,11 +40,13 @@ void summary_tables(const struct bench_results *r);
  * most 80 columns and 23 rows (the final line may take two more): wider
  * figures are shown as d.dde+N. Screen only (the serial log has all of it
  * above); clears the screen first; no effect without a screen. Call after
- * bench_run and the final line. cpus: the per-CPU rows (NULL: the boot CPU
+ * bench_run and the final line. cfg: the run's configuration (its sizes,
+ * methods and verdict thresholds); cpus: the per-CPU rows (NULL: the boot CPU
  * alone). On a framebuffer the QR code of the
  * results follows (kernel/qr.h), beside or below the summary, or on pages
  * of its own that kernel/exit.c shows in turn after the halt line. */
-void bench_screen_summary(const struct cpu_info *cpu, const struct bench_results *r,
+struct config;
+void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, const struct bench_results *r,
 			  const struct summary_cpus *cpus, const char *final_line);
 
 #endif

@@ -6,7 +6,8 @@
 #include "../lib/pmu.h"
 #include "../lib/record.h"
 
-struct config cfg;
+/* The one configuration; readers get it as const struct config *. */
+static struct config cfg;
 
 static const char *const output_words[] = { "human", "json", "both", "full", "summary", 0 };
 static const char *const fault_words[] = { "none", "ud2", "gp", "pf", "de", 0 };
@@ -74,7 +75,7 @@ static uint64_t take_words(const char **words, const char *const *names)
 	return n ? ~0ull >> (64 - n) : 0;
 }
 
-void config_parse(const struct cfg_line *line, const struct config_choices *ch)
+const struct config *config_parse(const struct cfg_line *line, const struct config_choices *ch)
 {
 	uint64_t all_methods = take_words(method_words, ch->methods);
 	uint64_t all_workloads = take_words(workload_words, ch->workloads);
@@ -114,6 +115,17 @@ void config_parse(const struct cfg_line *line, const struct config_choices *ch)
 		cfg.dump = CFG_OFF;
 		cfg.problems++;
 	}
+	return &cfg;
+}
+
+void config_set_samples(uint64_t samples)
+{
+	cfg.samples = samples;
+}
+
+void config_add_problems(int n)
+{
+	cfg.problems += n;
 }
 
 int config_workload_selected(int i)

@@ -61,7 +61,6 @@ struct config {
 /* Most raw samples one dump prints (the paper's SIZE_OF_STAT). */
 #define DUMP_MAX_SAMPLES 100000
 
-extern struct config cfg;
 
 /* Most names methods= and workloads= choose from (a bit each in a
  * CFG_SET mask, lib/cmdline.h). */
@@ -78,7 +77,7 @@ struct config_choices {
 	uint64_t default_methods, default_workloads;
 };
 
-/* config_parse - set cfg from defaults and the command line (console= is
+/* config_parse - the configuration from defaults and the command line (console= is
  * kernel/console.c's, which has reported its problems already), printing
  * one "config:" line per problem and one listing the keys given more than
  * once, and checking the keys against each other: a dump= beyond the last
@@ -86,7 +85,18 @@ struct config_choices {
  * off. methods= and workloads= are checked against ch's names (names past
  * CONFIG_CHOICES_MAX are ignored). */
 struct cfg_line;
-void config_parse(const struct cfg_line *line, const struct config_choices *ch);
+const struct config *config_parse(const struct cfg_line *line, const struct config_choices *ch);
+
+/* config_set_samples - the samples per ensemble the run uses when the
+ * parsed samples= does not fit in memory (bench/run.h bench_fit_samples):
+ * the one change made after parsing, by this module, before anything is
+ * printed from the configuration. */
+void config_set_samples(uint64_t samples);
+
+/* config_add_problems - n more command-line problems found by the keys'
+ * users (cpus=, code=, samples= beyond memory): counted in the config
+ * line and record and in the final line. */
+void config_add_problems(int n);
 
 /* config_workload_selected - whether workload i (of config_choices'
  * workloads) runs. */

@@ -86,11 +86,19 @@ static __attribute__((noreturn)) void reboot(void)
 	halt_forever();
 }
 
+/* after= (kernel/config.h enum after_run); halt until the driver says. */
+static int after = AFTER_HALT;
+
+void exit_set_after(int how)
+{
+	after = how;
+}
+
 void exit_begin(int code)
 {
 	outl(DEBUG_EXIT_PORT, (uint32_t)code);
 	/* Still here: not QEMU with isa-debug-exit. */
-	if (cfg.after == AFTER_REBOOT)
+	if (after == AFTER_REBOOT)
 		reboot();
 	kprintf("bench: halted; the results above are final (power off or reset the machine)\n");
 }

@@ -18,6 +18,11 @@
 #define EXIT_SUCCESS_CODE 0x10
 #define EXIT_FAILURE_CODE 0x11
 
+/* exit_set_after - what a run's end does on a real machine: after= of
+ * the boot configuration (kernel/config.h enum after_run: AFTER_HALT, the
+ * default, or AFTER_REBOOT). */
+void exit_set_after(int how);
+
 /* exit_begin - leave QEMU with code (EXIT_SUCCESS_CODE or EXIT_FAILURE_CODE);
  * elsewhere reset the machine when after=reboot (never returns then), or
  * print the halt line and return, so that the caller can keep the screen

@@ -139,9 +139,13 @@ static void test_map(uint64_t at)
 		pg_type_name(PG_UC), (unsigned long long)v);
 }
 
-void mem_test_setup(void)
+/* test.buffers= (mem_test_setup), read again by mem_test_report. */
+static uint64_t test_buffers;
+
+void mem_test_setup(const struct config *cfg)
 {
-	if (cfg.test_buffers == TEST_BUFFERS_HIGH) {
+	test_buffers = cfg->test_buffers;
+	if (cfg->test_buffers == TEST_BUFFERS_HIGH) {
 		if (high.hi > high.lo) {
 			use(&high);
 			kprintf("test: test.buffers=high: sample buffers from RAM above 4 GiB, 0x%llx-0x%llx\n",
@@ -152,15 +156,15 @@ void mem_test_setup(void)
 				(unsigned long long)paging_limit(), (unsigned long long)pool_next);
 		}
 	}
-	if (cfg.test_fb == TEST_FB_HIGH)
+	if (cfg->test_fb == TEST_FB_HIGH)
 		test_fb();
-	if (cfg.test_map != CFG_OFF)
-		test_map(cfg.test_map);
+	if (cfg->test_map != CFG_OFF)
+		test_map(cfg->test_map);
 }
 
 void mem_test_report(void)
 {
-	if (cfg.test_buffers != TEST_BUFFERS_HIGH)
+	if (test_buffers != TEST_BUFFERS_HIGH)
 		return;
 	if (handed_hi)
 		kprintf("test: test.buffers=high: mem_alloc handed out 0x%llx-0x%llx during the run (%s 4 GiB); "

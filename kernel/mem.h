@@ -42,7 +42,8 @@ void *mem_alloc(uint64_t bytes);
  * (kernel/fb.c); test.map=ADDR maps 4 KiB of MMIO at ADDR (UC) and reads
  * it. Each prints one "test:" line; what it cannot do it says, and the
  * run goes on. */
-void mem_test_setup(void);
+struct config;
+void mem_test_setup(const struct config *cfg);
 
 /* mem_test_report - with test.buffers=high: one line giving the physical
  * range mem_alloc handed out during the run. */

@@ -1,7 +1,7 @@
 /* kernel/pmu.h - the performance counters on this machine: lib/pmu.c's
  * logic over the real CPUID, RDMSR, WRMSR and RDPMC, done once at boot.
  *
- *   pmu_setup(cfg.pmu);      detect, program, verify (never faults: every
+ *   pmu_setup(cfg->pmu);     detect, program, verify (never faults: every
  *                            MSR access is fault-safe, kernel/trap.h)
  *   pmu_print(config_json()) the "env: pmu:" header lines (and a record)
  *

@@ -376,18 +376,21 @@ static const char *list_cpus(uint32_t me)
 	return 0;
 }
 
+/* smp.park= and test.smp=silent, as smp_start was given them. */
+static int park_mode, silent_last;
+
 static const char *park_choice(const struct cpu_info *c)
 {
 	int mon = (cpuid(1, 0).ecx >> 3) & 1;
 	uint32_t largest = c->max_basic >= 5 ? cpuid(5, 0).ebx & 0xFFFF : 64;
 	use_mwait = 0;
-	if (cfg.smp_park == SMP_PARK_HLT)
+	if (park_mode == SMP_PARK_HLT)
 		return "HLT woken by an NMI IPI (smp.park=hlt)";
 	if (!mon)
 		return "HLT woken by an NMI IPI (no MONITOR/MWAIT: CPUID.1:ECX[3]=0)";
 	if (largest > sizeof(struct park_line))
 		return "HLT woken by an NMI IPI (MONITOR's largest line, CPUID.5:EBX, is over 128 bytes)";
-	if (cfg.smp_park == SMP_PARK_MWAIT) {
+	if (park_mode == SMP_PARK_MWAIT) {
 		use_mwait = 1;
 		return "MONITOR/MWAIT on a line of its own (smp.park=mwait)";
 	}
@@ -496,7 +499,7 @@ static void start_all(struct tramp_params *p, uint64_t apic_base)
 			continue;
 		}
 		uint64_t ticks = 0;
-		int st = start_one(s, p, cfg.test_smp == TEST_SMP_SILENT && i == last, &ticks);
+		int st = start_one(s, p, silent_last && i == last, &ticks);
 		s->info.start_ticks = st == SLOT_ONLINE ? ticks : 0;
 		s->info.online = st == SLOT_ONLINE;
 		s->info.why = st == SLOT_ONLINE ? 0
@@ -507,8 +510,11 @@ static void start_all(struct tramp_params *p, uint64_t apic_base)
 	}
 }
 
-void smp_start(const struct boot_info *bi, const struct cpu_info *c, uint64_t hz, int start)
+void smp_start(const struct boot_info *bi, const struct cpu_info *c, uint64_t hz, int start, int park_how,
+	       int silent)
 {
+	park_mode = park_how;
+	silent_last = silent;
 	uint64_t apic_base = 0;
 	tsc_hz = hz;
 	uint32_t me = own_apic_id();

@@ -55,8 +55,12 @@ struct smp_cpu_info {
  * CPU; tsc_hz: the TSC rate, 0 when unknown. Call after quiet_timers()
  * (the xAPIC page is then uncacheable) and acpi_init(). With start 0 it
  * prints nothing and every other CPU is "not started". Never fails: what
- * cannot be done is one line and the run goes on on the boot CPU. */
-void smp_start(const struct boot_info *bi, const struct cpu_info *c, uint64_t tsc_hz, int start);
+ * cannot be done is one line and the run goes on on the boot CPU. park:
+ * smp.park= (kernel/config.h enum smp_park: how a waiting CPU waits);
+ * silent: test.smp=silent, the last CPU is left without its start-up
+ * IPIs (a CPU that never answers). */
+void smp_start(const struct boot_info *bi, const struct cpu_info *c, uint64_t tsc_hz, int start, int park,
+	       int silent);
 
 /* smp_cpu_count - the CPUs smp_start() listed: the MADT's entries, or 1
  * (the boot CPU) without a usable MADT. */
