@@ -9,6 +9,7 @@
 #include "../kernel/console.h"
 #include "../kernel/cpu.h"
 #include "../kernel/mem.h"
+#include "../kernel/msr.h"
 #include "../kernel/pmu.h"
 #include "../kernel/probe.h"
 #include "../kernel/trap.h"
@@ -45,10 +46,6 @@ static int counters_beside;  /* TSC methods also read the counters */
 static int smi_ok;      /* MSR_SMI_COUNT was readable when the run began and has not faulted since */
 static uint64_t last_progress;
 static struct bench_results *res;
-
-/* MSR_SMI_COUNT (34H): SMIs since reset, on Intel CPUs since Nehalem (SDM
- * Vol. 4, MSRs of the Intel Core i7 processor family). */
-#define MSR_SMI_COUNT 0x34
 
 /* Whether the CPUID vendor string is exactly v (12 characters). */
 static int cpu_vendor_is(const struct cpu_info *cpu, const char *v)

@@ -38,10 +38,10 @@
 #include "exit.h"
 #include "fb.h"
 #include "font.h"
+#include "msr.h"
 #include "../lib/fmt.h"
 #include "../lib/qrtext.h"
 
-#define MSR_FS_BASE 0xC0000100u
 #define CR0_EM (1u << 2)
 #define CR0_TS (1u << 3)
 #define CR4_OSFXSR (1u << 9)

@@ -25,26 +25,11 @@
 #include "quiet.h"
 #include "console.h"
 #include "cpu.h"
+#include "msr.h"
 #include "pit.h"
 #include "trap.h"
 #include "../lib/fmt.h"
 
-#define MSR_SMI_COUNT 0x34
-#define MSR_APIC_BASE 0x1B
-#define MSR_BIOS_SIGN_ID 0x8B   /* Intel IA32_BIOS_SIGN_ID, AMD PATCH_LEVEL */
-#define MSR_PLATFORM_INFO 0xCE
-#define MSR_MTRRCAP 0xFE
-#define MSR_PERF_STATUS 0x198
-#define MSR_MISC_ENABLE 0x1A0
-#define MSR_MTRR_PHYSBASE0 0x200
-#define MSR_PAT 0x277
-#define MSR_MTRR_DEF_TYPE 0x2FF
-#define MSR_TSC_DEADLINE 0x6E0
-#define MSR_X2APIC_BASE 0x800
-#define MSR_AMD_DE_CFG 0xC0011029u
-
-#define APIC_BASE_EXTD (1ull << 10) /* x2APIC mode */
-#define APIC_BASE_EN (1ull << 11)   /* globally enabled */
 #define APIC_ISR 0x100
 #define APIC_IRR 0x200
 #define APIC_VERSION 0x30
@@ -103,7 +88,7 @@ static int apic_read(const struct apic *a, uint32_t off, uint32_t *v)
 {
 	if (a->x2) {
 		uint64_t x;
-		int err = rdmsr_safe(MSR_X2APIC_BASE + (off >> 4), &x);
+		int err = rdmsr_safe(MSR_X2APIC_FIRST + (off >> 4), &x);
 		*v = (uint32_t)x;
 		return err;
 	}
@@ -114,7 +99,7 @@ static int apic_read(const struct apic *a, uint32_t off, uint32_t *v)
 static int apic_write(const struct apic *a, uint32_t off, uint32_t v)
 {
 	if (a->x2)
-		return wrmsr_safe(MSR_X2APIC_BASE + (off >> 4), v);
+		return wrmsr_safe(MSR_X2APIC_FIRST + (off >> 4), v);
 	a->mmio[off / 4] = v;
 	return 0;
 }

@@ -5,15 +5,10 @@
 #include "console.h"
 #include "cpu.h"
 #include "mem.h"
+#include "msr.h"
 #include "trap.h"
 #include "../lib/fmt.h"
 
-#define MSR_APIC_BASE 0x1B
-#define MSR_PAT 0x277
-#define MSR_EFER 0xC0000080u
-#define MSR_X2APIC_ICR 0x830
-#define APIC_BASE_EXTD (1ull << 10)
-#define APIC_BASE_EN (1ull << 11)
 #define APIC_BASE_ADDR 0x000FFFFFFFFFF000ull
 #define EFER_LMA (1ull << 10)
 #define CR4_PCIDE (1ull << 17)
