@@ -24,6 +24,7 @@
 #include "../bench/summary.h"
 #include "../bench/workload.h"
 #include "../lib/fmt.h"
+#include "../lib/string.h"
 
 #define BENCH_VERSION "0.1"
 
@@ -31,7 +32,6 @@ static struct boot_info bi;
 static struct cpu_info cpu;
 
 void kernel_main(uint32_t magic, uint32_t info);
-int memcmp(const void *a, const void *b, size_t n); /* lib/string.c */
 
 /* Bytes mem_alloc takes for n 8-byte values (it rounds up to 64). */
 static uint64_t buffer_bytes(uint64_t n)
