@@ -10,8 +10,7 @@
 #include "../kernel/smp.h"
 #include "../lib/cpus.h"
 #include "../lib/fmt.h"
-
-size_t strlen(const char *s); /* lib/string.c */
+#include "../lib/string.h"
 
 static struct cpus_desc desc[SMP_MAX_CPUS];
 static uint8_t chosen[SMP_MAX_CPUS];

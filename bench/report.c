@@ -7,6 +7,7 @@
 #include "../kernel/console.h"
 #include "../lib/figures.h"
 #include "../lib/fmt.h"
+#include "../lib/string.h"
 #include "../lib/tscfreq.h"
 
 #define ULL(x) ((unsigned long long)(x))
@@ -458,8 +459,6 @@ static const struct {
 	[OUTPUT_FULL] = { 1960, 300, 1400 },
 	[OUTPUT_SUMMARY] = { 1960, 300, 1400 },
 };
-
-size_t strlen(const char *s); /* lib/string.c */
 
 /* Decimal digits of x. */
 static uint64_t digits_of(uint64_t x)

@@ -41,6 +41,7 @@
 #include "msr.h"
 #include "../lib/fmt.h"
 #include "../lib/qrtext.h"
+#include "../lib/string.h"
 
 #define CR0_EM (1u << 2)
 #define CR0_TS (1u << 3)
@@ -59,7 +60,6 @@ void *__memset_chk(void *dst, int c, size_t n, size_t dst_size);
 __attribute__((noreturn)) void __assert_fail(const char *what, const char *file, unsigned line,
 					     const char *function);
 __attribute__((noreturn)) void __stack_chk_fail(void);
-void *memset(void *dst, int c, size_t n);
 
 char *strchr(const char *s, int c)
 {
