@@ -47,15 +47,6 @@ static int smi_ok;      /* MSR_SMI_COUNT was readable when the run began and has
 static uint64_t last_progress;
 static struct bench_results *res;
 
-/* Whether the CPUID vendor string is exactly v (12 characters). */
-static int cpu_vendor_is(const struct cpu_info *cpu, const char *v)
-{
-	for (int i = 0; i < 12; i++)
-		if (cpu->vendor[i] != v[i])
-			return 0;
-	return 1;
-}
-
 void bench_set_tsc_hz(uint64_t hz)
 {
 	tsc_hz = hz;

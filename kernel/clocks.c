@@ -232,20 +232,12 @@ static void counter_measure(const struct counter *k, enum clock_id id, struct co
 	out->clock[id].hz = best->hz;
 }
 
-static int vendor_is(const struct cpu_info *c, const char *v)
-{
-	for (int i = 0; i < 12; i++)
-		if (c->vendor[i] != v[i])
-			return 0;
-	return 1;
-}
-
 static void measure_cpuid(const struct cpu_info *c, struct tsc_rate *out)
 {
 	char mhz[TSCFREQ_MHZ_BUF];
 	/* The leaves are read only when they exist (max_basic). */
 	struct tscfreq_cpuid in = {
-		.vendor_intel = vendor_is(c, "GenuineIntel"),
+		.vendor_intel = cpu_vendor_is(c, "GenuineIntel"),
 		.family = c->family,
 		.model = c->model,
 		.max_basic = c->max_basic,

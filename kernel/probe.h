@@ -28,6 +28,11 @@ struct cpu_info {
 /* probe_cpu - fill *c from CPUID. Never faults (CPUID is checked in boot). */
 void probe_cpu(struct cpu_info *c);
 
+/* cpu_vendor_is - 1 when c's vendor string (CPUID leaf 0: EBX, EDX, ECX)
+ * is v, else 0. v holds at least 12 characters ("GenuineIntel",
+ * "AuthenticAMD", "HygonGenuine"); its first 12 are compared. */
+int cpu_vendor_is(const struct cpu_info *c, const char *v);
+
 /* probe_print - the environment header: human lines and one "env" record. */
 void probe_print(const struct cpu_info *c, const struct boot_info *bi);
 

@@ -44,22 +44,9 @@
 #define PTE_PS 0x80ull
 #define PTE_ADDR 0x000FFFFFFFFFF000ull
 
-static int vendor_is(const struct cpu_info *c, const char *v)
-{
-	for (int i = 0; i < 12; i++)
-		if (c->vendor[i] != v[i])
-			return 0;
-	return 1;
-}
-
 static int is_intel(const struct cpu_info *c)
 {
-	return vendor_is(c, "GenuineIntel");
-}
-
-static int is_amd(const struct cpu_info *c)
-{
-	return vendor_is(c, "AuthenticAMD") || vendor_is(c, "HygonGenuine");
+	return cpu_vendor_is(c, "GenuineIntel");
 }
 
 static const char *mem_type_name(uint64_t t)
@@ -413,7 +400,7 @@ static int microcode_read(const struct cpu_info *c, uint64_t *rev)
 		*rev = v >> 32;
 		return 0;
 	}
-	if (is_amd(c)) {
+	if (c->is_amd) {
 		if (rdmsr_safe(MSR_BIOS_SIGN_ID, &v))
 			return -1;
 		*rev = v & 0xFFFFFFFFu;
@@ -474,7 +461,7 @@ static int quiet_lfence(const struct cpu_info *c)
 			"execute until all prior instructions have completed locally)\n");
 		return 1;
 	}
-	if (!is_amd(c)) {
+	if (!c->is_amd) {
 		kprintf("quiet: lfence: unknown on vendor %s (documented for Intel and AMD only): the LFENCE "
 			"methods are skipped; the paper's CPUID and RDTSCP methods do not depend on it\n",
 			c->vendor);
@@ -528,7 +515,7 @@ int quiet_cpu_report(const struct cpu_info *c)
 			is_intel(c) ? "IA32_BIOS_SIGN_ID[63:32] after CPUID(1)" : "PATCH_LEVEL[31:0]");
 	else
 		kprintf("quiet: microcode: unknown (%s)\n",
-			is_intel(c) || is_amd(c) ? "MSR 8BH faulted" : "not Intel or AMD");
+			is_intel(c) || c->is_amd ? "MSR 8BH faulted" : "not Intel or AMD");
 
 	int have_smi = quiet_smi_count(c, &smi) == 0;
 	if (have_smi)
