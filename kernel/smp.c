@@ -1,6 +1,7 @@
 /* kernel/smp.c - see smp.h. */
 #include "smp.h"
 #include "acpi.h"
+#include "bios.h"
 #include "config.h"
 #include "console.h"
 #include "cpu.h"
@@ -246,11 +247,8 @@ __attribute__((noreturn)) void smp_ap_entry(uint64_t n)
  * legacy video and BIOS areas); 0 when there is none. */
 static uint64_t pick_page(const struct boot_info *bi)
 {
-	uint64_t limit = 0xA0000;
-	uint16_t seg;
-	__asm__ volatile("movw (%1), %0" : "=r"(seg) : "r"(0x40Eull)); /* as kernel/acpi.c */
-	uint64_t ebda = (uint64_t)seg << 4;
-	if (ebda >= 0x80000 && ebda < limit)
+	uint64_t limit = 0xA0000, ebda = bios_ebda();
+	if (ebda)
 		limit = ebda & ~0xFFFull;
 	uint64_t best = 0;
 	for (int i = 0; i < bi->nmmap; i++) {
