@@ -70,7 +70,7 @@ void probe_cpu(struct cpu_info *c)
 	}
 
 	/* Documented: always on Intel (SDM Vol. 2A LFENCE), on AMD where
-	 * CPUID 80000021H:EAX[2] says so; kernel/quiet.c settles AMD's DE_CFG
+	 * CPUID 80000021H:EAX[2] says so; kernel/machine.c settles AMD's DE_CFG
 	 * and says "unknown" for other vendors, which are then not trusted. */
 	c->lfence_serializing = cpu_vendor_is(c, "GenuineIntel") ||
 		(c->is_amd && c->max_ext >= 0x80000021u && ((cpuid(0x80000021u, 0).eax >> 2) & 1));

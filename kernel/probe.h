@@ -20,7 +20,7 @@ struct cpu_info {
 	int lfence_serializing; /* LFENCE known to be dispatch-serializing: Intel
 				 * always (SDM Vol. 2A LFENCE); AMD per CPUID
 				 * 80000021H:EAX[2] or after DE_CFG bit 1 is set
-				 * (kernel/quiet.c); other vendors never (not
+				 * (kernel/machine.c); other vendors never (not
 				 * documented: "unknown", the LFENCE methods skip) */
 	char hv_vendor[13];  /* CPUID.40000000H:EBX,ECX,EDX when hypervisor */
 };
