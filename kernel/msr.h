@@ -2,8 +2,9 @@
  * each defined once.
  *
  * Each macro is MSR_ and the manual's name, less its IA32_ prefix where it
- * has one (MSR_PAT is IA32_PAT), as Linux spells most of them; the full
- * name and where it is defined are beside it. "Table 2-2" is SDM Vol. 4
+ * has one (MSR_PAT is IA32_PAT), as Linux spells most of them; AMD's carry
+ * AMD_, and MSR_X2APIC_FIRST names the first of a range. The full name
+ * and where it is defined are beside each. "Table 2-2" is SDM Vol. 4
  * table 2-2 "IA-32 Architectural MSRs": architectural, present wherever
  * the CPUID bit it names says so. The others are model-specific: Intel's
  * listed in SDM Vol. 4 chapter 2 per microarchitecture, AMD's in its
