@@ -122,7 +122,7 @@ UNIT_TESTS := $(basename $(notdir $(wildcard tests/unit/test_*.c)))
 UNIT_BINS  := $(UNIT_TESTS:%=$(BUILD)/host/%)
 LIB_HOST   := $(filter-out lib/string.c,$(wildcard lib/*.c))
 
-$(BUILD)/host/test_string: tests/unit/test_string.c lib/string.c tests/unit/check.h
+$(BUILD)/host/test_string: tests/unit/test_string.c lib/string.c lib/string.h tests/unit/check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -fno-builtin -Dmemcpy=lk_memcpy -Dmemmove=lk_memmove \
 		-Dmemset=lk_memset -Dmemcmp=lk_memcmp -Dstrlen=lk_strlen -o $@ tests/unit/test_string.c lib/string.c

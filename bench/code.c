@@ -10,8 +10,7 @@
 #include "../lib/fmt.h"
 #include "../lib/record.h"
 #include "../lib/hex.h"
-
-size_t strlen(const char *s); /* lib/string.c */
+#include "../lib/string.h"
 
 /* Each method's sequences, assembled once from bench/methods.h's text into
  * .rodata between labels: seq_NAME_start, seq_NAME_stop, and for the TSC

@@ -7,8 +7,7 @@
 #include "../kernel/console.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
-
-size_t strlen(const char *s); /* lib/string.c */
+#include "../lib/string.h"
 
 #define ULL(x) ((unsigned long long)(x))
 

@@ -31,6 +31,7 @@
 #include "../kernel/tscsync.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
+#include "../lib/string.h"
 
 #define BENCH_VERSION "0.1"
 
@@ -38,7 +39,6 @@ static struct boot_info bi;
 static struct cpu_info cpu;
 
 void kernel_main(uint32_t magic, uint32_t info);
-int memcmp(const void *a, const void *b, size_t n); /* lib/string.c */
 
 /* The end record and the records' closing marker: status, and for a
  * complete run its totals and (cpus >= 0) the CPUs measured. */

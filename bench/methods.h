@@ -81,7 +81,7 @@ extern uint32_t bench_msr_ins, bench_msr_cyc;
  * RDTSC[P] to be executed prior to execution of any subsequent instruction,
  * it can execute LFENCE immediately after". LFENCE orders execution
  * (dispatch-serializing) on Intel; on AMD only where CPUID 80000021H:EAX[2]
- * says so or DE_CFG (MSR C001_1029h) bit 1 is set (kernel/quiet.c). */
+ * says so or DE_CFG (MSR C001_1029h) bit 1 is set (kernel/machine.c). */
 #define SEQ_START_LFENCE_RDTSC "lfence\n\trdtsc\n\t" SEQ__SAVE_TSC
 
 /* Stop: RDTSCP waits for the measured code; the LFENCE after it keeps later

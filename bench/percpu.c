@@ -12,8 +12,7 @@
 #include "../lib/cpus.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
-
-size_t strlen(const char *s); /* lib/string.c */
+#include "../lib/string.h"
 
 static struct cpus_desc desc[SMP_MAX_CPUS];
 static uint8_t chosen[SMP_MAX_CPUS];

@@ -8,6 +8,7 @@
 #include "../lib/figures.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
+#include "../lib/string.h"
 #include "../lib/tscfreq.h"
 
 #define ULL(x) ((unsigned long long)(x))

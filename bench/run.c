@@ -8,6 +8,7 @@
 #include "../kernel/console.h"
 #include "../kernel/cpu.h"
 #include "../kernel/mem.h"
+#include "../kernel/msr.h"
 #include "../kernel/pmu.h"
 #include "../kernel/probe.h"
 #include "../kernel/trap.h"
@@ -42,19 +43,6 @@ static int smi_ok;      /* MSR_SMI_COUNT was readable when the run began and has
 static uint64_t last_progress;
 static struct bench_results *res;
 static const struct config *cfg; /* the run's configuration (bench_run) */
-
-/* MSR_SMI_COUNT (34H): SMIs since reset, on Intel CPUs since Nehalem (SDM
- * Vol. 4, MSRs of the Intel Core i7 processor family). */
-#define MSR_SMI_COUNT 0x34
-
-/* Whether the CPUID vendor string is exactly v (12 characters). */
-static int cpu_vendor_is(const struct cpu_info *cpu, const char *v)
-{
-	for (int i = 0; i < 12; i++)
-		if (cpu->vendor[i] != v[i])
-			return 0;
-	return 1;
-}
 
 /* bench_smi_read - one RDMSR of MSR_SMI_COUNT: 0, or the fault
  * (rdmsr_safe, kernel/trap.h). Weak, so that a test build can make it

@@ -1,5 +1,6 @@
 /* kernel/acpi.c - see acpi.h. */
 #include "acpi.h"
+#include "bios.h"
 #include "config.h"
 #include "console.h"
 #include "paging.h"
@@ -29,11 +30,8 @@ static uint64_t find_rsdp(const struct boot_info *bi, const char **where)
 		*where = "the multiboot2 ACPI tag's copy";
 		return (uint64_t)bi->rsdp;
 	}
-	/* The EBDA's segment, in the BIOS data area (40:0Eh). */
-	uint16_t seg;
-	__asm__ volatile("movw (%1), %0" : "=r"(seg) : "r"(0x40Eull)); /* GCC rejects a constant pointer there */
-	uint64_t ebda = (uint64_t)seg << 4;
-	uint64_t a = ebda >= 0x80000 && ebda < 0xA0000 ? acpi_find_rsdp(map, 0, ebda, 1024) : 0;
+	uint64_t ebda = bios_ebda();
+	uint64_t a = ebda ? acpi_find_rsdp(map, 0, ebda, 1024) : 0;
 	*where = "the EBDA";
 	if (!a) {
 		a = acpi_find_rsdp(map, 0, 0xE0000, 0x20000);

@@ -6,6 +6,7 @@
 #include "cpu.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
+#include "../lib/string.h"
 
 #define HPET_GCAP_ID 0x000      /* General Capabilities and ID (HPET 1.0a 2.3.4) */
 #define HPET_GCAP_COUNT_SIZE (1ull << 13)
@@ -72,7 +73,8 @@ static const char err_limit[] = "the counter did not reach 50 ms (gave up after 
 				"reads): it is not counting";
 static const char err_rate[] = "no rate from the window (the TSC did not advance, or the figures overflow)";
 
-/* One window of k->target periods; 0, or -1 with r->error. */
+/* One window of k->target periods; 0, or -1 with r->error, -2 with
+ * r->error when the counter does not count. */
 static int counter_window(const struct counter *k, struct counter_cal *r)
 {
 	struct tscfreq_window w;
@@ -94,7 +96,7 @@ static int counter_window(const struct counter *k, struct counter_cal *r)
 			r->ticks = now - w.a2;
 			r->counts = done;
 			r->error = err_limit;
-			return -1;
+			return -2;
 		}
 	}
 	read_bracketed(k, &w.b1, &w.c1, &w.b2);
@@ -112,29 +114,74 @@ static int counter_window(const struct counter *k, struct counter_cal *r)
 	return 0;
 }
 
-/* Up to TSC_RATE_TRIES windows, stopping at the first within
- * TSC_RATE_TARGET_PPM; the one of the smallest bound. A counter that does
- * not count is not tried again. */
-static int counter_best(const struct counter *k, struct counter_cal *r, int *used)
+/* counter_window as struct cal_windows (below) runs it: clock a struct
+ * counter, result a struct counter_cal. The window works on a local copy,
+ * so that its poll loop keeps its count in a register. */
+static int counter_run(const void *clock, void *result, uint32_t *ppm)
 {
-	struct counter_cal w;
+	struct counter_cal r;
+	int err = counter_window(clock, &r);
+	*(struct counter_cal *)result = r;
+	*ppm = r.ppm;
+	return err;
+}
+
+/* One 50 ms window against the PIT (kernel/pit.h) as struct cal_windows
+ * runs it: result a struct pit_cal. */
+static int pit_run(const void *clock, void *result, uint32_t *ppm)
+{
+	struct pit_cal *r = result;
+	(void)clock;
+	int err = pit_calibrate_tsc(PIT_COUNTS_50MS, r);
+	*ppm = r->ppm;
+	return err;
+}
+
+/* The windows of one clock, for clock_best: run(clock, result, ppm) runs
+ * one, filling result (size bytes: a struct pit_cal or struct
+ * counter_cal), and returns 0 with *ppm its bound; -1 when it failed but
+ * another may succeed; -2 when another will not help (no such clock, or
+ * it does not count, which costs up to 4 windows at 10 GHz to find). */
+struct cal_windows {
+	int (*run)(const void *clock, void *result, uint32_t *ppm);
+	const void *clock;
+	size_t size;
+};
+
+/* clock_best - one calibration: up to TSC_RATE_TRIES windows of k,
+ * stopping at the first whose bound is within TSC_RATE_TARGET_PPM. A
+ * pause at a window's end (an SMI; under a hypervisor, the host running
+ * something else) shows as a wide bound, so another window is tried
+ * rather than the figure trusted. *best is the window of the smallest
+ * bound, or the last failed one (its error) when none succeeded; *used
+ * the windows run. Returns 0, or -1 when every window failed. */
+static int clock_best(const struct cal_windows *k, void *best, int *used)
+{
+	union {
+		struct pit_cal pit;
+		struct counter_cal counter;
+	} w;
+	uint32_t ppm, best_ppm = 0;
 	int have = 0;
-	for (*used = 1; *used <= TSC_RATE_TRIES; (*used)++) {
-		if (counter_window(k, &w)) {
+	for (*used = 1;; (*used)++) {
+		int err = k->run(k->clock, &w, &ppm);
+		if (err) {
 			if (!have)
-				*r = w;
-			if (w.error == err_limit)
+				memcpy(best, &w, k->size);
+			if (err == -2)
 				break;
-			continue;
+		} else {
+			if (!have || ppm < best_ppm) {
+				memcpy(best, &w, k->size);
+				best_ppm = ppm;
+			}
+			have = 1;
+			if (ppm <= TSC_RATE_TARGET_PPM)
+				break;
 		}
-		if (!have || w.ppm < r->ppm)
-			*r = w;
-		have = 1;
-		if (w.ppm <= TSC_RATE_TARGET_PPM)
+		if (*used == TSC_RATE_TRIES)
 			break;
 	}
-	if (*used > TSC_RATE_TRIES)
-		*used = TSC_RATE_TRIES;
 	return have ? 0 : -1;
 }
 
@@ -211,13 +258,14 @@ static const char *pm_counter(struct counter *k)
 static void counter_measure(const struct counter *k, enum clock_id id, struct counter_cal cal[2], int windows[2],
 			    struct tsc_rate *out)
 {
-	counter_best(k, &cal[0], &windows[0]);
+	const struct cal_windows w = { .run = counter_run, .clock = k, .size = sizeof cal[0] };
+	clock_best(&w, &cal[0], &windows[0]);
 	print_counter_cal(k, 0, &cal[0], windows[0]);
 	if (cal[0].error) {
 		out->absent[id] = cal[0].error;
 		return;
 	}
-	counter_best(k, &cal[1], &windows[1]);
+	clock_best(&w, &cal[1], &windows[1]);
 	print_counter_cal(k, 1, &cal[1], windows[1]);
 	const struct counter_cal *best = &cal[0];
 	if (!cal[1].error) {
@@ -232,20 +280,12 @@ static void counter_measure(const struct counter *k, enum clock_id id, struct co
 	out->clock[id].hz = best->hz;
 }
 
-static int vendor_is(const struct cpu_info *c, const char *v)
-{
-	for (int i = 0; i < 12; i++)
-		if (c->vendor[i] != v[i])
-			return 0;
-	return 1;
-}
-
 static void measure_cpuid(const struct cpu_info *c, struct tsc_rate *out)
 {
 	char mhz[TSCFREQ_MHZ_BUF];
 	/* The leaves are read only when they exist (max_basic). */
 	struct tscfreq_cpuid in = {
-		.vendor_intel = vendor_is(c, "GenuineIntel"),
+		.vendor_intel = cpu_vendor_is(c, "GenuineIntel"),
 		.family = c->family,
 		.model = c->model,
 		.max_basic = c->max_basic,
@@ -273,7 +313,8 @@ static void measure_cpuid(const struct cpu_info *c, struct tsc_rate *out)
 
 static void measure_pit(struct tsc_rate *out)
 {
-	pit_calibrate_best(PIT_COUNTS_50MS, TSC_RATE_TRIES, TSC_RATE_TARGET_PPM, &out->pit[0], &out->pit_windows[0]);
+	const struct cal_windows w = { .run = pit_run, .size = sizeof out->pit[0] };
+	clock_best(&w, &out->pit[0], &out->pit_windows[0]);
 	pit_print_cal(0, &out->pit[0], out->pit_windows[0]);
 	if (out->pit[0].error) {
 		out->pit[1] = out->pit[0];
@@ -281,7 +322,7 @@ static void measure_pit(struct tsc_rate *out)
 		out->absent[CLOCK_PIT] = out->pit[0].error;
 		return;
 	}
-	pit_calibrate_best(PIT_COUNTS_50MS, TSC_RATE_TRIES, TSC_RATE_TARGET_PPM, &out->pit[1], &out->pit_windows[1]);
+	clock_best(&w, &out->pit[1], &out->pit_windows[1]);
 	pit_print_cal(1, &out->pit[1], out->pit_windows[1]);
 	const struct pit_cal *best = &out->pit[0];
 	out->measured_ppm[CLOCK_PIT] = best->ppm;

@@ -1,9 +1,9 @@
 /* kernel/paging.c - see paging.h. */
 #include "paging.h"
 #include "cpu.h"
+#include "msr.h"
 #include "../lib/fmt.h"
 
-#define MSR_PAT 0x277
 #define BOOT_MAPPED_END 0x100000000ull /* boot/entry.asm maps 0..4 GiB */
 
 static struct {

@@ -51,12 +51,12 @@ int pit_calibrate_tsc(uint32_t counts, struct pit_cal *r)
 	*r = (struct pit_cal){ .counts = counts, .poll_min = UINT64_MAX };
 	if (counts < 1000 || counts > 0xFFFF) {
 		r->error = err_range;
-		return -1;
+		return -2;
 	}
 	uint8_t orig = inb(NMI_SC);
 	if (orig == 0xFF) {
 		r->error = err_noport;
-		return -1;
+		return -2;
 	}
 	/* Gate channel 2 on, speaker off; keep bits 2-3 (the NMI enables).
 	 * Bits 4-7 read status and are not written. */
@@ -91,7 +91,7 @@ int pit_calibrate_tsc(uint32_t counts, struct pit_cal *r)
 			outb(NMI_SC, (uint8_t)(orig & 0x0F));
 			r->ticks = now - t_b;
 			r->error = now - t_b > limit_ticks ? err_limit_ticks : err_limit_polls;
-			return -1;
+			return -2;
 		}
 	}
 	outb(NMI_SC, (uint8_t)(orig & 0x0F));
@@ -122,37 +122,6 @@ int pit_calibrate_tsc(uint32_t counts, struct pit_cal *r)
 	uint64_t period = r->ticks / counts + 1;
 	r->ppm = tscfreq_ppm(r->start_ticks + period + r->end_ticks, r->ticks);
 	return 0;
-}
-
-int pit_calibrate_best(uint32_t counts, int tries, uint32_t target_ppm, struct pit_cal *r, int *used)
-{
-	struct pit_cal w;
-	int have = 0;
-	*used = 0;
-	*r = (struct pit_cal){ .counts = counts, .error = "tries out of range: 1..16" };
-	if (tries < 1 || tries > 16)
-		return -1;
-	while (*used < tries) {
-		(*used)++;
-		if (pit_calibrate_tsc(counts, &w)) {
-			if (!have)
-				*r = w;
-			/* Bad arguments, no port, or a PIT that does not count:
-			 * another window will not help (and the last costs up to
-			 * 4 windows at 10 GHz). OUT2 high at the first read can
-			 * be a pause right after the count was written: retried. */
-			if (w.error == err_range || w.error == err_noport || w.error == err_limit_ticks ||
-			    w.error == err_limit_polls)
-				break;
-			continue;
-		}
-		if (!have || w.ppm < r->ppm)
-			*r = w;
-		have = 1;
-		if (w.ppm <= target_ppm)
-			break;
-	}
-	return have ? 0 : -1;
 }
 
 void pit_print_cal(int run, const struct pit_cal *p, int windows)

@@ -50,21 +50,15 @@ struct pit_cal {
  * Never spins forever: gives up after counts x 33524 TSC ticks (4 times the
  * window at 10 GHz) or counts x 1000 polls, whichever comes first. Port
  * 0x61's original bits 0-3 are restored. Needs a TSC (CPUID.1:EDX[4]).
- * Returns 0, or -1 with r->error set: a count out of range, port 0x61
- * reading 0xFF (no such port), OUT2 already high at the first read after
- * the count was written (no PIT channel 2 behind the port), or the time
- * limit (a PIT that does not count, e.g. 8254 clock gating on some recent
- * chipsets, or none at all). */
+ * Returns 0; -1 with r->error set when another window may succeed: OUT2
+ * already high at the first read after the count was written (no PIT
+ * channel 2 behind the port, or a pause right after the write), or no rate
+ * from the window; -2 with r->error set when another window will not
+ * help: a count out of range, port 0x61 reading 0xFF (no such port), or
+ * the time limit (a PIT that does not count, e.g. 8254 clock gating on
+ * some recent chipsets, or none at all). The best of several windows:
+ * kernel/clocks.c. */
 int pit_calibrate_tsc(uint32_t counts, struct pit_cal *r);
-
-/* pit_calibrate_best - up to `tries` (1..16) pit_calibrate_tsc windows of
- * `counts` periods, stopping at the first whose bound is <= target_ppm;
- * *r is the window with the smallest bound, *used the windows run. A
- * pause at a window's end (an SMI; under a hypervisor, the host running
- * something else) shows as a wide bound, so another window is tried
- * rather than the figure trusted. Returns 0, or -1 when every window
- * failed (r->error from the last) or the arguments are out of range. */
-int pit_calibrate_best(uint32_t counts, int tries, uint32_t target_ppm, struct pit_cal *r, int *used);
 
 /* pit_stop_channel0 - stop channel 0, the system timer (IRQ0), as Linux's
  * clockevent_i8253_disable() does: mode command 0x30 (channel 0,

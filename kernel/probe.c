@@ -15,6 +15,14 @@ static void regs_str(char *dst, uint32_t a, uint32_t b, uint32_t c)
 	dst[12] = '\0';
 }
 
+int cpu_vendor_is(const struct cpu_info *c, const char *v)
+{
+	for (int i = 0; i < 12; i++)
+		if (c->vendor[i] != v[i])
+			return 0;
+	return 1;
+}
+
 void probe_cpu(struct cpu_info *c)
 {
 	struct cpuid_regs r = cpuid(0, 0);
@@ -33,8 +41,7 @@ void probe_cpu(struct cpu_info *c)
 	c->hypervisor = (r.ecx >> 31) & 1;
 
 	c->has_serialize = c->max_basic >= 7 && ((cpuid(7, 0).edx >> 14) & 1);
-	c->is_amd = c->vendor[0] == 'A' ? !__builtin_memcmp(c->vendor, "AuthenticAMD", 12)
-					: !__builtin_memcmp(c->vendor, "HygonGenuine", 12);
+	c->is_amd = cpu_vendor_is(c, "AuthenticAMD") || cpu_vendor_is(c, "HygonGenuine");
 
 	c->max_ext = cpuid(0x80000000u, 0).eax;
 	if (c->max_ext < 0x80000000u || c->max_ext > 0x8000FFFFu)
@@ -63,9 +70,9 @@ void probe_cpu(struct cpu_info *c)
 	}
 
 	/* Documented: always on Intel (SDM Vol. 2A LFENCE), on AMD where
-	 * CPUID 80000021H:EAX[2] says so; kernel/quiet.c settles AMD's DE_CFG
+	 * CPUID 80000021H:EAX[2] says so; kernel/machine.c settles AMD's DE_CFG
 	 * and says "unknown" for other vendors, which are then not trusted. */
-	c->lfence_serializing = !__builtin_memcmp(c->vendor, "GenuineIntel", 12) ||
+	c->lfence_serializing = cpu_vendor_is(c, "GenuineIntel") ||
 		(c->is_amd && c->max_ext >= 0x80000021u && ((cpuid(0x80000021u, 0).eax >> 2) & 1));
 
 	c->hv_vendor[0] = '\0';

@@ -20,13 +20,18 @@ struct cpu_info {
 	int lfence_serializing; /* LFENCE known to be dispatch-serializing: Intel
 				 * always (SDM Vol. 2A LFENCE); AMD per CPUID
 				 * 80000021H:EAX[2] or after DE_CFG bit 1 is set
-				 * (kernel/quiet.c); other vendors never (not
+				 * (kernel/machine.c); other vendors never (not
 				 * documented: "unknown", the LFENCE methods skip) */
 	char hv_vendor[13];  /* CPUID.40000000H:EBX,ECX,EDX when hypervisor */
 };
 
 /* probe_cpu - fill *c from CPUID. Never faults (CPUID is checked in boot). */
 void probe_cpu(struct cpu_info *c);
+
+/* cpu_vendor_is - 1 when c's vendor string (CPUID leaf 0: EBX, EDX, ECX)
+ * is v, else 0. v holds at least 12 characters ("GenuineIntel",
+ * "AuthenticAMD", "HygonGenuine"); its first 12 are compared. */
+int cpu_vendor_is(const struct cpu_info *c, const char *v);
 
 /* probe_print - the environment header: human lines and one "env" record. */
 void probe_print(const struct cpu_info *c, const struct boot_info *bi);

@@ -38,10 +38,11 @@
 #include "exit.h"
 #include "fb.h"
 #include "font.h"
+#include "msr.h"
 #include "../lib/fmt.h"
 #include "../lib/qrtext.h"
+#include "../lib/string.h"
 
-#define MSR_FS_BASE 0xC0000100u
 #define CR0_EM (1u << 2)
 #define CR0_TS (1u << 3)
 #define CR4_OSFXSR (1u << 9)
@@ -59,7 +60,6 @@ void *__memset_chk(void *dst, int c, size_t n, size_t dst_size);
 __attribute__((noreturn)) void __assert_fail(const char *what, const char *file, unsigned line,
 					     const char *function);
 __attribute__((noreturn)) void __stack_chk_fail(void);
-void *memset(void *dst, int c, size_t n);
 
 char *strchr(const char *s, int c)
 {

@@ -1,20 +1,16 @@
 /* kernel/smp.c - see smp.h. */
 #include "smp.h"
 #include "acpi.h"
+#include "bios.h"
 #include "config.h"
 #include "console.h"
 #include "cpu.h"
 #include "mem.h"
+#include "msr.h"
 #include "trap.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
 
-#define MSR_APIC_BASE 0x1B
-#define MSR_PAT 0x277
-#define MSR_EFER 0xC0000080u
-#define MSR_X2APIC_ICR 0x830
-#define APIC_BASE_EXTD (1ull << 10)
-#define APIC_BASE_EN (1ull << 11)
 #define APIC_BASE_ADDR 0x000FFFFFFFFFF000ull
 #define EFER_LMA (1ull << 10)
 #define CR4_PCIDE (1ull << 17)
@@ -252,11 +248,8 @@ __attribute__((noreturn)) void smp_ap_entry(uint64_t n)
  * legacy video and BIOS areas); 0 when there is none. */
 static uint64_t pick_page(const struct boot_info *bi)
 {
-	uint64_t limit = 0xA0000;
-	uint16_t seg;
-	__asm__ volatile("movw (%1), %0" : "=r"(seg) : "r"(0x40Eull)); /* as kernel/acpi.c */
-	uint64_t ebda = (uint64_t)seg << 4;
-	if (ebda >= 0x80000 && ebda < limit)
+	uint64_t limit = 0xA0000, ebda = bios_ebda();
+	if (ebda)
 		limit = ebda & ~0xFFFull;
 	uint64_t best = 0;
 	for (int i = 0; i < bi->nmmap; i++) {

@@ -113,22 +113,38 @@ struct ex_entry {
 };
 #define TRAP_FAULTED 0x100
 
+/* TRAP_EX_TABLE(insn) - the asm text of one instruction (a string
+ * literal) with its struct ex_entry in section .ex_table (linker.ld): a
+ * fault at it resumes right after it, with R11 = TRAP_FAULTED | vector
+ * (kernel/trap.c). The asm statement must hold R11 as an in-out operand,
+ * 0 on entry, which then reads 0 or the fault. */
+#define TRAP_EX_TABLE(insn)                                                    \
+	"1: " insn "\n2:\n"                                                    \
+	".pushsection .ex_table, \"a\"\n"                                      \
+	".balign 8\n.quad 1b, 2b\n"                                            \
+	".popsection"
+
+/* TRAP__READ_SAFE(insn, ecx, val) - insn, which reads EDX:EAX for the
+ * index in ECX (RDMSR, RDPMC), under TRAP_EX_TABLE: *val gets the value,
+ * or 0 when it faulted. Evaluates to 0, or TRAP_FAULTED | vector. */
+#define TRAP__READ_SAFE(insn, ecx, val)                                        \
+	({                                                                     \
+		uint32_t lo_ = 0, hi_ = 0;                                     \
+		register uint64_t fault_ __asm__("r11") = 0;                   \
+		__asm__ volatile(TRAP_EX_TABLE(insn)                           \
+				 : "+a"(lo_), "+d"(hi_), "+r"(fault_)          \
+				 : "c"(ecx)                                    \
+				 : "memory");                                  \
+		*(val) = fault_ ? 0 : ((uint64_t)hi_ << 32) | lo_;             \
+		(int)fault_;                                                   \
+	})
+
 /* rdmsr_safe - read MSR msr into *val (SDM Vol. 2B "RDMSR"). Returns 0, or
  * TRAP_FAULTED | vector when the instruction faulted (#GP for an MSR the
  * CPU or hypervisor does not implement); *val is then 0. */
 static inline int rdmsr_safe(uint32_t msr, uint64_t *val)
 {
-	uint32_t lo = 0, hi = 0;
-	register uint64_t fault __asm__("r11") = 0;
-	__asm__ volatile("1: rdmsr\n2:\n"
-			 ".pushsection .ex_table, \"a\"\n"
-			 ".balign 8\n.quad 1b, 2b\n"
-			 ".popsection"
-			 : "+a"(lo), "+d"(hi), "+r"(fault)
-			 : "c"(msr)
-			 : "memory");
-	*val = fault ? 0 : ((uint64_t)hi << 32) | lo;
-	return (int)fault;
+	return TRAP__READ_SAFE("rdmsr", msr, val);
 }
 
 /* wrmsr_safe - write val to MSR msr (SDM Vol. 2B "WRMSR"). Returns 0, or
@@ -136,10 +152,7 @@ static inline int rdmsr_safe(uint32_t msr, uint64_t *val)
 static inline int wrmsr_safe(uint32_t msr, uint64_t val)
 {
 	register uint64_t fault __asm__("r11") = 0;
-	__asm__ volatile("1: wrmsr\n2:\n"
-			 ".pushsection .ex_table, \"a\"\n"
-			 ".balign 8\n.quad 1b, 2b\n"
-			 ".popsection"
+	__asm__ volatile(TRAP_EX_TABLE("wrmsr")
 			 : "+r"(fault)
 			 : "c"(msr), "a"((uint32_t)val), "d"((uint32_t)(val >> 32))
 			 : "memory");
@@ -150,17 +163,7 @@ static inline int wrmsr_safe(uint32_t msr, uint64_t val)
  * or TRAP_FAULTED | vector (#GP for a bad index, #UD where unsupported). */
 static inline int rdpmc_safe(uint32_t ecx, uint64_t *val)
 {
-	uint32_t lo = 0, hi = 0;
-	register uint64_t fault __asm__("r11") = 0;
-	__asm__ volatile("1: rdpmc\n2:\n"
-			 ".pushsection .ex_table, \"a\"\n"
-			 ".balign 8\n.quad 1b, 2b\n"
-			 ".popsection"
-			 : "+a"(lo), "+d"(hi), "+r"(fault)
-			 : "c"(ecx)
-			 : "memory");
-	*val = fault ? 0 : ((uint64_t)hi << 32) | lo;
-	return (int)fault;
+	return TRAP__READ_SAFE("rdpmc", ecx, val);
 }
 
 /* trap_fault_string - "#GP" for an error from the safe accessors. */

@@ -3,11 +3,11 @@
 #include "config.h"
 #include "console.h"
 #include "cpu.h"
+#include "msr.h"
 #include "smp.h"
 #include "trap.h"
 #include "../lib/record.h"
 
-#define MSR_TSC_ADJUST 0x3B
 #define WARP_US 20000          /* Linux: 20 ms (2 ms between SMT siblings) */
 #define WARP_MAX_ROUNDS 10000000
 #define BARRIER_US 1000000     /* the other CPU reaches the barrier within 1 s */

@@ -3,6 +3,7 @@
 #include "pmu.h"
 #include <stdarg.h>
 #include "fmt.h"
+#include "json.h"
 
 const char *const pmu_mode_words[] = { "auto", "off", "force", 0 };
 
@@ -621,29 +622,16 @@ void pmu_describe(const struct pmu_info *info, void (*emit)(void *ctx, const cha
 	}
 }
 
-/* JSON string contents: the why strings are ours (ASCII, no quotes or
- * backslashes but from CPUID vendor strings), escaped anyway. */
-static int json_str(char *buf, size_t size, const char *s)
-{
-	int n = 0;
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		size_t rest = size > (size_t)n ? size - (size_t)n : 0;
-		if (ch == '"' || ch == '\\')
-			n += fmt_format(buf + n, rest, "\\%c", ch);
-		else if (ch < 0x20 || ch >= 0x7F)
-			n += fmt_format(buf + n, rest, "\\u%04x", ch);
-		else
-			n += fmt_format(buf + n, rest, "%c", ch);
-	}
-	return n;
-}
-
 #define REST (size > (size_t)n ? size - (size_t)n : 0)
 #define OUT (size > (size_t)n ? buf + n : 0)
 
 int pmu_json(const struct pmu_info *info, char *buf, size_t size)
 {
+	/* The error and why strings are ours (ASCII, no quotes or backslashes
+	 * but from CPUID vendor strings), escaped anyway: each byte becomes at
+	 * most 6 (json_escape), so esc holds the longest whole. */
+	_Static_assert(sizeof info->error <= sizeof info->ctr[0].why, "esc holds error");
+	char esc[6 * sizeof info->ctr[0].why];
 	int n = 0;
 	if (size)
 		buf[0] = '\0';
@@ -656,7 +644,7 @@ int pmu_json(const struct pmu_info *info, char *buf, size_t size)
 			info->fixed_contig, info->fixed_width, info->fixed_mask, info->ebx_unavail,
 			info->ebx_length, info->hypervisor, (unsigned long long)info->fixed_ctrl,
 			(unsigned long long)info->global_ctrl);
-	n += json_str(OUT, REST, info->error);
+	n += fmt_format(OUT, REST, "%s", json_escape(esc, sizeof esc, info->error));
 	n += fmt_format(OUT, REST, "\",\"check_instructions\":%llu,\"counters\":[",
 			(unsigned long long)info->check_insns);
 	for (int id = 0; id < PMU_NCOUNTERS; id++) {
@@ -667,7 +655,7 @@ int pmu_json(const struct pmu_info *info, char *buf, size_t size)
 				id ? "," : "", c->label, c->msr, pmu_state_string(c->state),
 				c->state == PMU_COUNTING, c->width, c->forced,
 				(unsigned long long)c->check_delta, c->rdpmc_ok);
-		n += json_str(OUT, REST, c->state == PMU_COUNTING ? "" : c->why);
+		n += fmt_format(OUT, REST, "%s", json_escape(esc, sizeof esc, c->state == PMU_COUNTING ? "" : c->why));
 		n += fmt_format(OUT, REST, "\"}");
 	}
 	n += fmt_format(OUT, REST, "]}");

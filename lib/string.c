@@ -1,7 +1,5 @@
-/* lib/string.c - the few C library functions a freestanding kernel needs.
- * GCC may emit calls to memcpy, memmove, memset and memcmp even with
- * -ffreestanding (GCC manual, "Standards"), so these must exist. */
-#include <stddef.h>
+/* lib/string.c - see string.h. */
+#include "string.h"
 
 void *memcpy(void *dst, const void *src, size_t n)
 {

@@ -7,6 +7,7 @@
  * ensembles; rdtscp's empty window then loses its count at its third
  * ensemble's closing read (read 19). */
 #include <stdint.h>
+#include "../../kernel/msr.h"
 #include "../../kernel/trap.h"
 
 #define SMI_GOOD_READS 18
@@ -19,5 +20,5 @@ int bench_smi_read(uint64_t *v)
 		*v = 0;
 		return TRAP_FAULTED | 13; /* #GP, as rdmsr_safe reports it */
 	}
-	return rdmsr_safe(0x34, v);
+	return rdmsr_safe(MSR_SMI_COUNT, v);
 }

@@ -1,0 +1,182 @@
+/* kernel/machine.c - see machine.h. */
+#include "machine.h"
+#include "console.h"
+#include "cpu.h"
+#include "msr.h"
+#include "trap.h"
+#include "../lib/fmt.h"
+
+static int is_intel(const struct cpu_info *c)
+{
+	return cpu_vendor_is(c, "GenuineIntel");
+}
+
+/* The revision as SDM Vol. 3A 10.11.7.1 reads it (see quiet_microcode). */
+static int microcode_read(const struct cpu_info *c, uint64_t *rev)
+{
+	uint64_t v;
+	*rev = 0;
+	if (is_intel(c)) {
+		/* SDM Vol. 3A 10.11.7.1: clear, CPUID(1) loads the signature, read. */
+		(void)wrmsr_safe(MSR_BIOS_SIGN_ID, 0);
+		(void)cpuid(1, 0);
+		if (rdmsr_safe(MSR_BIOS_SIGN_ID, &v))
+			return -1;
+		*rev = v >> 32;
+		return 0;
+	}
+	if (c->is_amd) {
+		if (rdmsr_safe(MSR_BIOS_SIGN_ID, &v))
+			return -1;
+		*rev = v & 0xFFFFFFFFu;
+		return 0;
+	}
+	return -1;
+}
+
+int quiet_microcode(const struct cpu_info *c, uint64_t *rev)
+{
+	/* Read once: the revision cannot change during a run (nothing loads
+	 * microcode), and on Intel the read writes the MSR. */
+	static int read_done, result;
+	static uint64_t revision;
+	if (!read_done) {
+		result = microcode_read(c, &revision);
+		read_done = 1;
+	}
+	*rev = revision;
+	return result;
+}
+
+int quiet_smi_count(const struct cpu_info *c, uint64_t *count)
+{
+	uint64_t v;
+	*count = 0;
+	if (!is_intel(c) || rdmsr_safe(MSR_SMI_COUNT, &v))
+		return -1;
+	*count = v & 0xFFFFFFFFu;
+	return 0;
+}
+
+int quiet_ratios(const struct cpu_info *c, uint32_t *max_nonturbo, uint32_t *current)
+{
+	uint64_t v;
+	int got = 0;
+	*max_nonturbo = *current = 0;
+	if (!is_intel(c))
+		return 0;
+	/* A ratio of 0 is no ratio: what QEMU TCG returns for an MSR it does
+	 * not implement; it counts as not read. */
+	if (!rdmsr_safe(MSR_PLATFORM_INFO, &v) && ((v >> 8) & 0xFF)) {
+		*max_nonturbo = (uint32_t)(v >> 8) & 0xFF;
+		got |= 1;
+	}
+	if (!rdmsr_safe(MSR_PERF_STATUS, &v) && ((v >> 8) & 0xFF)) {
+		*current = (uint32_t)(v >> 8) & 0xFF;
+		got |= 2;
+	}
+	return got;
+}
+
+/* The LFENCE check; returns 1 serializing, 0 not, -1 unknown. */
+static int quiet_lfence(const struct cpu_info *c)
+{
+	if (is_intel(c)) {
+		kprintf("quiet: lfence: dispatch-serializing on Intel (SDM Vol. 2A LFENCE: it does not "
+			"execute until all prior instructions have completed locally)\n");
+		return 1;
+	}
+	if (!c->is_amd) {
+		kprintf("quiet: lfence: unknown on vendor %s (documented for Intel and AMD only): the LFENCE "
+			"methods are skipped; the paper's CPUID and RDTSCP methods do not depend on it\n",
+			c->vendor);
+		return -1;
+	}
+	if (c->max_ext >= 0x80000021u && ((cpuid(0x80000021u, 0).eax >> 2) & 1)) {
+		kprintf("quiet: lfence: always serializing (CPUID.80000021H:EAX[2]=1)\n");
+		return 1;
+	}
+	uint64_t v, after;
+	int err = rdmsr_safe(MSR_AMD_DE_CFG, &v);
+	if (err) {
+		kprintf("quiet: lfence: DE_CFG (MSR C0011029H) unreadable (%s) and CPUID.80000021H:EAX[2] "
+			"not set: LFENCE may not be serializing\n", trap_fault_string(err));
+		return -1;
+	}
+	if (v & 2) {
+		kprintf("quiet: lfence: serializing: DE_CFG[1] already set (DE_CFG=0x%llx)\n",
+			(unsigned long long)v);
+		return 1;
+	}
+	err = wrmsr_safe(MSR_AMD_DE_CFG, v | 2);
+	if (err) {
+		kprintf("quiet: lfence: setting DE_CFG[1] FAILED (%s; DE_CFG=0x%llx): LFENCE may not be "
+			"serializing\n", trap_fault_string(err), (unsigned long long)v);
+		return 0;
+	}
+	err = rdmsr_safe(MSR_AMD_DE_CFG, &after);
+	int ok = !err && (after & 2);
+	kprintf("quiet: lfence: set DE_CFG[1] (0x%llx -> %s0x%llx): %s\n", (unsigned long long)v,
+		err ? "unreadable, " : "", (unsigned long long)after,
+		ok ? "serializing now" : "the bit did not stick: LFENCE may not be serializing");
+	return ok;
+}
+
+/* A JSON number, or null when have is 0; buf holds 24 bytes. */
+static const char *num_or_null(char *buf, int have, uint64_t v)
+{
+	if (!have)
+		return "null";
+	fmt_format(buf, 24, "%llu", (unsigned long long)v);
+	return buf;
+}
+
+int quiet_cpu_report(const struct cpu_info *c)
+{
+	uint64_t ucode = 0, smi = 0, misc = 0;
+	int have_ucode = quiet_microcode(c, &ucode) == 0;
+	if (have_ucode)
+		kprintf("quiet: microcode: revision 0x%llx (MSR 8BH, %s)\n", (unsigned long long)ucode,
+			is_intel(c) ? "IA32_BIOS_SIGN_ID[63:32] after CPUID(1)" : "PATCH_LEVEL[31:0]");
+	else
+		kprintf("quiet: microcode: unknown (%s)\n",
+			is_intel(c) || c->is_amd ? "MSR 8BH faulted" : "not Intel or AMD");
+
+	int have_smi = quiet_smi_count(c, &smi) == 0;
+	if (have_smi)
+		kprintf("quiet: smi count: %llu since reset (MSR_SMI_COUNT 34H); read it around "
+			"measurements to count SMIs inside\n", (unsigned long long)smi);
+	else
+		kprintf("quiet: smi count: %s\n", is_intel(c) ? "unreadable (MSR 34H faulted: before Nehalem, "
+							       "or a hypervisor)"
+							     : "skipped: MSR_SMI_COUNT is Intel's");
+
+	uint32_t maxr, curr;
+	int got = quiet_ratios(c, &maxr, &curr);
+	int have_misc = is_intel(c) && rdmsr_safe(MSR_MISC_ENABLE, &misc) == 0;
+	if (!is_intel(c)) {
+		kprintf("quiet: ratios: skipped: MSR_PLATFORM_INFO and IA32_PERF_STATUS are Intel's "
+			"(vendor %s)\n", c->vendor);
+	} else {
+		char r1[24], r2[24];
+		kprintf("quiet: ratios: max non-turbo %s (MSR_PLATFORM_INFO[15:8]), current %s "
+			"(IA32_PERF_STATUS[15:8]); x 100 MHz bus since Sandy Bridge\n",
+			got & 1 ? num_or_null(r1, 1, maxr) : "unknown (faulted or 0)",
+			got & 2 ? num_or_null(r2, 1, curr) : "unknown (faulted or 0)");
+		if (have_misc)
+			kprintf("quiet: turbo: %s (IA32_MISC_ENABLE[38]); EIST: %s (IA32_MISC_ENABLE[16])\n",
+				(misc >> 38) & 1 ? "disabled" : "not disabled", (misc >> 16) & 1 ? "enabled" : "disabled");
+		else
+			kprintf("quiet: turbo/EIST: unknown (IA32_MISC_ENABLE unreadable)\n");
+	}
+
+	int lf = quiet_lfence(c);
+
+	char j1[24], j2[24], j3[24], j4[24];
+	kprintf("{\"rec\":\"machine\",\"microcode\":%s,\"smi_count\":%s,\"max_nonturbo_ratio\":%s,"
+		"\"current_ratio\":%s,\"lfence_serializing\":%s}\n",
+		num_or_null(j1, have_ucode, ucode), num_or_null(j2, have_smi, smi),
+		num_or_null(j3, got & 1, maxr), num_or_null(j4, got & 2, curr),
+		lf > 0 ? "true" : lf == 0 ? "false" : "null");
+	return lf;
+}
