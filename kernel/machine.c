@@ -5,6 +5,7 @@
 #include "msr.h"
 #include "trap.h"
 #include "../lib/fmt.h"
+#include "../lib/record.h"
 
 static int is_intel(const struct cpu_info *c)
 {
@@ -172,11 +173,16 @@ int quiet_cpu_report(const struct cpu_info *c)
 
 	int lf = quiet_lfence(c);
 
-	char j1[24], j2[24], j3[24], j4[24];
-	kprintf("{\"rec\":\"machine\",\"microcode\":%s,\"smi_count\":%s,\"max_nonturbo_ratio\":%s,"
-		"\"current_ratio\":%s,\"lfence_serializing\":%s}\n",
-		num_or_null(j1, have_ucode, ucode), num_or_null(j2, have_smi, smi),
-		num_or_null(j3, got & 1, maxr), num_or_null(j4, got & 2, curr),
-		lf > 0 ? "true" : lf == 0 ? "false" : "null");
+	struct rec r;
+	rec_begin(&r, "machine");
+	rec_u64_or_null(&r, "microcode", have_ucode, ucode);
+	rec_u64_or_null(&r, "smi_count", have_smi, smi);
+	rec_u64_or_null(&r, "max_nonturbo_ratio", got & 1, maxr);
+	rec_u64_or_null(&r, "current_ratio", (got & 2) != 0, curr);
+	if (lf < 0)
+		rec_null(&r, "lfence_serializing");
+	else
+		rec_bool(&r, "lfence_serializing", lf > 0);
+	rec_end(&r);
 	return lf;
 }

@@ -89,10 +89,7 @@ static void emit(void *ctx, const char *line)
 
 void pmu_print(int json)
 {
-	static char rec[PMU_JSON_MAX];
 	pmu_describe(&pmu, emit, 0);
-	if (json) {
-		pmu_json(&pmu, rec, sizeof rec);
-		kprintf("%s\n", rec);
-	}
+	if (json)
+		pmu_record(&pmu);
 }

@@ -4,6 +4,7 @@
 #include "cpu.h"
 #include "lapic.h"
 #include "pit.h"
+#include "../lib/record.h"
 
 void quiet_timers(const struct cpu_info *c)
 {
@@ -21,9 +22,22 @@ void quiet_timers(const struct cpu_info *c)
 	lapic_quiet(c, &q);
 	const char *deadline = lapic_deadline_disarm();
 
-	kprintf("{\"rec\":\"quiet\",\"pic_masks\":[%u,%u],\"pit0_status\":%u,\"pit0_stopped\":%d,"
-		"\"apic\":\"%s\",\"apic_max_lvt\":%d,\"lvt_masked\":%d,\"lvt_failed\":%d,\"lint1_nmi_kept\":%d,"
-		"\"apic_timer_stopped\":%d,\"apic_irr\":%d,\"apic_isr\":%d,\"tsc_deadline\":\"%s\"}\n",
-		m, s, st, pit_ok, q.apic, q.max_lvt, q.lvt_masked, q.lvt_failed, q.lvt_nmi_kept, q.timer_stopped, q.irr,
-		q.isr, deadline);
+	struct rec r;
+	rec_begin(&r, "quiet");
+	rec_array(&r, "pic_masks");
+	rec_u64(&r, 0, m);
+	rec_u64(&r, 0, s);
+	rec_array_end(&r);
+	rec_u64(&r, "pit0_status", st);
+	rec_i64(&r, "pit0_stopped", pit_ok);
+	rec_str(&r, "apic", q.apic);
+	rec_i64(&r, "apic_max_lvt", q.max_lvt);
+	rec_i64(&r, "lvt_masked", q.lvt_masked);
+	rec_i64(&r, "lvt_failed", q.lvt_failed);
+	rec_i64(&r, "lint1_nmi_kept", q.lvt_nmi_kept);
+	rec_i64(&r, "apic_timer_stopped", q.timer_stopped);
+	rec_i64(&r, "apic_irr", q.irr);
+	rec_i64(&r, "apic_isr", q.isr);
+	rec_str(&r, "tsc_deadline", deadline);
+	rec_end(&r);
 }

@@ -3,7 +3,7 @@
 #include "pmu.h"
 #include <stdarg.h>
 #include "fmt.h"
-#include "json.h"
+#include "record.h"
 
 const char *const pmu_mode_words[] = { "auto", "off", "force", 0 };
 
@@ -622,42 +622,39 @@ void pmu_describe(const struct pmu_info *info, void (*emit)(void *ctx, const cha
 	}
 }
 
-#define REST (size > (size_t)n ? size - (size_t)n : 0)
-#define OUT (size > (size_t)n ? buf + n : 0)
-
-int pmu_json(const struct pmu_info *info, char *buf, size_t size)
+void pmu_record(const struct pmu_info *info)
 {
-	/* The error and why strings are ours (ASCII, no quotes or backslashes
-	 * but from CPUID vendor strings), escaped anyway: each byte becomes at
-	 * most 6 (json_escape), so esc holds the longest whole. */
-	_Static_assert(sizeof info->error <= sizeof info->ctr[0].why, "esc holds error");
-	char esc[6 * sizeof info->ctr[0].why];
-	int n = 0;
-	if (size)
-		buf[0] = '\0';
-	n += fmt_format(OUT, REST,
-			"{\"rec\":\"pmu\",\"mode\":\"%s\",\"version\":%u,\"gp_counters\":%u,"
-			"\"gp_width\":%u,\"fixed_counters\":%u,\"fixed_width\":%u,\"fixed_mask\":%u,"
-			"\"ebx_unavailable\":%u,\"ebx_length\":%u,\"hypervisor\":%d,"
-			"\"fixed_ctrl\":%llu,\"global_ctrl\":%llu,\"error\":\"",
-			pmu_mode_words[info->mode], info->version, info->gp_count, info->gp_width,
-			info->fixed_contig, info->fixed_width, info->fixed_mask, info->ebx_unavail,
-			info->ebx_length, info->hypervisor, (unsigned long long)info->fixed_ctrl,
-			(unsigned long long)info->global_ctrl);
-	n += fmt_format(OUT, REST, "%s", json_escape(esc, sizeof esc, info->error));
-	n += fmt_format(OUT, REST, "\",\"check_instructions\":%llu,\"counters\":[",
-			(unsigned long long)info->check_insns);
+	struct rec r;
+	rec_begin(&r, "pmu");
+	rec_str(&r, "mode", pmu_mode_words[info->mode]);
+	rec_u64(&r, "version", info->version);
+	rec_u64(&r, "gp_counters", info->gp_count);
+	rec_u64(&r, "gp_width", info->gp_width);
+	rec_u64(&r, "fixed_counters", info->fixed_contig);
+	rec_u64(&r, "fixed_width", info->fixed_width);
+	rec_u64(&r, "fixed_mask", info->fixed_mask);
+	rec_u64(&r, "ebx_unavailable", info->ebx_unavail);
+	rec_u64(&r, "ebx_length", info->ebx_length);
+	rec_i64(&r, "hypervisor", info->hypervisor);
+	rec_u64(&r, "fixed_ctrl", info->fixed_ctrl);
+	rec_u64(&r, "global_ctrl", info->global_ctrl);
+	rec_strn(&r, "error", info->error, sizeof info->error);
+	rec_u64(&r, "check_instructions", info->check_insns);
+	rec_array(&r, "counters");
 	for (int id = 0; id < PMU_NCOUNTERS; id++) {
 		const struct pmu_counter *c = &info->ctr[id];
-		n += fmt_format(OUT, REST,
-				"%s{\"name\":\"%s\",\"msr\":%u,\"state\":\"%s\",\"usable\":%d,"
-				"\"width\":%u,\"forced\":%d,\"delta\":%llu,\"rdpmc\":%d,\"why\":\"",
-				id ? "," : "", c->label, c->msr, pmu_state_string(c->state),
-				c->state == PMU_COUNTING, c->width, c->forced,
-				(unsigned long long)c->check_delta, c->rdpmc_ok);
-		n += fmt_format(OUT, REST, "%s", json_escape(esc, sizeof esc, c->state == PMU_COUNTING ? "" : c->why));
-		n += fmt_format(OUT, REST, "\"}");
+		rec_object(&r, 0);
+		rec_str(&r, "name", c->label);
+		rec_u64(&r, "msr", c->msr);
+		rec_str(&r, "state", pmu_state_string(c->state));
+		rec_i64(&r, "usable", c->state == PMU_COUNTING);
+		rec_u64(&r, "width", c->width);
+		rec_i64(&r, "forced", c->forced);
+		rec_u64(&r, "delta", c->check_delta);
+		rec_i64(&r, "rdpmc", c->rdpmc_ok);
+		rec_strn(&r, "why", c->state == PMU_COUNTING ? "" : c->why, sizeof c->why);
+		rec_object_end(&r);
 	}
-	n += fmt_format(OUT, REST, "]}");
-	return n;
+	rec_array_end(&r);
+	rec_end(&r);
 }

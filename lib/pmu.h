@@ -300,11 +300,10 @@ const char *pmu_state_string(enum pmu_state s);
 void pmu_describe(const struct pmu_info *info, void (*emit)(void *ctx, const char *line),
 		  void *ctx);
 
-/* pmu_json - one record {"rec":"pmu",...} (no newline) into buf[0..size-1],
- * NUL-terminated (buf may be NULL when size is 0). Returns the length the
- * full record has (>= size: truncated). PMU_JSON_MAX bytes always suffice:
- * about 420 of fixed text and error, plus 5 x (170 + a why of < 200). */
-#define PMU_JSON_MAX 2560
-int pmu_json(const struct pmu_info *info, char *buf, size_t size);
+/* pmu_record - the {"rec":"pmu",...} record, through the one record
+ * writer (lib/record.h): the CPUID.0AH figures, the control registers as
+ * programmed, the error, and per counter its MSR, state, width, check
+ * delta and why it is not usable. */
+void pmu_record(const struct pmu_info *info);
 
 #endif

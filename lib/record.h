@@ -2,7 +2,7 @@
  * lines {"rec":"KIND",...} between the BEGIN/END markers (README
  * "Machine-readable output"). It owns what every record shares:
  *  - the order of the fields: as written, KIND first;
- *  - JSON escaping of every string value (as lib/json.h json_escape: '"'
+ *  - JSON escaping of every string value (RFC 8259: '"'
  *    and '\\' escaped, control and non-ASCII bytes as \u00XX);
  *  - the CPU tag: while a per-CPU run is measured (bench/percpu.c), every
  *    record carries "cpu":N,"apic_id":N right after its kind;

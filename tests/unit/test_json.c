@@ -1,29 +1,40 @@
-/* tests/unit/test_json.c - lib/json.c json_escape: plain text unchanged,
- * '"' and '\\' escaped, control bytes and bytes >= 0x7f as \u00XX (all 256
- * byte values), truncation at every size (never inside an escape, always
- * NUL-terminated, nothing written past size: each buffer is malloc'd to the
- * exact size so ASan sees any overrun), NULL src. */
+/* tests/unit/test_json.c - the records' JSON escaping (lib/record.c, the
+ * one writer that owns it): plain text unchanged, '"' and '\\' escaped,
+ * control bytes and bytes >= 0x7f as \u00XX (all 256 byte values), NULL
+ * written as null. The writer streams, so nothing is ever cut. */
 #include <stdint.h>
 #include <stdlib.h>
 #include "check.h"
-#include "../../lib/json.h"
+#include "../../lib/record.h"
 
-/* json_escape into a buffer of exactly size bytes; the result in out. */
-static void escape_exact(char *out, size_t outsize, size_t size, const char *src)
+/* The text the writer puts between the quotes of a string value. */
+static char written[8192];
+static size_t used;
+
+static void sink(const char *b, size_t n)
 {
-	char *dst = malloc(size);
-	memset(dst, 'X', size);
-	CHECK(json_escape(dst, size, src) == dst, "json_escape into %zu bytes returns dst", size);
-	size_t n = strnlen(dst, size);
-	CHECK(n < size, "json_escape into %zu bytes: NUL-terminated within them", size);
-	snprintf(out, outsize, "%s", n < size ? dst : "");
-	free(dst);
+	if (used + n < sizeof written) {
+		memcpy(written + used, b, n);
+		used += n;
+		written[used] = '\0';
+	}
 }
 
 static const char *esc(const char *src)
 {
-	static char out[1024];
-	escape_exact(out, sizeof out, 1000, src);
+	static const char head[] = "{\"rec\":\"t\",\"s\":\"";
+	static char out[8192];
+	used = 0;
+	written[0] = '\0';
+	record_set_sink(sink);
+	struct rec r;
+	rec_begin(&r, "t");
+	rec_str(&r, "s", src);
+	rec_end(&r);
+	size_t n = strlen(written), h = sizeof head - 1;
+	CHECK(n >= h + 3 && strncmp(written, head, h) == 0 && strcmp(written + n - 3, "\"}\n") == 0,
+	      "the string value of a record: between its quotes");
+	snprintf(out, sizeof out, "%.*s", (int)(n - h - 3), written + h);
 	return out;
 }
 
@@ -88,68 +99,24 @@ static void test_all_bytes(void)
 		strcat(want, one);
 	}
 	src[255] = '\0';
-	static char got[2048];
-	escape_exact(got, sizeof got, sizeof got, src);
-	CHECK_STR(got, want, "all bytes 01h-FFh in one string");
+	CHECK_STR(esc(src), want, "all bytes 01h-FFh in one string");
 }
 
-/* At every size the output is the longest run of whole escapes that fits
- * with its NUL. */
-static void test_truncation(void)
-{
-	const char *src = "ab\"c\n\\d\x01" "e\xff";
-	/* the escape of each input byte, in order */
-	static const char *const tokens[] = { "a", "b", "\\\"", "c", "\\u000a", "\\\\",
-					      "d", "\\u0001", "e", "\\u00ff" };
-	const size_t ntok = sizeof tokens / sizeof tokens[0];
-	size_t full = 0;
-	for (size_t t = 0; t < ntok; t++)
-		full += strlen(tokens[t]);
-
-	for (size_t size = 1; size <= full + 3; size++) {
-		char want[128] = "";
-		size_t len = 0;
-		for (size_t t = 0; t < ntok && len + strlen(tokens[t]) < size; t++) {
-			strcat(want, tokens[t]);
-			len += strlen(tokens[t]);
-		}
-		char got[128];
-		escape_exact(got, sizeof got, size, src);
-		CHECK_STR(got, want, "truncated to %zu bytes: the whole escapes that fit", size);
-	}
-
-	/* size 1: always the empty string */
-	char one = 'X';
-	json_escape(&one, 1, "abc");
-	CHECK(one == '\0', "size 1: the empty string");
-	/* an escape that does not fit is not started, and what follows is not
-	 * used instead: "\n" needs 6 + 1, "x" would fit */
-	char buf[8];
-	memset(buf, 'X', sizeof buf);
-	json_escape(buf, 6, "\nx");
-	CHECK_STR(buf, "", "\\u000a does not fit in 6 bytes: not started");
-	CHECK(buf[1] == 'X', "nothing written after the NUL: the \"x\" that would fit is not used");
-	json_escape(buf, 7, "\nx");
-	CHECK_STR(buf, "\\u000a", "\\u000a fits in 7 bytes, \"x\" does not");
-	json_escape(buf, 8, "\nx");
-	CHECK_STR(buf, "\\u000ax", "\\u000ax fits in 8 bytes");
-}
 
 static void test_null(void)
 {
-	char buf[4] = "abc";
-	CHECK(json_escape(buf, sizeof buf, NULL) == buf, "NULL src: returns dst");
-	CHECK_STR(buf, "", "NULL src: the empty string");
-	char one = 'X';
-	json_escape(&one, 1, NULL);
-	CHECK(one == '\0', "NULL src, size 1: the empty string");
+	used = 0;
+	struct rec r;
+	rec_begin(&r, "t");
+	rec_str(&r, "s", 0);
+	rec_end(&r);
+	CHECK_STR(written, "{\"rec\":\"t\",\"s\":null}\n", "a NULL string is written as null");
 }
 
 int main(void)
 {
 	test_plain();
 	test_all_bytes();
-	test_truncation();
 	test_null();
 	return check_summary("test_json");
 }
