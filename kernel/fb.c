@@ -19,6 +19,7 @@
 #include "fb.h"
 #include "font.h"
 #include "paging.h"
+#include "../lib/textcursor.h"
 
 #define FB_MAX_COLS 480 /* 3840 / 8; a multiple of 8 */
 #define FB_MAX_ROWS 135 /* 2160 / 16 */
@@ -27,7 +28,8 @@ static struct {
 	volatile uint8_t *base;
 	uint64_t size;
 	uint32_t pitch, width, height, bytes; /* bytes per pixel: 3 or 4 */
-	int cols, rows, row, col, on, wc;
+	int cols, rows, on, wc;
+	struct text_cursor cur; /* where the text goes (lib/textcursor.h) */
 	uint64_t pair[4]; /* two 32-bit pixels for each 2-bit pattern */
 } fb;
 
@@ -103,6 +105,10 @@ static void flush(void)
 	}
 }
 
+/* The text cursor's callbacks (below). */
+static void put(void *ctx, int r, int c, char ch);
+static void scroll(void *ctx);
+
 enum fb_status fb_init(const struct boot_info *bi)
 {
 	fb.on = 0;
@@ -131,6 +137,7 @@ enum fb_status fb_init(const struct boot_info *bi)
 		fb.cols = FB_MAX_COLS;
 	if (fb.rows > FB_MAX_ROWS)
 		fb.rows = FB_MAX_ROWS;
+	fb.cur = (struct text_cursor){ .rows = fb.rows, .cols = fb.cols, .put = put, .scroll = scroll };
 	uint64_t px = FB_GREY * 0x010101ull;
 	fb.pair[0] = 0;
 	fb.pair[1] = px << 32; /* right pixel lit */
@@ -150,38 +157,31 @@ void fb_clear(void)
 	for (int r = 0; r < FB_MAX_ROWS; r++)
 		for (int c = 0; c < FB_MAX_COLS; c++)
 			text[r][c] = shown[r][c] = ' ';
-	fb.row = fb.col = 0;
+	text_cursor_home(&fb.cur);
 }
 
-static void newline(void)
+/* The text cursor's callbacks: the text copy changes, flush draws it. */
+static void put(void *ctx, int r, int c, char ch)
 {
-	fb.col = 0;
-	if (++fb.row < fb.rows)
-		return;
+	(void)ctx;
+	text[r][c] = ch;
+}
+
+static void scroll(void *ctx)
+{
+	(void)ctx;
 	for (int r = 0; r + 1 < fb.rows; r++)
 		for (int c = 0; c < fb.cols; c++)
 			text[r][c] = text[r + 1][c];
 	for (int c = 0; c < fb.cols; c++)
 		text[fb.rows - 1][c] = ' ';
-	fb.row = fb.rows - 1;
 }
 
 void fb_write(const char *s, size_t n)
 {
 	if (!fb.on)
 		return;
-	for (size_t i = 0; i < n; i++) {
-		char ch = s[i];
-		if (ch == '\n') {
-			newline();
-		} else if (ch == '\r') {
-			fb.col = 0;
-		} else {
-			if (fb.col == fb.cols)
-				newline();
-			text[fb.row][fb.col++] = ch;
-		}
-	}
+	text_cursor_write(&fb.cur, s, n);
 	flush();
 }
 
@@ -212,7 +212,7 @@ uint32_t fb_height(void)
 
 int fb_cursor_row(void)
 {
-	return fb.row;
+	return fb.cur.row;
 }
 
 int fb_row_extent(int r)

@@ -2,6 +2,7 @@
 #include "vga.h"
 #include <stdint.h>
 #include "cpu.h"
+#include "../lib/textcursor.h"
 
 #define VGA_COLS 80
 #define VGA_ROWS 25
@@ -15,7 +16,25 @@ static volatile uint16_t *const vga = (volatile uint16_t *)0xB8000;
 /* A copy of the screen, so a scroll only writes video memory (reads of it
  * are slow on hardware and trap to the emulator under QEMU). */
 static uint16_t shadow[VGA_COLS * VGA_ROWS];
-static int row, col, enabled;
+static int enabled;
+
+static void put(void *ctx, int row, int col, char ch)
+{
+	(void)ctx;
+	int at = row * VGA_COLS + col;
+	vga[at] = shadow[at] = VGA_ATTR | (uint8_t)ch;
+}
+
+static void scroll(void *ctx)
+{
+	(void)ctx;
+	for (int i = 0; i < VGA_COLS * (VGA_ROWS - 1); i++)
+		vga[i] = shadow[i] = shadow[i + VGA_COLS];
+	for (int i = VGA_COLS * (VGA_ROWS - 1); i < VGA_COLS * VGA_ROWS; i++)
+		vga[i] = shadow[i] = VGA_ATTR | ' ';
+}
+
+static struct text_cursor cursor = { .rows = VGA_ROWS, .cols = VGA_COLS, .put = put, .scroll = scroll };
 
 /* One read-back of the CRTC index register (VGA: read/write; absent: the
  * bus floats to 0xFF). Compared on bits 0-4, which every VGA index holds. */
@@ -43,40 +62,15 @@ void vga_init(void)
 {
 	for (int i = 0; i < VGA_COLS * VGA_ROWS; i++)
 		vga[i] = shadow[i] = VGA_ATTR | ' ';
-	row = col = 0;
+	text_cursor_home(&cursor);
 	enabled = 1;
 	/* No blinking cursor over the results. */
 	outb(CRTC_INDEX, CRTC_CURSOR_START);
 	outb(CRTC_DATA, CURSOR_DISABLE);
 }
 
-static void newline(void)
-{
-	col = 0;
-	if (++row < VGA_ROWS)
-		return;
-	for (int i = 0; i < VGA_COLS * (VGA_ROWS - 1); i++)
-		vga[i] = shadow[i] = shadow[i + VGA_COLS];
-	for (int i = VGA_COLS * (VGA_ROWS - 1); i < VGA_COLS * VGA_ROWS; i++)
-		vga[i] = shadow[i] = VGA_ATTR | ' ';
-	row = VGA_ROWS - 1;
-}
-
 void vga_write(const char *s, size_t n)
 {
-	if (!enabled)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-		if (c == '\n') {
-			newline();
-		} else if (c == '\r') {
-			col = 0;
-		} else {
-			if (col == VGA_COLS)
-				newline();
-			int at = row * VGA_COLS + col++;
-			vga[at] = shadow[at] = VGA_ATTR | (uint8_t)c;
-		}
-	}
+	if (enabled)
+		text_cursor_write(&cursor, s, n);
 }

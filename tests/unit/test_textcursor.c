@@ -1,0 +1,69 @@
+/* tests/unit/test_textcursor.c - lib/textcursor.c: the text cursor shared
+ * by the VGA text and framebuffer consoles (kernel/vga.c, kernel/fb.c):
+ * writing, line ends, carriage returns, wrapping and scrolling. */
+#include <string.h>
+#include "check.h"
+#include "../../lib/textcursor.h"
+
+#define ROWS 3
+#define COLS 4
+static char screen[ROWS][COLS + 1];
+static int scrolls;
+
+static void put(void *ctx, int r, int c, char ch)
+{
+	(void)ctx;
+	screen[r][c] = ch;
+}
+
+static void scroll(void *ctx)
+{
+	(void)ctx;
+	scrolls++;
+	memmove(screen[0], screen[1], sizeof screen - sizeof screen[0]);
+	memset(screen[ROWS - 1], ' ', COLS);
+}
+
+static struct text_cursor fresh(void)
+{
+	for (int r = 0; r < ROWS; r++) {
+		memset(screen[r], ' ', COLS);
+		screen[r][COLS] = '\0';
+	}
+	scrolls = 0;
+	struct text_cursor t = { .rows = ROWS, .cols = COLS, .put = put, .scroll = scroll };
+	text_cursor_home(&t);
+	return t;
+}
+
+int main(void)
+{
+	struct text_cursor t = fresh();
+	text_cursor_write(&t, "ab\ncd", 5);
+	CHECK_STR(screen[0], "ab  ", "first line before the newline");
+	CHECK_STR(screen[1], "cd  ", "second line after it");
+	CHECK(t.row == 1 && t.col == 2, "cursor after \"cd\": row 1, column 2 (%d, %d)", t.row, t.col);
+
+	text_cursor_write(&t, "\rX", 2);
+	CHECK_STR(screen[1], "Xd  ", "carriage return: back to column 0, the rest kept");
+
+	t = fresh();
+	text_cursor_write(&t, "abcdef", 6);
+	CHECK_STR(screen[0], "abcd", "a full line: the first 4 columns");
+	CHECK_STR(screen[1], "ef  ", "the fifth character wraps to the next line");
+
+	t = fresh();
+	text_cursor_write(&t, "abcd\n", 5);
+	CHECK(t.row == 1 && t.col == 0, "a full line then a newline: one new line, not two (%d, %d)", t.row, t.col);
+
+	t = fresh();
+	text_cursor_write(&t, "1\n2\n3\n4", 7);
+	CHECK_EQ_U64(scrolls, 1, "the fourth line of three rows scrolls once");
+	CHECK_STR(screen[0], "2   ", "after the scroll: line 2 on top");
+	CHECK_STR(screen[2], "4   ", "line 4 on the last row");
+	CHECK(t.row == ROWS - 1, "the cursor stays on the last row (%d)", t.row);
+
+	text_cursor_write(&t, "", 0);
+	CHECK_EQ_U64(scrolls, 1, "nothing written: nothing changes");
+	return check_summary("test_textcursor");
+}
