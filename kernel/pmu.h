@@ -41,7 +41,7 @@ extern const struct pmu_backend pmu_kernel_backend;
 void pmu_setup(uint64_t mode);
 
 /* pmu_print - the header lines of pmu_describe, and when json is nonzero
- * the {"rec":"pmu",...} record (tools/benchlog.py must know that kind
+ * the {"rec":"pmu",...} record (tools/benchlog/ must know that kind
  * before this is turned on). */
 void pmu_print(int json);
 
