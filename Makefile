@@ -52,7 +52,7 @@ QEMU_CPU ?= max
 QEMU_RUN := $(QEMU) -machine q35 -cpu $(QEMU_CPU) -m 256M -display none \
 	-serial stdio -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
 
-.PHONY: all kernel iso run run-iso check unit fuzz boot-tests tools-tests benchmarks report deps clean
+.PHONY: all kernel iso run run-iso check unit fuzz boot-tests tools-tests benchmarks report deps clean structure
 all: kernel iso
 
 kernel: $(BUILD)/bench.elf $(BUILD)/bench32.elf
@@ -171,6 +171,11 @@ report:
 	@test -f $(BUILD)/logs/run.log || { echo "make report: no $(BUILD)/logs/run.log: run 'make run' first"; exit 1; }
 	@$(PYTHON) tools/bench.py report $(BUILD)/logs/run.log -o $(BUILD)/logs/run-report
 
+# The C code's include/call graph: no loop, each folder in its layer
+# (tests/structure/check_structure.py: the rule's table, the exceptions).
+structure: kernel
+	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/structure/check_structure.py
+
 tools-tests: kernel
 	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/tools/run_tool_tests.py
 
@@ -183,11 +188,12 @@ benchmarks: kernel
 check: deps
 	@rm -rf $(BUILD)/results
 	@$(MAKE) --no-print-directory unit || true
+	@$(MAKE) --no-print-directory structure || true
 	@$(MAKE) --no-print-directory fuzz || true
 	@$(MAKE) --no-print-directory boot-tests || true
 	@$(MAKE) --no-print-directory tools-tests || true
 	@$(MAKE) --no-print-directory benchmarks || true
-	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/total.py unit fuzz boot tools bench
+	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/total.py unit structure fuzz boot tools bench
 
 # Network boot and the other boot paths (iso/netboot.mk, when present).
 -include iso/netboot.mk
