@@ -5,28 +5,15 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "check.h"
-#include "../../lib/record.h"
+#include "record_capture.h"
 
 /* The text the writer puts between the quotes of a string value. */
-static char written[8192];
-static size_t used;
-
-static void sink(const char *b, size_t n)
-{
-	if (used + n < sizeof written) {
-		memcpy(written + used, b, n);
-		used += n;
-		written[used] = '\0';
-	}
-}
-
 static const char *esc(const char *src)
 {
 	static const char head[] = "{\"rec\":\"t\",\"s\":\"";
 	static char out[8192];
-	used = 0;
-	written[0] = '\0';
-	record_set_sink(sink);
+	const char *written = record_captured;
+	record_capture_start();
 	struct rec r;
 	rec_begin(&r, "t");
 	rec_str(&r, "s", src);
@@ -105,12 +92,12 @@ static void test_all_bytes(void)
 
 static void test_null(void)
 {
-	used = 0;
+	record_capture_start();
 	struct rec r;
 	rec_begin(&r, "t");
 	rec_str(&r, "s", 0);
 	rec_end(&r);
-	CHECK_STR(written, "{\"rec\":\"t\",\"s\":null}\n", "a NULL string is written as null");
+	CHECK_STR(record_captured, "{\"rec\":\"t\",\"s\":null}\n", "a NULL string is written as null");
 }
 
 int main(void)

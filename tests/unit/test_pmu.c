@@ -16,28 +16,14 @@
 #include <string.h>
 #include "check.h"
 #include "../../lib/pmu.h"
-#include "../../lib/record.h"
+#include "record_capture.h"
 
-/* The pmu record as the record writer writes it (lib/record.h), captured. */
-static char record_buf[8192];
-static size_t record_used;
-
-static void record_capture(const char *s, size_t n)
-{
-	if (record_used + n < sizeof record_buf) {
-		memcpy(record_buf + record_used, s, n);
-		record_used += n;
-		record_buf[record_used] = '\0';
-	}
-}
-
+/* The pmu record as the record writer writes it (lib/record.h). */
 static char *record_text(const struct pmu_info *info)
 {
-	record_used = 0;
-	record_buf[0] = '\0';
-	record_set_sink(record_capture);
+	record_capture_start();
 	pmu_record(info);
-	return record_buf;
+	return record_captured;
 }
 
 #define GP_FAULT 0x10d /* what the kernel's accessors return for #GP */
