@@ -103,7 +103,14 @@ void kernel_main(uint32_t magic, uint32_t info)
 	trap_init();
 	boot_test_hook();
 	multiboot_parse(magic, info, &bi);
-	console_init(&bi);
+	/* The command line, parsed once, before the console it configures:
+	 * its messages are printed once the console is up. */
+	const struct cfg_line line = multiboot_cmdline(&bi);
+	struct config_choices choices;
+	bench_config_choices(&choices);
+	const struct config *cfg = config_parse(&line, &choices);
+	exit_set_after((int)cfg->after);
+	console_init(&bi, &cfg->console, config_console_problems());
 	pic_mask_all();
 
 	kprintf("bench %s: bare-metal code timing (Paoloni 2010 methods), ring 0, interrupts off\n",
@@ -117,11 +124,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 			BOOT_MMAP_MAX);
 
 	mem_init(&bi);
-	const struct cfg_line line = multiboot_cmdline(&bi);
-	struct config_choices choices;
-	bench_config_choices(&choices);
-	const struct config *cfg = config_parse(&line, &choices);
-	exit_set_after((int)cfg->after);
+	config_print_problems();
 	mem_test_setup(cfg);
 	probe_cpu(&cpu);
 

@@ -5,6 +5,7 @@
 #include "../lib/fmt.h"
 #include "../lib/pmu.h"
 #include "../lib/record.h"
+#include "../lib/string.h"
 
 /* The one configuration; readers get it as const struct config *. */
 static struct config cfg;
@@ -20,6 +21,33 @@ static const char *workload_words[CONFIG_CHOICES_MAX + 1];
 static const char *const park_words[] = { "auto", "mwait", "hlt", 0 };
 static const char *const test_smp_words[] = { "none", "run", "fault", "silent", 0 };
 
+/* The messages of the one parse, kept until they can be printed (the
+ * parse runs before the console is up): console='s, printed by
+ * console_init after its own line, and the others, printed by
+ * config_print_problems. Lines of at most a few hundred bytes; a command
+ * line of thousands of bad words would fill a buffer: what does not fit is
+ * counted and said in one line. */
+struct kept_msgs {
+	char text[16384];
+	size_t used;
+	int dropped;
+};
+static struct kept_msgs console_msgs, config_msgs;
+
+static void keep(void *ctx, const char *msg)
+{
+	struct kept_msgs *k = ctx;
+	size_t n = strlen(msg);
+	if (k->used + n + 2 > sizeof k->text) {
+		k->dropped++;
+		return;
+	}
+	memcpy(k->text + k->used, msg, n);
+	k->used += n;
+	k->text[k->used++] = '\n';
+	k->text[k->used] = '\0';
+}
+
 static const struct cfg_key keys[] = {
 	{ .name = "ensembles", .type = CFG_U64, .min = 1, .max = 1000000, .value = &cfg.ensembles },
 	{ .name = "samples", .type = CFG_U64, .min = 1, .max = 10000000, .value = &cfg.samples },
@@ -32,8 +60,10 @@ static const struct cfg_key keys[] = {
 	  .value = &cfg.max_var_of_vars },
 	{ .name = "verdict.var_of_mins", .type = CFG_U64, .min = 0, .max = UINT64_MAX - 1,
 	  .value = &cfg.max_var_of_mins },
-	/* read and checked by console_init, first (kernel/console.c) */
-	{ .name = "console", .type = CFG_ELSEWHERE },
+	/* the serial console (kernel/console.h): its problems are printed with
+	 * the console's own line, once the console is up */
+	{ .name = "console", .type = CFG_CUSTOM, .parse = console_parse_choice, .show = console_show_choice,
+	  .accepted = CONSOLE_VALUES, .object = &cfg.console, .report = keep, .report_ctx = &console_msgs },
 	{ .name = "pmu", .type = CFG_CHOICE, .choices = pmu_mode_words, .value = &cfg.pmu },
 	{ .name = "code", .type = CFG_TEXT, .max = sizeof cfg.code - 1, .value = (uint64_t *)cfg.code },
 	{ .name = "init", .type = CFG_TEXT, .max = sizeof cfg.init - 1, .value = (uint64_t *)cfg.init },
@@ -58,11 +88,6 @@ static const struct cfg_key keys[] = {
 	{ .name = "test.smp", .type = CFG_CHOICE, .choices = test_smp_words, .value = &cfg.test_smp },
 };
 
-static void report(void *ctx, const char *msg)
-{
-	(void)ctx;
-	kprintf("%s\n", msg);
-}
 
 /* words[] = names[] cut at CONFIG_CHOICES_MAX, NULL-terminated; the mask
  * of all of them. */
@@ -104,18 +129,50 @@ const struct config *config_parse(const struct cfg_line *line, const struct conf
 	cfg.smp_park = SMP_PARK_AUTO;
 	cfg.test_smp = TEST_SMP_NONE;
 	cfg.dump = CFG_OFF;
-	cfg.problems = cfg_parse_line(line, keys, (int)(sizeof keys / sizeof keys[0]), 0, report, 0);
-	/* console= was read (and any bad value reported) by console_init. */
-	cfg.problems += console_problems();
+	cfg.console = (struct console_choice){ .port = 0, .baud = CONSOLE_DEFAULT_BAUD };
+	console_msgs.used = config_msgs.used = 0;
+	console_msgs.dropped = config_msgs.dropped = 0;
+	cfg.problems = cfg_parse_line(line, keys, (int)(sizeof keys / sizeof keys[0]), 0, keep, &config_msgs);
 	/* Ensembles are numbered 0..ensembles-1 (loop sizes, with resolution=on). */
 	if (cfg.dump != CFG_OFF && cfg.dump >= cfg.ensembles) {
-		kprintf("config: dump=%llu is beyond the last ensemble (ensembles=%llu: 0..%llu); "
-			"no samples are dumped\n", (unsigned long long)cfg.dump,
-			(unsigned long long)cfg.ensembles, (unsigned long long)(cfg.ensembles - 1));
+		char msg[160];
+		fmt_format(msg, sizeof msg, "config: dump=%llu is beyond the last ensemble (ensembles=%llu: 0..%llu); "
+			   "no samples are dumped", (unsigned long long)cfg.dump,
+			   (unsigned long long)cfg.ensembles, (unsigned long long)(cfg.ensembles - 1));
+		keep(&config_msgs, msg);
 		cfg.dump = CFG_OFF;
 		cfg.problems++;
 	}
 	return &cfg;
+}
+
+/* What did not fit in a kept_msgs, said in one line. */
+static void say_dropped(const struct kept_msgs *k)
+{
+	if (k->dropped)
+		kprintf("config: %d more message%s not shown (the kernel keeps %llu bytes of them)\n", k->dropped,
+			k->dropped == 1 ? "" : "s", (unsigned long long)sizeof k->text);
+}
+
+const char *config_console_problems(void)
+{
+	if (console_msgs.dropped) {
+		static char more[96];
+		fmt_format(more, sizeof more, "config: %d more console= messages not shown\n", console_msgs.dropped);
+		if (console_msgs.used + strlen(more) + 1 <= sizeof console_msgs.text) {
+			memcpy(console_msgs.text + console_msgs.used, more, strlen(more) + 1);
+			console_msgs.used += strlen(more);
+			console_msgs.dropped = 0;
+		}
+	}
+	return console_msgs.used ? console_msgs.text : "";
+}
+
+void config_print_problems(void)
+{
+	if (config_msgs.used)
+		console_write(config_msgs.text, config_msgs.used);
+	say_dropped(&config_msgs);
 }
 
 void config_set_samples(uint64_t samples)

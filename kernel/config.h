@@ -4,6 +4,7 @@
 #define KERNEL_CONFIG_H
 
 #include <stdint.h>
+#include "console.h"
 
 /* output= (README "Boot parameters"): human lines only; records only;
  * both, with compact ensemble records (the default); both, every record in
@@ -49,7 +50,8 @@ struct config {
 	char cpus[256];      /* cpus= as given (bench/percpu.c checks it); "" for boot */
 	uint64_t smp_park;   /* enum smp_park */
 	uint64_t test_smp;   /* enum test_smp */
-	int problems;        /* messages config_parse printed */
+	struct console_choice console; /* console= (kernel/console.h) */
+	int problems;        /* command-line problems: config_parse's and its users' */
 };
 
 #define DEFAULT_ENSEMBLES 100
@@ -77,15 +79,24 @@ struct config_choices {
 	uint64_t default_methods, default_workloads;
 };
 
-/* config_parse - the configuration from defaults and the command line (console= is
- * kernel/console.c's, which has reported its problems already), printing
- * one "config:" line per problem and one listing the keys given more than
- * once, and checking the keys against each other: a dump= beyond the last
- * ensemble is a problem (nothing would be dumped), reported, and turned
- * off. methods= and workloads= are checked against ch's names (names past
+/* config_parse - the configuration from defaults and the command line, in
+ * one parse of every key (console= included), before the console is up:
+ * its messages (one "config:" line per problem and one listing the keys
+ * given more than once) are kept, console='s for console_init
+ * (config_console_problems), the others for config_print_problems. The
+ * keys are checked against each other: a dump= beyond the last ensemble
+ * is a problem (nothing would be dumped), kept as a line, and turned off. methods= and workloads= are checked against ch's names (names past
  * CONFIG_CHOICES_MAX are ignored). */
 struct cfg_line;
 const struct config *config_parse(const struct cfg_line *line, const struct config_choices *ch);
+
+/* config_console_problems - the console= lines of config_parse, for
+ * console_init to print after its own line ("" when none). */
+const char *config_console_problems(void);
+
+/* config_print_problems - the other lines of config_parse, printed (where
+ * the run's log has always had them: after the banner and boot lines). */
+void config_print_problems(void);
 
 /* config_set_samples - the samples per ensemble the run uses when the
  * parsed samples= does not fit in memory (bench/run.h bench_fit_samples):

@@ -4,17 +4,13 @@
 #include "paging.h"
 #include "uart.h"
 #include "vga.h"
-#include "../lib/cmdline.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
+#include "../lib/string.h"
 
-#define DEFAULT_BAUD 115200
 /* The 16550's divisor latch is 16 bits (DLL, DLM; PC16550D data sheet,
  * "Programmable Baud Generator"): baud = 115200 / divisor, divisor 1..65535. */
 #define MAX_DIVISOR 65535
-#define CONSOLE_VALUES "ttyS0..ttyS3 (I/O 0x3F8, 0x2F8, 0x3E8, 0x2E8), optionally ,BAUD[n8] with " \
-	"115200/BAUD a whole number 1..65535 (the UART's 16-bit divisor: BAUD 2..115200, e.g. " \
-	"ttyS1,9600; 8N1 only), or none"
 
 enum screen_kind { SCREEN_NONE, SCREEN_VGA, SCREEN_FB };
 
@@ -22,22 +18,13 @@ static enum screen_kind screen_kind; /* what the screen is, once found */
 static int screen;                   /* 1: output goes to it */
 static int serial;                   /* 1: output goes to the UART */
 static int serial_muted;             /* 1: console_set_serial(0) */
-static int problems;                 /* bad console= values seen */
 static int init_done;                /* console_init has finished */
 static uint32_t serial_baud;         /* the UART's rate when serial is on */
 static uint64_t written;             /* bytes given to console_write */
 
-/* The serial console console= chose. */
-struct serial_choice {
-	int port; /* 0..3 for ttyS0..3, -1 for none */
-	uint32_t baud;
-};
-
-/* Parse one console= value v[0..len-1] into *object (a struct
- * serial_choice); 0 if accepted, -1 (and *object unchanged) if not. */
-static int parse_console(const char *v, int len, void *object)
+int console_parse_choice(const char *v, int len, void *object)
 {
-	struct serial_choice *out = object;
+	struct console_choice *out = object;
 	if (len == 4 && v[0] == 'n' && v[1] == 'o' && v[2] == 'n' && v[3] == 'e') {
 		out->port = -1;
 		out->baud = 0;
@@ -47,7 +34,7 @@ static int parse_console(const char *v, int len, void *object)
 	    v[4] < '0' || v[4] > '3')
 		return -1;
 	int port = v[4] - '0';
-	uint32_t baud = DEFAULT_BAUD;
+	uint32_t baud = CONSOLE_DEFAULT_BAUD;
 	int i = 5;
 	if (i < len) {
 		if (v[i++] != ',' || i == len)
@@ -56,8 +43,8 @@ static int parse_console(const char *v, int len, void *object)
 		int digits = 0;
 		for (; i < len && v[i] >= '0' && v[i] <= '9' && digits < 7; i++, digits++)
 			b = b * 10 + (uint64_t)(v[i] - '0');
-		if (!digits || b == 0 || b > DEFAULT_BAUD || DEFAULT_BAUD % b ||
-		    DEFAULT_BAUD / b > MAX_DIVISOR)
+		if (!digits || b == 0 || b > CONSOLE_DEFAULT_BAUD || CONSOLE_DEFAULT_BAUD % b ||
+		    CONSOLE_DEFAULT_BAUD / b > MAX_DIVISOR)
 			return -1;
 		/* Linux's ttyS0,115200n8: parity none, 8 bits, what we do anyway. */
 		if (i + 2 == len && v[i] == 'n' && v[i + 1] == '8')
@@ -71,37 +58,13 @@ static int parse_console(const char *v, int len, void *object)
 	return 0;
 }
 
-/* The value kept, as console= spells it. */
-static void show_console(char *buf, int size, const void *object)
+void console_show_choice(char *buf, int size, const void *object)
 {
-	const struct serial_choice *c = object;
+	const struct console_choice *c = object;
 	if (c->port < 0)
 		fmt_format(buf, (size_t)size, "none");
 	else
 		fmt_format(buf, (size_t)size, "ttyS%d,%u", c->port, c->baud);
-}
-
-static void print_problem(void *ctx, const char *msg)
-{
-	(void)ctx;
-	kprintf("%s\n", msg);
-}
-
-/* The console= words of the command line, through the one parser
- * (lib/cmdline.h): the last valid value wins, as with every key, and each
- * bad one is reported in one line naming the value kept at that point.
- * With report NULL nothing is printed (the console is not up yet); returns
- * the number of bad values. */
-static int choose_serial(const struct boot_info *bi, struct serial_choice *c, cfg_report_fn report)
-{
-	const struct cfg_key key = {
-		.name = "console", .type = CFG_CUSTOM, .parse = parse_console,
-		.show = show_console, .accepted = CONSOLE_VALUES, .object = c,
-	};
-	const struct cfg_line line = multiboot_cmdline(bi);
-	c->port = 0;
-	c->baud = DEFAULT_BAUD;
-	return cfg_parse_line(&line, &key, 1, CFG_ONLY_KEYS, report, 0);
 }
 
 /* Called when console_init has printed all it prints: a fixed place where a
@@ -113,11 +76,10 @@ __attribute__((noinline, used)) void console_init_done(void)
 	__asm__ volatile("" ::: "memory");
 }
 
-void console_init(const struct boot_info *bi)
+void console_init(const struct boot_info *bi, const struct console_choice *choice, const char *problems)
 {
-	struct serial_choice sc;
+	const struct console_choice sc = *choice;
 	record_set_sink(console_write); /* the records (lib/record.h) come here */
-	problems = choose_serial(bi, &sc, 0);
 	uint16_t base = sc.port >= 0 ? uart_port_base(sc.port) : 0;
 	serial = base && uart_init(base, sc.baud) == 0;
 	serial_baud = serial ? sc.baud : 0;
@@ -163,10 +125,8 @@ void console_init(const struct boot_info *bi)
 		fmt_format(scr, sizeof scr, "none");
 	kprintf("console: serial %s; screen %s\n", ser, scr);
 
-	if (problems) { /* the same pass again, printing its messages */
-		struct serial_choice again;
-		choose_serial(bi, &again, print_problem);
-	}
+	if (problems && problems[0])
+		console_write(problems, strlen(problems));
 	if (sc.port >= 0 && !serial)
 		kprintf("console: no UART answered at ttyS%d (I/O 0x%X, loopback test failed); "
 			"the output goes to the screen only\n", sc.port, base);
@@ -210,11 +170,6 @@ void console_test_framebuffer(uint64_t phys, uint32_t width, uint32_t height)
 	kprintf("console: screen framebuffer %ux%u, 32 bpp, at 0x%llx, %dx%d characters%s (test.fb=high)\n",
 		width, height, (unsigned long long)phys, fb_cols(), fb_rows(),
 		fb_write_combining() ? ", write-combining" : "");
-}
-
-int console_problems(void)
-{
-	return problems;
 }
 
 void console_screen_clear(void)
@@ -266,7 +221,7 @@ void console_emergency(void)
 {
 	serial_muted = 0;
 	if (!init_done && !serial)
-		serial = uart_init(uart_port_base(0), DEFAULT_BAUD) == 0;
+		serial = uart_init(uart_port_base(0), CONSOLE_DEFAULT_BAUD) == 0;
 }
 
 void console_set_serial(int on)

@@ -7,9 +7,27 @@
 #include <stdint.h>
 #include "multiboot.h"
 
+/* The serial console console= chose (kernel/config.c parses it, with
+ * console_parse_choice, into struct config): */
+struct console_choice {
+	int port;      /* 0..3 for ttyS0..3, -1 for none */
+	uint32_t baud; /* 2..115200 with 115200/baud a whole 16-bit divisor */
+};
+
+/* console_parse_choice - one console= value v[0..len-1] into *object (a
+ * struct console_choice); 0 if accepted, -1 (and *object unchanged) if
+ * not (lib/cmdline.h CFG_CUSTOM). console_show_choice writes the value
+ * kept, as console= spells it. CONSOLE_VALUES says what is accepted. */
+int console_parse_choice(const char *v, int len, void *object);
+void console_show_choice(char *buf, int size, const void *object);
+#define CONSOLE_DEFAULT_BAUD 115200
+#define CONSOLE_VALUES "ttyS0..ttyS3 (I/O 0x3F8, 0x2F8, 0x3E8, 0x2E8), optionally ,BAUD[n8] with " \
+	"115200/BAUD a whole number 1..65535 (the UART's 16-bit divisor: BAUD 2..115200, e.g. " \
+	"ttyS1,9600; 8N1 only), or none"
+
 /* console_init - bring up the consoles from what the loader said and the
- * console= words of bi->cmdline, which it reads itself (config_parse runs
- * later and only records the value; README "Boot parameters"):
+ * serial console the command line chose (sc, parsed once with every other
+ * key by config_parse; README "Boot parameters"):
  *   console=ttyS0..ttyS3[,BAUD]  the serial port, COM1..COM4 (I/O 0x3F8,
  *                                0x2F8, 0x3E8, 0x2E8); BAUD such that
  *                                115200/BAUD is a whole 16-bit divisor
@@ -17,9 +35,10 @@
  *                                115200; 8N1
  *   console=none                 no serial output
  * Default ttyS0,115200. The words are read by lib/cmdline.c, as every key:
- * the last valid value wins; a bad value is reported in one line
- * ("config: console=...", naming what is accepted and the value kept). A
- * UART that fails the
+ * the last valid value wins; a bad value is one line ("config:
+ * console=...", naming what is accepted and the value kept): problems, the
+ * text of those lines, printed right after the console: line. A UART that
+ * fails the
  * loopback test is reported and skipped: the run goes on on the screen.
  * The screen is the loader's RGB framebuffer when it set one up (GRUB
  * under UEFI), else VGA text when the loader left text mode (multiboot1,
@@ -28,11 +47,7 @@
  * not 24/32 bpp) is reported and left alone. Prints one "console:" line
  * saying where the output goes, then one line per problem. Call once,
  * first. */
-void console_init(const struct boot_info *bi);
-
-/* console_problems - the number of bad console= values console_init
- * reported (for the count of command-line problems). */
-int console_problems(void);
+void console_init(const struct boot_info *bi, const struct console_choice *sc, const char *problems);
 
 /* console_flush - wait (bounded) until the serial port has sent all its
  * output: before a reset. */

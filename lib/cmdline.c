@@ -189,7 +189,10 @@ static int parse_value(const struct cfg_key *k, const char *v, int vlen,
 		len = length(msg);
 		fmt_format(msg + len, sizeof msg - (size_t)len, "; keeping the previous set");
 	}
-	say(report, ctx, msg);
+	if (k->report)
+		say(k->report, k->report_ctx, msg);
+	else
+		say(report, ctx, msg);
 	return -1;
 }
 

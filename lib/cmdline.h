@@ -50,6 +50,11 @@ struct cfg_key {
 	void (*show)(char *buf, int size, const void *object);
 	const char *accepted;
 	void *object;
+	/* Where this key's problems go instead of the line's report (NULL: the
+	 * line's): console= in the kernel, whose problems are printed with the
+	 * console's own line, after the console is up. */
+	void (*report)(void *ctx, const char *msg);
+	void *report_ctx;
 };
 
 /* The value of a CFG_U64 key set to "off". */

@@ -736,6 +736,44 @@ static int parse_custom(const char *line, int flags)
 	return cfg_parse_line(&ln, custom_keys, 2, flags, collect, &got);
 }
 
+/* A key with a report of its own (console= in the kernel): its problems go
+ * there, in order; every other message to the line's report; the count
+ * returned is of both. */
+static struct {
+	int n;
+	char msg[4][512];
+} own;
+
+static void own_collect(void *ctx, const char *msg)
+{
+	CHECK(ctx == &own, "the key's report gets the key's context");
+	if (own.n < 4)
+		snprintf(own.msg[own.n], sizeof own.msg[0], "%s", msg);
+	own.n++;
+}
+
+static void test_own_report(void)
+{
+	static const struct cfg_key k2[] = {
+		{ .name = "samples", .type = CFG_U64, .min = 1, .max = 100, .value = &samples },
+		{ .name = "output", .type = CFG_CHOICE, .choices = output_words, .value = &output,
+		  .report = own_collect, .report_ctx = &own },
+	};
+	got.n = own.n = 0;
+	int n = cfg_parse("output=x samples=0 output= bogus output=json", k2, 2, collect, &got);
+	CHECK_EQ_U64(n, 4, "two bad output= values, a bad samples= and a word: four problems");
+	CHECK_EQ_U64(own.n, 2, "the key's own report: its two problems");
+	CHECK(strstr(own.msg[0], "output=x is not an accepted value") != NULL,
+	      "own report, first: output=x (%s)", own.msg[0]);
+	CHECK(strstr(own.msg[1], "output= has an empty value") != NULL,
+	      "own report, second: output= (%s)", own.msg[1]);
+	CHECK_EQ_U64(got.n, 3, "the line's report: samples=0, the word and the repeat note");
+	CHECK(strstr(got.msg[0], "samples=0 is out of range") != NULL, "line's report: samples=0 (%s)", got.msg[0]);
+	CHECK(strstr(got.msg[2], "more than once") != NULL && strstr(got.msg[2], "output") != NULL,
+	      "the repeat note names output, in the line's report (%s)", got.msg[2]);
+	CHECK_EQ_U64(output, 1, "output=json, the last valid value, is taken");
+}
+
 static void test_custom(void)
 {
 	colour.r = 7;
@@ -882,6 +920,7 @@ int main(void)
 	test_escaped_echo();
 	test_custom();
 	test_elsewhere();
+	test_own_report();
 	test_parse_u64();
 	return check_summary("test_cmdline");
 }
