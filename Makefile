@@ -125,7 +125,8 @@ LIB_HOST   := $(filter-out lib/string.c,$(wildcard lib/*.c))
 $(BUILD)/host/test_string: tests/unit/test_string.c lib/string.c lib/string.h tests/unit/check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -fno-builtin -Dmemcpy=lk_memcpy -Dmemmove=lk_memmove \
-		-Dmemset=lk_memset -Dmemcmp=lk_memcmp -Dstrlen=lk_strlen -o $@ tests/unit/test_string.c lib/string.c
+		-Dmemset=lk_memset -Dmemcmp=lk_memcmp -Dstrlen=lk_strlen -Dstrchr=lk_strchr \
+		-o $@ tests/unit/test_string.c lib/string.c
 
 # test_qrtext also checks the part size against the encoder itself.
 $(BUILD)/host/test_qrtext: tests/unit/test_qrtext.c $(LIB_HOST) $(wildcard lib/*.h) tests/unit/check.h $(QRCODEGEN_A)

@@ -3,7 +3,7 @@
  * Linking Debian's libqrcodegen.a (built for Linux user space) into this
  * kernel, and why it is sound. The package ships no C source, only the
  * archive: one object, qrcodegen.o, whose outside references are memcpy,
- * memmove, memset, strlen (lib/string.c), strchr, __memset_chk,
+ * memmove, memset, strlen, strchr (lib/string.c), __memset_chk,
  * __assert_fail and __stack_chk_fail (below). What its code assumes of
  * its surroundings, and how each assumption is met:
  *  - SSE: it copies 16-byte structures with MOVDQA/MOVUPS/MOVAPS through
@@ -55,21 +55,11 @@
 
 /* --- what libqrcodegen.a needs ----------------------------------------- */
 
-char *strchr(const char *s, int c);
 void *__memset_chk(void *dst, int c, size_t n, size_t dst_size);
 __attribute__((noreturn)) void __assert_fail(const char *what, const char *file, unsigned line,
 					     const char *function);
 __attribute__((noreturn)) void __stack_chk_fail(void);
 
-char *strchr(const char *s, int c)
-{
-	for (;; s++) {
-		if (*s == (char)c)
-			return (char *)s;
-		if (!*s)
-			return 0;
-	}
-}
 
 static __attribute__((noreturn)) void encoder_failed(const char *what)
 {

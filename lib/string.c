@@ -48,3 +48,13 @@ size_t strlen(const char *s)
 		n++;
 	return n;
 }
+
+char *strchr(const char *s, int c)
+{
+	for (;; s++) {
+		if (*s == (char)c)
+			return (char *)s;
+		if (!*s)
+			return 0;
+	}
+}

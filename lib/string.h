@@ -3,7 +3,7 @@
  *
  * GCC may emit calls to memcpy, memmove, memset and memcmp even with
  * -ffreestanding (GCC manual, "Standards"), and the QR code encoder's
- * archive calls memcpy, memmove, memset and strlen (kernel/qr.c). Byte at
+ * archive calls memcpy, memmove, memset, strlen and strchr (kernel/qr.c). Byte at
  * a time: none of them is used inside a measured window. The host test
  * (tests/unit/test_string.c) builds them renamed lk_* (the Makefile), so
  * they do not clash with the host's C library.
@@ -29,5 +29,9 @@ int memcmp(const void *a, const void *b, size_t n);
 
 /* strlen - the bytes of s before its NUL. */
 size_t strlen(const char *s);
+
+/* strchr - the first (char)c in s, its NUL included when c is 0; NULL
+ * when there is none. */
+char *strchr(const char *s, int c);
 
 #endif

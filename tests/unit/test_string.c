@@ -1,8 +1,8 @@
 /* tests/unit/test_string.c - lib/string.c, built with its functions renamed
- * lk_memcpy, lk_memmove, lk_memset, lk_memcmp, lk_strlen (see the Makefile):
+ * lk_memcpy, lk_memmove, lk_memset, lk_memcmp, lk_strlen, lk_strchr (see the Makefile):
  * copies of every length and alignment, memmove with overlap in both
  * directions, memset of every byte value, the sign of memcmp (bytes compared
- * as unsigned char), strlen. Results are checked with plain loops, since this
+ * as unsigned char), strlen, strchr. Results are checked with plain loops, since this
  * file's own memcpy/memcmp/... are renamed to the functions under test. */
 #undef _FORTIFY_SOURCE /* keep string.h from inlining the C library's copies */
 #include <stddef.h>
@@ -13,6 +13,7 @@ void *lk_memmove(void *dst, const void *src, size_t n);
 void *lk_memset(void *dst, int c, size_t n);
 int lk_memcmp(const void *a, const void *b, size_t n);
 size_t lk_strlen(const char *s);
+char *lk_strchr(const char *s, int c);
 
 #define SZ 96
 
@@ -174,6 +175,16 @@ static void test_strlen(void)
 	}
 }
 
+static void test_strchr(void)
+{
+	static const char s[] = "ab=cd=";
+	CHECK(lk_strchr(s, '=') == s + 2, "strchr: the first of two");
+	CHECK(lk_strchr(s, 'a') == s, "strchr: at the start");
+	CHECK(lk_strchr(s, 'x') == NULL, "strchr: absent, NULL");
+	CHECK(lk_strchr(s, 0) == s + 6, "strchr of 0: the NUL itself");
+	CHECK(lk_strchr(s, 'c' + 256) == s + 4, "strchr: c converted to char");
+}
+
 int main(void)
 {
 	test_memcpy();
@@ -181,5 +192,6 @@ int main(void)
 	test_memset();
 	test_memcmp();
 	test_strlen();
+	test_strchr();
 	return check_summary("test_string");
 }
