@@ -187,7 +187,7 @@ benchmarks: kernel
 
 # Every suite runs even if an earlier one failed; the last line adds them up.
 check: deps
-	@rm -rf $(BUILD)/results
+	@rm -rf $(BUILD)/results && mkdir -p $(BUILD)/results && date +%s > $(BUILD)/results/started
 	@$(MAKE) --no-print-directory unit || true
 	@$(MAKE) --no-print-directory structure || true
 	@$(MAKE) --no-print-directory fuzz || true
