@@ -33,7 +33,7 @@ int percpu_active(void);
  * PMU programming (pmu_setup, counting check), all printed under that CPU,
  * then the CPU's final tables (bench/summary.h summary_tables).
  * Every record printed meanwhile carries "cpu" and "apic_id"
- * (console_set_record_tag). Then the side-by-side table: each workload's
+ * (lib/record.h record_set_cpu). Then the side-by-side table: each workload's
  * net least minimum on each CPU (P-cores before E-cores), a line each and a
  * cpu_compare record. Sums the totals into *sum (methods run, skipped,
  * ensemble errors over all CPUs). Returns the CPUs measured. */

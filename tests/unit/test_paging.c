@@ -171,7 +171,7 @@ int main(void)
 	      "past MAXPHYADDR 42 bits: beyond");
 
 	/* Below 4 GiB, a framebuffer at 0xFD000000 (8 MiB) WC and the LAPIC's
-	 * page UC, as kernel/fb.c and kernel/quiet.c map them. */
+	 * page UC, as kernel/fb.c and kernel/lapic.c map them. */
 	t = boot(36, 0, 0);
 	CHECK(pg_map(&t, 0xFD000000ull, 0x800000, PG_WC, &r) == PG_OK,
 	      "8 MiB WC framebuffer at FD000000h mapped");
