@@ -11,6 +11,7 @@
 #include "percpu.h"
 #include "report.h"
 #include "run.h"
+#include "screen.h"
 #include "summary.h"
 #include "workload.h"
 #include "../kernel/acpi.h"
@@ -190,7 +191,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	static struct bench_results results;
 	const struct run_totals *t = &results.totals;
 	int measured = 0;
-	static struct summary_cpus cpus;
+	static struct screen_cpus cpus;
 	if (per) {
 		static struct run_totals sum;
 		measured = percpu_run(cfg, ticks, cfg->samples, per, &sum);

@@ -1,6 +1,7 @@
 /* bench/percpu.c - see percpu.h. */
 #include "percpu.h"
 #include "run.h"
+#include "screen.h"
 #include "summary.h"
 #include "workload.h"
 #include "../kernel/config.h"
@@ -223,7 +224,7 @@ static void side_by_side(void)
 			continue;
 		if (!results_has_net(measured_r[0], by, i))
 			continue;
-		const char *name = i == RESULTS_CODE_ROW ? measured_r[0]->code_row_name : workload_at(i)->name;
+		const char *name = summary_row_name(measured_r[0], i);
 		n = fmt_format(line, sizeof line, "%-22.22s", name ? name : "code");
 		for (int c = 0; c < k && n < 150; c++) {
 			const struct bench_results *r = measured_r[order[c]];
@@ -302,9 +303,9 @@ int percpu_run(const struct config *cfg, uint64_t *ticks, uint64_t samples, stru
 	return nmeasured;
 }
 
-void percpu_screen(struct summary_cpus *out)
+void percpu_screen(struct screen_cpus *out)
 {
-	int n = nmeasured < SUMMARY_CPUS_MAX ? nmeasured : SUMMARY_CPUS_MAX;
+	int n = nmeasured < SCREEN_CPUS_MAX ? nmeasured : SCREEN_CPUS_MAX;
 	out->active = percpu_active();
 	out->n = n;
 	for (int i = 0; i < n; i++) {

@@ -42,10 +42,10 @@ int percpu_run(const struct config *cfg, uint64_t *ticks, uint64_t samples, stru
 	       struct run_totals *sum);
 
 /* percpu_screen - the CPUs measured and their results for the screen
- * summary's per-CPU section (bench/summary.h struct summary_cpus): the
- * first SUMMARY_CPUS_MAX of them, with their results, CPU numbers and core
+ * summary's per-CPU section (bench/screen.h struct screen_cpus): the
+ * first SCREEN_CPUS_MAX of them, with their results, CPU numbers and core
  * types (0: not hybrid); active as percpu_active(). */
-struct summary_cpus;
-void percpu_screen(struct summary_cpus *out);
+struct screen_cpus;
+void percpu_screen(struct screen_cpus *out);
 
 #endif

@@ -1,26 +1,16 @@
-/* bench/summary.h - what is printed at the end of a run, from its results
- * (bench/results.h): the summary tables on the console, and the
- * one-screen summary with the QR code of the results. Printing only: the
- * figures come from bench/results.c. */
+/* bench/summary.h - the summary tables printed at the end of a run (on the
+ * serial log and the scrolling screen), from its results
+ * (bench/results.h). Printing only: the figures come from
+ * bench/results.c; the one-screen summary is bench/screen.h's. */
 #ifndef BENCH_SUMMARY_H
 #define BENCH_SUMMARY_H
 
 #include "results.h"
 
-struct cpu_info;
-
-/* The CPUs measured in turn (cpus= other than boot: bench/percpu.h
- * percpu_screen fills it), for the screen summary's per-CPU section: active
- * when the run was per CPU; n of them shown (at most SUMMARY_CPUS_MAX), each
- * with its results, CPU number and core type (0: not hybrid). */
-#define SUMMARY_CPUS_MAX 6
-struct summary_cpus {
-	int active;
-	int n;
-	const struct bench_results *r[SUMMARY_CPUS_MAX];
-	int number[SUMMARY_CPUS_MAX];
-	uint8_t type[SUMMARY_CPUS_MAX];
-};
+/* summary_row_name - the name of workload row i of r (0 <= i <
+ * workload_count(): the registered workload's; RESULTS_CODE_ROW: code='s,
+ * NULL when it did not run). */
+const char *summary_row_name(const struct bench_results *r, int i);
 
 /* summary_tables - the final summary tables: a row per method run (offset
  * in TSC ticks and ns, or core cycles; total variance, variance of
@@ -28,25 +18,5 @@ struct summary_cpus {
  * verdict; paper 4), then the net least minimum of each workload per
  * method, in each method's own unit. */
 void summary_tables(const struct bench_results *r);
-
-/* bench_screen_summary - the one-screen summary that stays on the screen
- * after the run, so that a photo records it: the machine (brand, family,
- * model, stepping, microcode, TSC rate), the sizes, SMIs and NMIs; per
- * method its offset (TSC ticks and ns; core cycles for the ctr_ methods),
- * total variance, variance of variances, variance of minimum values and
- * verdict (paper 4); per workload its net least minimum by the
- * recommended method in TSC ticks and ns, with core cycles and
- * instructions retired where counters were read; then final_line. At
- * most 80 columns and 23 rows (the final line may take two more): wider
- * figures are shown as d.dde+N. Screen only (the serial log has all of it
- * above); clears the screen first; no effect without a screen. Call after
- * bench_run and the final line. cfg: the run's configuration (its sizes,
- * methods and verdict thresholds); cpus: the per-CPU rows (NULL: the boot CPU
- * alone). On a framebuffer the QR code of the
- * results follows (kernel/qr.h), beside or below the summary, or on pages
- * of its own that kernel/exit.c shows in turn after the halt line. */
-struct config;
-void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, const struct bench_results *r,
-			  const struct summary_cpus *cpus, const char *final_line);
 
 #endif

@@ -1,0 +1,266 @@
+/* bench/screen.c - see screen.h. */
+#include "screen.h"
+#include "summary.h"
+#include "../kernel/config.h"
+#include "../kernel/clocks.h"
+#include "../kernel/console.h"
+#include "../kernel/cpu.h"
+#include "../kernel/qr.h"
+#include "../kernel/quiet.h"
+#include "../lib/fmt.h"
+#include "../lib/qrtext.h"
+#include "../lib/tscfreq.h"
+
+/* ticks as nanoseconds with one decimal (floored), or "-". */
+static const char *ns_of(char *buf, size_t size, int64_t ticks)
+{
+	uint64_t ps, tsc_hz = clocks_tsc_rate()->hz;
+	if (!tsc_hz || ticks < 0 || ticks_to_ps((uint64_t)ticks, tsc_hz, &ps))
+		fmt_format(buf, size, "-");
+	else
+		fmt_format(buf, size, "%llu.%llu", (unsigned long long)(ps / 1000),
+			   (unsigned long long)(ps % 1000 / 100));
+	return buf;
+}
+
+/* The QR code of the results beside the summary (kernel/qr.h): the
+ * compact text (lib/qrtext.h) of the figures the summary shows and more:
+ * every unit of every method's offset and every workload's net. */
+static void screen_qr(const struct config *cfg, const struct cpu_info *cpu, const struct bench_results *res, const char *final_line,
+		      int has_ucode, uint64_t ucode)
+{
+	const struct run_totals *t = &res->totals;
+	const struct tsc_rate *rate = clocks_tsc_rate();
+	static struct qrtext_method ms[METHOD_COUNT];
+	static struct qrtext_workload ws[WORKLOADS_MAX + 1];
+	static const char *skipped[METHOD_COUNT];
+	static char body[16384];
+	struct qrtext_run r = {
+		.vendor = cpu->vendor, .brand = cpu->brand, .hypervisor = cpu->hypervisor ? cpu->hv_vendor : 0,
+		.family = cpu->family, .model = cpu->model, .stepping = cpu->stepping,
+		.has_microcode = has_ucode, .microcode = ucode,
+		.tsc_hz = rate->hz, .tsc_ppm = rate->ppm, .tsc_source = rate->source,
+		.ensembles = cfg->ensembles, .samples = cfg->samples, .warmup = cfg->warmup,
+		.max_var_of_vars = cfg->max_var_of_vars, .max_var_of_mins = cfg->max_var_of_mins,
+		.methods = ms, .skipped = skipped, .workloads = ws,
+		.recommended = t->recommended >= 0 ? methods[t->recommended].name : 0,
+		.final_line = final_line,
+	};
+	int col[METHOD_COUNT]; /* a method's place among the m lines */
+	for (int m = 0; m < METHOD_COUNT; m++) {
+		const struct method_row *row = &res->rows[m];
+		col[m] = -1;
+		if (!row->ran) {
+			if ((cfg->methods >> m) & 1)
+				skipped[r.nskipped++] = methods[m].name;
+			continue;
+		}
+		const struct summary_result *su = &row->r.s;
+		struct qrtext_method *q = &ms[r.nmethods];
+		*q = (struct qrtext_method){
+			.name = methods[m].name, .unit = row->r.unit == UNIT_CYC, .units = row->offset_units,
+			.total_variance = su->total_variance, .var_of_vars = su->var_of_vars,
+			.var_of_mins = su->var_of_mins,
+			.ok = (uint8_t)((su->total_variance_ok ? 1 : 0) | (su->var_of_vars_ok ? 2 : 0) |
+					(su->var_of_mins_ok ? 4 : 0)),
+			.verdict = !row->v.valid ? QRTEXT_UNKNOWN : row->v.ergodic ? QRTEXT_ERGODIC : QRTEXT_NOT_ERGODIC,
+			.smi = !res->smi_counted ? QRTEXT_SMI_NA : row->smi_unread ? QRTEXT_SMI_UNREAD : QRTEXT_SMI_COUNTED,
+			.smis = row->smis, .nmis = row->nmis,
+		};
+		for (int u = 0; u < UNIT_COUNT; u++)
+			q->offset[u] = row->offset_in[u];
+		col[m] = r.nmethods++;
+	}
+	for (int i = 0; i <= RESULTS_CODE_ROW; i++) {
+		struct qrtext_workload *w = &ws[r.nworkloads];
+		int has = 0;
+		for (int m = 0; m < METHOD_COUNT; m++) {
+			if (col[m] < 0)
+				continue;
+			w->units[col[m]] = res->net_units[m][i];
+			has |= res->net_units[m][i];
+			for (int u = 0; u < UNIT_COUNT; u++)
+				w->net[col[m]][u] = res->net_in[m][i][u];
+		}
+		if (!has)
+			continue;
+		w->name = summary_row_name(res, i);
+		r.nworkloads++;
+	}
+	int n = qrtext_body(&r, body, sizeof body);
+	if (n < 0)
+		kprintf("qr: no QR code of the results: their text is longer than %u bytes\n",
+			(unsigned)sizeof body);
+	else
+		qr_show(body, (size_t)n, clocks_tsc_rate()->hz);
+}
+
+/* Rows of an 80x25 text screen the summary may use: the final line takes
+ * two and the halt line one. */
+#define SCREEN_SUMMARY_ROWS 22
+
+/* The screen's per-CPU section (cpus= other than boot): each workload's
+ * net least minimum in TSC ticks by method by on each CPU measured, as
+ * many CPUs as fit in 80 columns (P-cores marked P, E-cores E), as many
+ * workloads as fit in the rows left. */
+static void per_cpu_section(const struct screen_cpus *cpus, int by, int rows_used)
+{
+	const struct bench_results *const *cr = cpus->r;
+	const int *number = cpus->number;
+	const uint8_t *type = cpus->type;
+	int n = cpus->n;
+	char line[160], v[24];
+	kprintf("net of the offset (least minimum) by %s, TSC ticks, per CPU%s\n", methods[by].name,
+		n == SCREEN_CPUS_MAX ? " (the first 6; all: serial log)" : "");
+	int k = fmt_format(line, sizeof line, "%-20s", "workload");
+	for (int c = 0; c < n; c++) {
+		char head[16];
+		fmt_format(head, sizeof head, "CPU %d%s", number[c],
+			   type[c] == 0x40 ? " P" : type[c] == 0x20 ? " E" : "");
+		k += fmt_format(line + k, sizeof line - (size_t)k, " %9s", head);
+	}
+	kprintf("%.79s\n", line);
+	rows_used += 2;
+	for (int i = 0; i < workload_count(); i++) {
+		if (!results_has_net(cr[0], by, i))
+			continue;
+		if (rows_used >= SCREEN_SUMMARY_ROWS - 1) {
+			kprintf("... more workloads: see the serial log\n");
+			break;
+		}
+		k = fmt_format(line, sizeof line, "%-20.20s", workload_at(i)->name);
+		for (int c = 0; c < n; c++) {
+			int has = (cr[c]->net_units[by][i] >> UNIT_TSC) & 1;
+			k += fmt_format(line + k, sizeof line - (size_t)k, " %9s",
+					has ? fmt_fit_i64(v, sizeof v, cr[c]->net_in[by][i][UNIT_TSC], 9) : "-");
+		}
+		kprintf("%.79s\n", line);
+		rows_used++;
+	}
+}
+
+void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, const struct bench_results *r,
+			  const struct screen_cpus *cpus, const char *final_line)
+{
+	const struct run_totals *t = &r->totals;
+	const struct method_row *rows = r->rows;
+	uint64_t tsc_hz = clocks_tsc_rate()->hz;
+	char line[160], a[24], b[24], c[24], d[24], e[24];
+	int rows_used = 0;
+	console_set_serial(0);
+	console_screen_clear();
+
+	/* The machine. */
+	const char *brand = cpu->brand;
+	while (*brand == ' ')
+		brand++;
+	kprintf("bench summary: %.64s\n", brand[0] ? brand : cpu->vendor);
+	uint64_t ucode = 0;
+	int has_ucode = quiet_microcode(cpu, &ucode) == 0;
+	char mhz[TSCFREQ_MHZ_BUF];
+	char uc[24] = "n/a";
+	if (has_ucode)
+		fmt_format(uc, sizeof uc, "0x%llx", (unsigned long long)ucode);
+	fmt_format(line, sizeof line, "%s fam %u model %u step %u, microcode %s, TSC %s", cpu->vendor,
+		   cpu->family, cpu->model, cpu->stepping, uc,
+		   tsc_hz ? tscfreq_format_mhz(mhz, sizeof mhz, tsc_hz) : "rate unknown");
+	kprintf("%.79s\n", line);
+	uint64_t smis, nmis;
+	int unread;
+	results_disturbances(r, &smis, &nmis, &unread);
+	fmt_format(line, sizeof line, "%llu ensembles x %llu samples; SMIs %s, NMIs %llu%s%s",
+		   (unsigned long long)cfg->ensembles, (unsigned long long)cfg->samples,
+		   !r->smi_counted ? "not readable" : unread ? "unreadable" : fmt_fit_u64(a, sizeof a, smis, 20),
+		   (unsigned long long)nmis,
+		   cpu->hypervisor ? "; hypervisor " : "", cpu->hypervisor ? cpu->hv_vendor : "");
+	kprintf("%.79s\n", line);
+	rows_used += 3;
+
+	/* The methods: the empty window (paper 4 steps 1-2). */
+	if (t->methods_run) {
+		kprintf("%-13s %7s %8s %9s %11s %11s %s\n", "method", "offset", "ns", "total var",
+			"var of vars", "var of mins", "ergodic");
+		rows_used++;
+	}
+	for (int m = 0; m < METHOD_COUNT; m++) {
+		const struct method_row *row = &rows[m];
+		if (!row->ran)
+			continue;
+		const struct summary_result *s = &row->r.s;
+		char nsb[16];
+		kprintf("%-13s %7s %8s %9s %11s %11s %s\n", methods[m].name,
+			fmt_fit_u64(a, sizeof a, s->min_of_mins, 7),
+			row->r.unit == UNIT_TSC ? ns_of(nsb, sizeof nsb, (int64_t)s->min_of_mins) : "cycles",
+			s->total_variance_ok ? fmt_fit_u64(b, sizeof b, s->total_variance, 9) : "overflow",
+			s->var_of_vars_ok ? fmt_fit_u64(c, sizeof c, s->var_of_vars, 11) : "overflow",
+			s->var_of_mins_ok ? fmt_fit_u64(d, sizeof d, s->var_of_mins, 11) : "overflow",
+			!row->v.valid ? "unknown" : row->v.ergodic ? "yes" : "NO");
+		rows_used++;
+	}
+	kprintf("units: TSC ticks (ctr_: core cycles); variances in unit^2, var of vars unit^4\n");
+	if (t->methods_skipped) {
+		int k = fmt_format(line, sizeof line, "skipped:");
+		for (int m = 0; m < METHOD_COUNT; m++)
+			if ((cfg->methods >> m) & 1 && !rows[m].ran && k < (int)sizeof line)
+				k += fmt_format(line + k, sizeof line - (size_t)k, " %s", methods[m].name);
+		if (k < (int)sizeof line)
+			fmt_format(line + k, sizeof line - (size_t)k, " (why: serial log)");
+		kprintf("%.79s\n", line);
+		rows_used++;
+	}
+	fmt_format(line, sizeof line, "recommended: %s (ergodic: var of vars <= %s, var of mins <= %s; paper 4)",
+		   t->recommended >= 0 ? methods[t->recommended].name : t->methods_run ? "none ergodic" : "none ran",
+		   fmt_fit_u64(a, sizeof a, cfg->max_var_of_vars, 6), fmt_fit_u64(b, sizeof b, cfg->max_var_of_mins, 6));
+	kprintf("%.79s\n", line);
+	rows_used += 2;
+
+	/* The workloads, net of the offset, by the recommended method, else
+	 * the first that ran (a TSC method before a counter method). */
+	int by = results_net_by(r);
+	int wl_total = 0;
+	for (int i = 0; by >= 0 && i < workload_count(); i++)
+		wl_total += results_has_net(r, by, i);
+	if (wl_total && cpus && cpus->active) {
+		per_cpu_section(cpus, by, rows_used);
+	} else if (wl_total) {
+		/* Core cycles and instructions: from the same windows when the
+		 * counters were read beside the method, else from a counter
+		 * method. */
+		int cnt = results_counters_by(r, by, workload_count());
+		fmt_format(line, sizeof line, "net of the offset (least minimum), by %s%s%s", methods[by].name,
+			   cnt >= 0 && cnt != by ? "; counters by " : "", cnt >= 0 && cnt != by ? methods[cnt].name : "");
+		kprintf("%.79s\n", line);
+		if (cnt >= 0)
+			kprintf("%-24s %10s %9s %12s %12s\n", "workload", "TSC ticks", "ns", "core cycles", "instructions");
+		else
+			kprintf("%-24s %10s %9s\n", "workload", "TSC ticks", "ns");
+		rows_used += 2;
+		int shown = 0;
+		for (int i = 0; i < workload_count(); i++) {
+			if (!r->net_units[by][i])
+				continue;
+			if (rows_used >= SCREEN_SUMMARY_ROWS - 1 && shown + 1 < wl_total) {
+				kprintf("... and %d more workloads: see the serial log\n", wl_total - shown);
+				break;
+			}
+			char nsb[16];
+			int has_tsc = (r->net_units[by][i] >> UNIT_TSC) & 1;
+			int64_t ticks = r->net_in[by][i][UNIT_TSC];
+			int n = fmt_format(line, sizeof line, "%-24.24s %10s %9s", workload_at(i)->name,
+				       has_tsc ? fmt_fit_i64(a, sizeof a, ticks, 10) : "-",
+				       has_tsc ? ns_of(nsb, sizeof nsb, ticks) : "-");
+			if (cnt >= 0) {
+				int hc = (r->net_units[cnt][i] >> UNIT_CYC) & 1, hi = (r->net_units[cnt][i] >> UNIT_INS) & 1;
+				fmt_format(line + n, sizeof line - (size_t)n, " %12s %12s",
+					   hc ? fmt_fit_i64(b, sizeof b, r->net_in[cnt][i][UNIT_CYC], 12) : "-",
+					   hi ? fmt_fit_i64(e, sizeof e, r->net_in[cnt][i][UNIT_INS], 12) : "-");
+			}
+			kprintf("%s\n", line);
+			rows_used++;
+			shown++;
+		}
+	}
+	kprintf("%s\n", final_line);
+	screen_qr(cfg, cpu, r, final_line, has_ucode, ucode);
+	console_set_serial(1);
+}
