@@ -488,40 +488,40 @@ def captured(d):
 
 
 def differences(a, b, limit=200):
-    """['config: line N: ...'] for every difference between captures a and
-    b (directories), at most limit lines of them."""
+    """['FILE: line N: - golden' / '+ now'] for every line that differs
+    between captures a and b (directories), led by one line naming every
+    file that differs and how many of its lines do; at most limit lines."""
+    import difflib
     ca, cb = captured(a), captured(b)
-    out = []
+    out, count = [], {}
     for f in sorted(set(ca) | set(cb)):
-        if f not in cb:
-            out.append(f"{f}: only in {a}")
-            continue
-        if f not in ca:
-            out.append(f"{f}: only in {b}")
+        if f not in ca or f not in cb:
+            out.append(f"{f}: only in {a if f in ca else b}")
+            count[f] = 1
             continue
         la, lb = ca[f], cb[f]
         if la == lb:
             continue
-        import difflib
-        sm = difflib.SequenceMatcher(None, la, lb, autojunk=False)
-        for tag, i1, i2, j1, j2 in sm.get_opcodes():
-            if tag == "equal":
-                continue
-            for k in range(i1, i2):
-                out.append(f"{f}: line {k + 1}: - {la[k][:300]}")
-            for k in range(j1, j2):
-                out.append(f"{f}: line {k + 1}: + {lb[k][:300]}")
+        before = len(out)
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, la, lb, autojunk=False).get_opcodes():
+            if tag != "equal":
+                out += [f"{f}: line {k + 1}: - {la[k][:300]}" for k in range(i1, i2)]
+                out += [f"{f}: line {k + 1}: + {lb[k][:300]}" for k in range(j1, j2)]
+        count[f] = len(out) - before
+    if not out:
+        return []
+    head = ["differing: " + ", ".join(f"{f} ({n})" for f, n in count.items())]
     if len(out) > limit:
         out = out[:limit] + [f"... and {len(out) - limit} more lines"]
-    return out
+    return head + out
 
 
 def compare(a, b):
-    diffs = differences(a, b)
-    for d in diffs:
+    diffs = differences(a, b, limit=10 ** 6)
+    for d in diffs[1:] + diffs[:1]:
         print(d)
     n = len(captured(a))
-    print(f"same-output: {n} files compared, " + ("identical" if not diffs else f"{len(diffs)} lines differ"))
+    print(f"same-output: {n} files compared, " + ("identical" if not diffs else f"{len(diffs) - 1} lines differ"))
     return 1 if diffs else 0
 
 
