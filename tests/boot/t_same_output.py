@@ -27,3 +27,21 @@ def test_same_output_goldens():
     diffs = same_output.differences(GOLDEN, out, limit=80)
     check(not diffs, f"the output differs from the goldens of {base[:12]} (tests/golden; this build's in "
           f"{out}); each line: file, line, '-' golden, '+' now:\n" + "\n".join(diffs))
+
+
+def test_same_output_masks_hide_only_their_figures():
+    """The masks (same_output.MASKS, rate_derived) hide the figures they
+    name and keep every other difference: a word, a wrong ns figure, CR2."""
+    hz = 999998000  # 261 TSC ticks are 261.001 ns at this rate
+
+    def same(a, b):
+        return same_output.mask(a, hz) == same_output.mask(b, hz)
+    line = "summary cpuid/add_chain_256: least minimum 261 TSC ticks (261.001 ns); 477318 TSC ticks elapsed"
+    check(same(line, line.replace("477318", "477999")), "an elapsed-tick figure is not masked")
+    check(not same(line, line.replace("261.001", "261.000")), "a wrong ns figure is masked")
+    check(not same(line, line.replace("least", "lowest")), "a changed word is masked")
+    fault = "  RIP=0000000000104d64 CS=0008 RFLAGS=0000000000000046\n  RSP=0000000000153e60 SS=0010 CR2=0000000000000000"
+    check(same(fault, fault.replace("104d64", "105d64").replace("153e60", "156e60")),
+          "the image's addresses in a fault report are not masked")
+    check(not same(fault, fault.replace("CR2=0000000000000000", "CR2=0000100000000000")), "CR2 is masked")
+    check(not same(fault, fault.replace("RFLAGS=0000000000000046", "RFLAGS=0000000000000246")), "RFLAGS is masked")
