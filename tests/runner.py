@@ -10,6 +10,7 @@ a test, a broken harness), and an assertion without a message, is printed
 with its full traceback, so that the failure can be found from the log."""
 import os
 import sys
+import threading
 import time
 import traceback
 
@@ -49,3 +50,19 @@ def run_all(suite, tests, skip_type, build):
     with open(os.path.join(build, "results", f"{suite}.txt"), "w") as f:
         f.write(f"{passed} {failed} {skipped}\n")
     return 0 if failed == 0 and passed > 0 else 1
+
+
+_once, _once_lock = {}, threading.Lock()
+
+
+def once(key, make):
+    """make(), the first time key is asked for in this process; its result
+    after that. Tests that ask at the same time wait for the first (a boot
+    or a build several tests share). An exception is not kept: the next
+    caller tries again, as each test would if it made the thing itself."""
+    with _once_lock:
+        slot = _once.setdefault(key, {"lock": threading.Lock()})
+    with slot["lock"]:
+        if "value" not in slot:
+            slot["value"] = make()
+        return slot["value"]
