@@ -58,26 +58,29 @@ class ThreadOutput(io.TextIOBase):
         (getattr(self.local, "out", None) or self.real).flush()
 
 
-def run_tests(tests, skip_type, jobs=1, alone=frozenset(), started=None):
+def run_tests(tests, skip_type, jobs=1, alone=frozenset(), started=None, out=None):
     """Run [(name, test)] in that order, up to jobs at a time; a test named
     in alone starts when no other runs, and none starts beside it. Each
-    test's line (and what it printed) is printed whole when it ends.
-    started(name, alone) is called in the test's thread before it runs.
-    Returns [(name, "pass"|"fail"|"skip", seconds)] in the order they ended."""
-    results = []
+    test's line (and what it printed) is printed whole on out (default
+    sys.stdout) when it ends. started(name, alone) is called in the test's
+    thread before it runs. Returns [(name, "pass"|"fail"|"skip", seconds)]
+    in the order they ended."""
+    results, out = [], out or sys.stdout
     if jobs <= 1:
         for name, test in tests:
             if started:
                 started(name, True)
             t0 = time.time()
-            results.append((name, run_one(name, test, skip_type), time.time() - t0))
+            results.append((name, run_one(name, test, skip_type, out), time.time() - t0))
         return results
-    ended, real = queue.Queue(), sys.stdout
-    sys.stdout = out = ThreadOutput(real)
+    ended, installed = queue.Queue(), not isinstance(sys.stdout, ThreadOutput)
+    if installed:  # else these tests run inside a test of a parallel run, whose tee serves
+        sys.stdout = ThreadOutput(sys.stdout)
+    tee = sys.stdout
 
     def work(name, test, by_itself):
         buf, result, t0 = io.StringIO(), "fail", time.time()
-        out.local.out = buf
+        tee.local.out = buf
         try:
             if started:
                 started(name, by_itself)
@@ -97,11 +100,12 @@ def run_tests(tests, skip_type, jobs=1, alone=frozenset(), started=None):
                 threading.Thread(target=work, args=(name, test, name in alone), daemon=True).start()
             name, result, seconds, text = ended.get()
             running.discard(name)
-            real.write(text)
-            real.flush()
+            out.write(text)
+            out.flush()
             results.append((name, result, seconds))
     finally:
-        sys.stdout = real
+        if installed:
+            sys.stdout = tee.real
     return results
 
 

@@ -51,7 +51,8 @@ def collect():
 
 
 def jobs():
-    """How many tests run at a time (see above)."""
+    """How many tests run at a time, 1 or more (see above); SystemExit for a
+    BOOT_JOBS that is not a positive whole number."""
     if os.environ.get("BOOT_JOBS"):
         if not os.environ["BOOT_JOBS"].isdigit() or int(os.environ["BOOT_JOBS"]) < 1:
             raise SystemExit(f"boot: BOOT_JOBS={os.environ['BOOT_JOBS']!r} is not a number of jobs (1, 2, ...)")
@@ -97,6 +98,8 @@ def machines_of(test):
 
 
 def read_times():
+    """{test: seconds it took in the last run} from build/boot-times.txt
+    ("SECONDS NAME" lines); {} when there is none or it is damaged."""
     try:
         with open(TIMES) as f:
             return {name: float(t) for t, name in (line.split() for line in f if line.strip())}
@@ -105,6 +108,8 @@ def read_times():
 
 
 def write_times(times):
+    """Write {test: seconds} to build/boot-times.txt (the tests of a run
+    of some tests update theirs, the others keep the last they had)."""
     with open(TIMES, "w") as f:
         f.writelines(f"{t:.1f} {name}\n" for name, t in sorted(times.items()))
 
