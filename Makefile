@@ -164,6 +164,8 @@ fuzz:
 		echo "fuzz: 1 passed, 0 failed"; echo "1 0 0" > $(BUILD)/results/fuzz.txt; \
 	else tail -30 $(BUILD)/fuzz.log; echo "fuzz: 0 passed, 1 failed"; echo "0 1 0" > $(BUILD)/results/fuzz.txt; exit 1; fi
 
+# As many tests at a time as -jN, or the CPUs when make has no -jN; BOOT_JOBS=N
+# to choose (tests/boot/run_boot_tests.py).
 boot-tests: kernel iso
 	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/boot/run_boot_tests.py
 

@@ -17,14 +17,12 @@ import re
 import subprocess
 import time
 
-from qemu import KERNEL32, LOGS, Skip, check, expect_complete, kernel, tail
+import machines
+from qemu import KERNEL32, Skip, check, command, expect_complete, run_files, tail
+from runner import once
 from vector import disassemble, registered_workloads, sampling_loop, vector_workloads
 
 ELF = os.path.join(os.path.dirname(KERNEL32), "bench.elf")
-# -cpu host without IA32_ARCH_CAPABILITIES (MSR 10AH): this machine's KVM
-# refuses QEMU 7.2's write of it ("failed to set MSR 0x10a"), and the
-# benchmark does not read it.
-KVM_CPU = "host,-arch-capabilities"
 KVM_INTERNAL = "KVM internal error"
 # The workloads that run by default (README "Boot parameters": all but these).
 NOT_DEFAULT = {"empty", "measured_loop"}
@@ -69,20 +67,14 @@ def where(rip):
     return f, (f"{m} {o}".split("#")[0].strip() if a == rip else f"(inside {f}+0x{rip - a:x})")
 
 
-def qemu_kvm(name, append, timeout=180, extra=None):
-    """A -cpu host -accel kvm run of the kernel (and QEMU arguments extra);
-    (exit status, text) like qemu.qemu(). Skips when /dev/kvm is not usable or QEMU cannot use KVM;
-    raises KvmStopped when the hypervisor stops the guest."""
-    if not os.path.exists("/dev/kvm"):
-        raise Skip("/dev/kvm does not exist (no hardware virtualization here)")
-    if not os.access("/dev/kvm", os.R_OK | os.W_OK):
-        raise Skip("/dev/kvm is not readable and writable by this user")
-    cmd = ["qemu-system-x86_64", "-machine", "q35", "-m", "256M", "-display", "none",
-           "-serial", "stdio", "-no-reboot", "-monitor", "none",
-           "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
-           "-cpu", KVM_CPU, "-accel", "kvm"] + kernel(append) + (extra or [])
-    os.makedirs(LOGS, exist_ok=True)
-    log_path = os.path.join(LOGS, f"test-{name}.log")
+def qemu_kvm(name, append, smp=None):
+    """A run of the kernel on machine kvm-host (-cpu host -accel kvm;
+    smp: -smp); (exit status, text) like qemu.qemu(). Skips when /dev/kvm is
+    not usable or QEMU cannot use KVM; raises KvmStopped when the hypervisor
+    stops the guest."""
+    cmd = command(name, "kvm-host", append, smp=smp)
+    timeout = machines.get("kvm-host").timeout
+    log_path = run_files(name) + ".log"
 
     def read():
         with open(log_path, "rb") as f:
@@ -128,30 +120,29 @@ def stopped(text, log_path):
                       rip, function, insn, loop[0] if loop else None)
 
 
-_probe = {}
-
-
 def kvm_vector_limit():
     """None when the vector workloads run under this host's KVM, else why
     not (the hypervisor stopped at a vector instruction of one of their
     sampling loops). Tried once, alone (methods=cr0, one sample), and
-    remembered. Raises KvmStopped for a stop anywhere else."""
-    if "result" not in _probe:
-        vec = vector_workloads(ELF)
-        result = None
-        if vec:
-            try:
-                rc, text = qemu_kvm("kvm-vector", f"methods=cr0 workloads={','.join(vec)} "
-                                    "ensembles=1 samples=1 warmup=0")
-                expect_complete(rc, text)
-            except KvmStopped as e:
-                if e.workload not in vec:
-                    raise
-                result = (f"left out {', '.join(vec)}: the host's KVM (modules: {kvm_modules()}) cannot "
-                          f"run {e.workload}: it stopped the guest ('{KVM_INTERNAL}') at its "
-                          f"'{e.insn}' (RIP 0x{e.rip:x}, {e.function}); a hypervisor limit")
-        _probe["result"] = result
-    return _probe["result"]
+    remembered (runner.once: the tests that ask at the same time wait for
+    it). Raises KvmStopped for a stop anywhere else."""
+    return once("kvm-vector", probe_vector)
+
+
+def probe_vector():
+    vec = vector_workloads(ELF)
+    if vec:
+        try:
+            rc, text = qemu_kvm("kvm-vector", f"methods=cr0 workloads={','.join(vec)} "
+                                "ensembles=1 samples=1 warmup=0")
+            expect_complete(rc, text)
+        except KvmStopped as e:
+            if e.workload not in vec:
+                raise
+            return (f"left out {', '.join(vec)}: the host's KVM (modules: {kvm_modules()}) cannot "
+                    f"run {e.workload}: it stopped the guest ('{KVM_INTERNAL}') at its "
+                    f"'{e.insn}' (RIP 0x{e.rip:x}, {e.function}); a hypervisor limit")
+    return None
 
 
 def kvm_workloads():

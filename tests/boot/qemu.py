@@ -1,22 +1,19 @@
-"""tests/boot/qemu.py - what the boot tests share: running QEMU with a
-timeout, reading a run's log, and checks of it. The build directory is
-$BENCH_BUILD, or build/ at the top of the tree.
+"""tests/boot/qemu.py - what the boot tests share: running QEMU on a machine
+of the table (tests/boot/machines.py) with its timeout, reading a run's
+log, and checks of it. The build directory is $BENCH_BUILD, or build/ at
+the top of the tree.
 
 The tests read the log with their own small parser (Run below), not with
-tools/benchlog.py, so that the host tools are tested against the kernel
+tools/benchlog/, so that the host tools are tested against the kernel
 rather than against themselves."""
 import json
 import os
 import re
 import subprocess
+import threading
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BUILD = os.environ.get("BENCH_BUILD") or os.path.join(ROOT, "build")
-KERNEL32 = os.path.join(BUILD, "bench32.elf")
-ISO = os.path.join(BUILD, "bench.iso")
-LOGS = os.path.join(BUILD, "logs")
-OVMF_CODE = "/usr/share/OVMF/OVMF_CODE.fd"
-OVMF_VARS = "/usr/share/OVMF/OVMF_VARS.fd"
+import machines
+from machines import BUILD, INTEL_MAX, ISO, KERNEL32, LOGS, OVMF_CODE, OVMF_VARS, ROOT  # noqa: F401
 
 EXIT_SUCCESS = 33  # (0x10 << 1) | 1, kernel/exit.h
 EXIT_FAILURE = 35  # (0x11 << 1) | 1
@@ -24,10 +21,6 @@ METHODS = ["cpuid", "rdtscp", "cr0"]  # the paper's
 MODERN = ["lfence_rdtscp", "lfence", "serialize"]
 COUNTER_METHODS = ["ctr_rdmsr", "ctr_rdpmc"]  # Goossens' (need a PMU: skipped under TCG)
 ALL_METHODS = METHODS + MODERN + COUNTER_METHODS
-# TCG's "max" CPU says AuthenticAMD, whose LFENCE is not architecturally
-# dispatch-serializing; this one says GenuineIntel, so the LFENCE methods run.
-INTEL_MAX = "max,vendor=GenuineIntel"
-ICOUNT = ["-icount", "shift=0,align=off,sleep=off"]
 # The kernel reads this many characters of its command line (lib/cmdline.h).
 with open(os.path.join(ROOT, "lib", "cmdline.h")) as _h:
     CMDLINE_MAX = int(re.search(r"#define CFG_MAX_LINE (\d+)", _h.read()).group(1))
@@ -57,17 +50,37 @@ class Skip(Exception):
     pass
 
 
-def qemu(name, args, timeout=90, cpu="max", extra=None, cwd=None):
-    """Run QEMU with the serial port on stdout (in directory cwd, if given);
-    returns (exit status, text)."""
-    cmd = ["qemu-system-x86_64", "-machine", "q35", "-m", "256M", "-display", "none",
-           "-serial", "stdio", "-no-reboot", "-monitor", "none",
-           "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
-    if cpu:
-        cmd += ["-cpu", cpu]
-    cmd += args + (extra or [])
-    os.makedirs(LOGS, exist_ok=True)
-    log_path = os.path.join(LOGS, f"test-{name}.log")
+def machine_flags(run, machine, **kw):
+    """machines.flags(run, machine, **kw); Skip when the machine's firmware
+    or accelerator is not here."""
+    m = machines.get(machine)
+    machines.may_boot(machine)
+    if m.firmware == "ovmf" and not (os.path.exists(OVMF_CODE) and os.path.exists(OVMF_VARS)):
+        raise Skip(f"{OVMF_CODE} not installed (Debian package ovmf)")
+    if m.accel == "kvm" and not os.path.exists("/dev/kvm"):
+        raise Skip("/dev/kvm does not exist (no hardware virtualization here)")
+    if m.accel == "kvm" and not os.access("/dev/kvm", os.R_OK | os.W_OK):
+        raise Skip("/dev/kvm is not readable and writable by this user")
+    return machines.flags(run, machine, **kw)
+
+
+def command(name, machine, append=None, image=None, cpu=None, smp=None, extra=None, monitor="none"):
+    """The QEMU command line of run name on machine (append, image, cpu,
+    smp: machines.flags), its serial port on stdout, isa-debug-exit for the
+    kernel's exit status, the monitor at monitor; then extra, the test's own
+    flags."""
+    return (["qemu-system-x86_64", "-display", "none", "-serial", "stdio", "-no-reboot", "-monitor", monitor,
+             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+            + machine_flags(name, machine, append=append, image=image, cpu=cpu, smp=smp) + (extra or []))
+
+
+def qemu(name, machine, append=None, image=None, cpu=None, smp=None, extra=None, cwd=None, timeout=None):
+    """Run QEMU (command() above; in directory cwd, if given) for the
+    machine's timeout, or timeout seconds; returns (exit status, text). The
+    log is logs/test-NAME.log: run names are unique across the tests."""
+    cmd = command(name, machine, append, image, cpu, smp, extra)
+    timeout = timeout or machines.get(machine).timeout
+    log_path = run_files(name) + ".log"
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            stdin=subprocess.DEVNULL, timeout=timeout, cwd=cwd)
@@ -82,8 +95,19 @@ def qemu(name, args, timeout=90, cpu="max", extra=None, cwd=None):
     return rc, text
 
 
-def kernel(append, image=None):
-    return ["-kernel", image or KERNEL32, "-append", append]
+_claimed, _claim_lock = set(), threading.Lock()
+
+
+def run_files(name):
+    """logs/test-NAME, where the files of run name start (its .log, ...);
+    no other run of this suite run may have the name (AssertionError): the
+    tests run in parallel, and two runs of one name would write one log."""
+    with _claim_lock:
+        if name in _claimed:
+            raise AssertionError(f"a second QEMU run named {name!r}: its files would be the first's")
+        _claimed.add(name)
+    os.makedirs(LOGS, exist_ok=True)
+    return os.path.join(LOGS, f"test-{name}")
 
 
 def tail(text, n=12):

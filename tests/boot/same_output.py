@@ -54,47 +54,45 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
-ICOUNT = ["-icount", "shift=0,align=off,sleep=off"]
 INTEL = "max,vendor=GenuineIntel"
 SMALL = "ensembles=3 samples=50"
 ONE = "ensembles=3 samples=50 methods=rdtscp workloads=add_chain_64"
-TIMEOUT = 180  # seconds a run may take (a few under -icount on an idle machine; CI is a busy 2-core box)
 
-Config = namedtuple("Config", "name append cpu machine extra boot screen source")
+Config = namedtuple("Config", "name append machine cpu smp screen source")
 
 
-def C(name, append, cpu="max", machine="q35", extra=(), boot="kernel", screen=None, source=""):
-    """One configuration: the command line (append), QEMU's -cpu, -machine
-    and more options (extra), the boot path (kernel: QEMU -kernel, the
-    multiboot1 image; grub: a GRUB ISO from CD under BIOS, multiboot2), the
-    screen read at the end (None, "vga", "fb") and the boot test it is
-    drawn from."""
-    return Config(name, append, cpu, machine, list(extra), boot, screen, source)
+def C(name, append, machine="icount", cpu=None, smp=None, screen=None, source=""):
+    """One configuration: the command line (append), the machine of
+    tests/boot/machines.py it boots (every one under -icount; a cdrom
+    machine boots a GRUB ISO of its own, multiboot2, from CD under BIOS),
+    QEMU's -cpu when not the machine's, -smp, the screen read at the end
+    (None, "vga", "fb") and the boot test it is drawn from."""
+    return Config(name, append, machine, cpu, smp, screen, source)
 
 
 CONFIGS = [
     C("default", SMALL, source="t_methods.py tcg-max"),
-    C("default-intel", SMALL, cpu=INTEL, source="t_modern.py"),
+    C("default-intel", SMALL, machine="icount-intel", source="t_modern.py"),
     C("methods-paper", "ensembles=3 samples=50 methods=cpuid,rdtscp,cr0 workloads=add_chain_64",
       source="t_methods.py"),
     C("methods-modern", "ensembles=3 samples=50 methods=lfence_rdtscp,lfence,serialize workloads=add_chain_64",
-      cpu=INTEL, source="t_modern.py methods-select"),
+      machine="icount-intel", source="t_modern.py methods-select"),
     C("methods-centaur", "ensembles=3 samples=50 methods=lfence,lfence_rdtscp,rdtscp workloads=add_chain_64",
       cpu="max,vendor=CentaurHauls", source="t_figures.py lfence-centaur"),
     C("pmu-force", "ensembles=3 samples=50 methods=ctr_rdmsr,ctr_rdpmc,rdtscp workloads=add_chain_64 pmu=force",
-      cpu=INTEL, source="t_pmu.py pmu-force"),
+      machine="icount-intel", source="t_pmu.py pmu-force"),
     C("pmu-off", ONE + " pmu=off", source="t_pmu.py pmu-off"),
     C("workloads-all", "ensembles=2 samples=30 methods=rdtscp workloads=all", source="t_workloads.py"),
     C("workloads-some", "ensembles=3 samples=50 methods=cr0 workloads=measured_function,saddb,vaddb,imul_chain_64",
-      cpu=INTEL, source="t_workloads.py"),
+      machine="icount-intel", source="t_workloads.py"),
     C("resolution", "ensembles=12 samples=30 resolution=on methods=rdtscp workloads=measured_function",
       source="t_workloads.py icount-resolution"),
     C("walk", "ensembles=2 samples=30 walk=on methods=cpuid,rdtscp workloads=add_chain_64,measured_function",
-      cpu=INTEL, source="t_window.py"),
+      machine="icount-intel", source="t_window.py"),
     C("code-nops", "ensembles=3 samples=40 warmup=5 workloads=add_chain_64 code=90 unroll=100 walk=on",
-      cpu=INTEL, source="t_code.py code-nops"),
+      machine="icount-intel", source="t_code.py code-nops"),
     C("code-loop", "ensembles=3 samples=40 warmup=5 workloads=add_chain_64 code=4801d8 unroll=37 loops=3 "
-      "code.name=add_rr", cpu=INTEL, source="t_code.py code-loop"),
+      "code.name=add_rr", machine="icount-intel", source="t_code.py code-loop"),
     C("code-ud2", "ensembles=3 samples=40 warmup=5 workloads=add_chain_64 code=90900f0b unroll=3",
       source="t_code.py code-ud2"),
     C("code-pf", "ensembles=3 samples=40 warmup=5 workloads=add_chain_64 init=49b80000000000100000 code=498b00",
@@ -104,7 +102,7 @@ CONFIGS = [
     C("output-human", ONE + " output=human", source="t_lean.py"),
     C("output-json", ONE + " output=json", source="t_lean.py"),
     C("output-full", ONE + " output=full", source="t_lean.py"),
-    C("output-summary", SMALL + " output=summary", cpu=INTEL, source="t_lean.py lean-summary"),
+    C("output-summary", SMALL + " output=summary", machine="icount-intel", source="t_lean.py lean-summary"),
     C("dump", "ensembles=3 samples=20 dump=1 methods=rdtscp workloads=add_chain_64", source="t_input.py input-dump"),
     C("bad-cmdline", "samples=abc bogus=1 ensembles=0 methods=cpuid,nope output=xml nokey warmup=-5 "
       "workloads=nosuch ensembles=2 samples=30 workloads=measured_function pmu=sometimes console=ttyS7",
@@ -116,29 +114,29 @@ CONFIGS = [
     C("fault-pf", "ensembles=2 samples=10 test.fault=pf", source="t_methods.py fault-pf"),
     C("fault-de", "ensembles=2 samples=10 test.fault=de", source="t_methods.py fault-de"),
     C("cpus-all", "ensembles=3 samples=30 warmup=0 methods=cpuid,rdtscp workloads=add_chain_64,measured_function "
-      "cpus=all", extra=["-smp", "4"], source="t_cpus.py cpus-all"),
+      "cpus=all", smp="4", source="t_cpus.py cpus-all"),
     C("smp-on", "ensembles=2 samples=20 warmup=0 methods=cpuid workloads=add_chain_64 smp=on",
-      extra=["-smp", "4"], source="t_smp.py"),
+      smp="4", source="t_smp.py"),
     C("cpu-qemu64", SMALL, cpu="qemu64", source="t_methods.py tcg-qemu64"),
     C("cpu-skylake", ONE, cpu="Skylake-Client", source="another CPU model's CPUID"),
-    C("machine-pc", ONE, machine="pc", source="t_clocks.py"),
-    C("machine-pc-noclocks", ONE, machine="pc,acpi=off,pit=off", source="t_figures.py ns-unknown"),
-    C("machine-nohpet", ONE, machine="q35,hpet=off", source="t_acpi.py acpi-nohpet"),
+    C("machine-pc", ONE, machine="icount-pc", source="t_clocks.py"),
+    C("machine-pc-noclocks", ONE, machine="icount-pc-noclocks", source="t_figures.py ns-unknown"),
+    C("machine-nohpet", ONE, machine="icount-nohpet", source="t_acpi.py acpi-nohpet"),
     C("mem-high", "ensembles=3 samples=50 methods=cpuid,rdtscp workloads=add_chain_64 code=90 unroll=100 "
-      "test.buffers=high", extra=["-m", "6G"], source="t_memory.py"),
+      "test.buffers=high", machine="m6g-icount", source="t_memory.py"),
     C("acpi-bad-apic", ONE + " test.acpi_corrupt=APIC", source="t_acpi.py acpi-bad-APIC"),
     C("acpi-bad-facp", ONE + " test.acpi_corrupt=FACP", source="t_acpi.py acpi-bad-FACP"),
     C("screen-vga", "ensembles=3 samples=50 methods=cpuid,rdtscp,cr0", screen="vga",
       source="t_bootpaths.py screen-summary"),
     C("screen-cpus", "ensembles=2 samples=30 warmup=0 methods=cpuid,rdtscp workloads=add_chain_64 cpus=all",
-      extra=["-smp", "3"], screen="vga", source="t_cpus.py cpus-screen"),
-    C("grub-acpi", "ensembles=2 samples=20 warmup=0 methods=cpuid workloads=add_chain_64", boot="grub",
+      smp="3", screen="vga", source="t_cpus.py cpus-screen"),
+    C("grub-acpi", "ensembles=2 samples=20 warmup=0 methods=cpuid workloads=add_chain_64", machine="icount-cdrom",
       source="t_acpi.py acpi-grub"),
     # Its screen's QR code holds the TSC rate: on a machine without ACPI the
     # rate is the PIT's, which the instruction count before it does not move
     # (MASKS), so the screen's pixels can be compared as they are.
     C("grub-screen", "ensembles=2 samples=30 warmup=0 methods=cpuid,rdtscp workloads=add_chain_64",
-      machine="pc,acpi=off", boot="grub", screen="fb", source="t_qr.py qr-bios, t_bootpaths.py"),
+      machine="icount-pc-noacpi-cdrom", screen="fb", source="t_qr.py qr-bios, t_bootpaths.py"),
 ]
 
 
@@ -398,26 +396,25 @@ def read_gz(path):
 def run_config(c):
     """(exit status line, serial text, screen lines or None) of one run.
     The process runs in the build directory: the image is named
-    bench32.elf on the command line, whatever the build's path."""
-    from qemu import kernel, qemu
+    bench32.elf on the command line (QEMU puts it before the kernel's
+    command line, which the log prints), whatever the build's path."""
+    import machines
+    from qemu import qemu
     from screen import HALTED, Machine
-    args = list(ICOUNT)
-    if c.boot == "grub":
-        from t_bootpaths import grub_test_iso
-        args += ["-cdrom", grub_test_iso(f"same-{c.name}", f"\tmultiboot2 /boot/bench.elf {c.append}")]
-    else:
-        args += kernel(c.append, image="bench32.elf")
-    extra = list(c.extra)
     name = f"same-{c.name}"
+    if machines.get(c.machine).boot == "cdrom":
+        from t_bootpaths import grub_test_iso
+        boot = dict(image=grub_test_iso(name, f"\tmultiboot2 /boot/bench.elf {c.append}"))
+    else:
+        boot = dict(append=c.append, image="bench32.elf")
     if not c.screen:
         try:
-            rc, text = qemu(name, args, timeout=TIMEOUT, cpu=c.cpu, extra=["-machine", c.machine] + extra)
+            rc, text = qemu(name, c.machine, cpu=c.cpu, smp=c.smp, **boot)
         except AssertionError as e:  # a timeout: what the run printed so far is its output
             return f"exit: none: {str(e).splitlines()[0]}", "", None
         return f"exit: {rc}", text, None
-    memory = extra[extra.index("-m") + 1] if "-m" in extra else "256M"
-    with Machine(name, args + extra, cpu=c.cpu, machine=c.machine, memory=memory) as m:
-        m.wait_for(HALTED, m.serial_text, TIMEOUT, every=0.5)
+    with Machine(name, machine=c.machine, cpu=c.cpu, smp=c.smp, **boot) as m:
+        m.wait_for(HALTED, m.serial_text, m.timeout, every=0.5)
         m.wait_halted(60)
         if c.screen == "vga":
             lines = m.vga_text()
@@ -574,8 +571,8 @@ def main(argv):
         return against_base(argv[1], argv[2] if len(argv) == 3 else os.path.join(ROOT, "build"))
     if argv == ["configs"]:
         for c in CONFIGS:
-            print(f"{c.name:20} -cpu {c.cpu} -machine {c.machine} {' '.join(c.extra)} [{c.boot}"
-                  f"{', screen ' + c.screen if c.screen else ''}] {c.append[:80]}  ({c.source})")
+            print(f"{c.name:20} {c.machine}{' -cpu ' + c.cpu if c.cpu else ''}{' -smp ' + c.smp if c.smp else ''}"
+                  f"{' [screen ' + c.screen + ']' if c.screen else ''} {c.append[:80]}  ({c.source})")
         return 0
     print(__doc__)
     return 2

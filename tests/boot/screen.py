@@ -30,7 +30,8 @@ import socket
 import subprocess
 import time
 
-from qemu import LOGS, ROOT, tail
+import machines
+from qemu import ROOT, machine_flags, run_files, tail
 
 FONT_C = os.path.join(ROOT, "kernel", "font.c")
 HALTED = "bench: halted;"
@@ -205,20 +206,24 @@ class Machine:
     none), its monitor on a unix socket. Use as a context manager: QEMU is
     killed on the way out whatever happened."""
 
-    def __init__(self, name, args, serial=True, debug_exit=False, cpu="max",
-                 machine="q35", memory="256M", stopped=False):
-        os.makedirs(LOGS, exist_ok=True)
+    def __init__(self, name, args=(), serial=True, debug_exit=False, machine="q35-tcg", append=None,
+                 image=None, cpu=None, smp=None, stopped=False, gdb=False):
+        """Run name on machine (tests/boot/machines.py; append, image, cpu,
+        smp as there), then the QEMU flags args. serial: True (into
+        logs/test-NAME.log), False (no serial port) or the test's own
+        -serial flags; debug_exit: isa-debug-exit, so the kernel ends QEMU;
+        stopped: paused at the first instruction, a gdbstub to go on (gdb:
+        the gdbstub only, for attach())."""
         self.name = name
-        self.serial_log = os.path.join(LOGS, f"test-{name}.log")
-        self.sock = os.path.join(LOGS, f"test-{name}.monitor")
-        self.files = os.path.join(LOGS, f"test-{name}")
+        self.files = run_files(name)
+        self.timeout = machines.get(machine).timeout
+        self.serial_log = self.files + ".log"
+        self.sock = self.files + ".monitor"
         for p in (self.serial_log, self.sock):
             if os.path.exists(p):
                 os.unlink(p)
-        cmd = ["qemu-system-x86_64", "-machine", machine, "-m", memory, "-display", "none",
-               "-no-reboot", "-monitor", f"unix:{self.sock},server=on,wait=off"]
-        if cpu:
-            cmd += ["-cpu", cpu]
+        cmd = ["qemu-system-x86_64", "-display", "none", "-no-reboot",
+               "-monitor", f"unix:{self.sock},server=on,wait=off"]
         if serial is True:
             cmd += ["-serial", f"file:{self.serial_log}"]
         elif serial is False:
@@ -228,12 +233,12 @@ class Machine:
         if debug_exit:
             cmd += ["-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
         self.gdb_sock = None
-        if stopped:  # paused at the first instruction, a gdbstub to go on
+        if stopped or gdb:
             self.gdb_sock = self.files + ".gdb"
             if os.path.exists(self.gdb_sock):
                 os.unlink(self.gdb_sock)
-            cmd += ["-S", "-gdb", f"unix:{self.gdb_sock},server=on,wait=off"]
-        self.cmd = cmd + args
+            cmd += (["-S"] if stopped else []) + ["-gdb", f"unix:{self.gdb_sock},server=on,wait=off"]
+        self.cmd = cmd + machine_flags(name, machine, append=append, image=image, cpu=cpu, smp=smp) + list(args)
         with open(self.files + ".cmd", "w") as f:
             f.write(" ".join(self.cmd) + "\n")
         self.stderr_path = self.files + ".stderr"

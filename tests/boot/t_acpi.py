@@ -6,14 +6,14 @@ its capabilities register, a machine without an HPET, and a table with a
 bad checksum: one clear line, the run completes."""
 import re
 
-from qemu import check, expect_complete, kernel, qemu
-from t_bootpaths import BIOS_TIMEOUT, grub_test_iso
+from qemu import check, expect_complete, qemu
+from t_bootpaths import grub_test_iso
 
 SMALL = "ensembles=2 samples=20 warmup=0 methods=cpuid workloads=add_chain_64"
 
 
-def acpi_run(name, extra=None, args=""):
-    rc, text = qemu(name, kernel(f"{SMALL} {args}"), extra=extra or [], timeout=120)
+def acpi_run(name, machine="q35-tcg", args="", smp=None):
+    rc, text = qemu(name, machine, f"{SMALL} {args}", smp=smp)
     run = expect_complete(rc, text)
     return run, run.one("acpi"), text
 
@@ -34,14 +34,14 @@ def test_acpi_q35_tables():
 
 def test_acpi_smp4_madt():
     """-smp 4: the MADT lists four enabled CPUs, APIC IDs 0..3."""
-    run, a, text = acpi_run("acpi-smp4", ["-smp", "4"])
+    run, a, text = acpi_run("acpi-smp4", smp="4")
     check(a["cpus_enabled"] == 4 and a["cpus_listed"] == 4, f"MADT {a}", text)
     check(any(re.search(r"CPUs enabled: 4 \(APIC IDs 0 1 2 3\)", l) for l in run.lines), "MADT line", text)
 
 
 def test_acpi_no_hpet():
     """-machine hpet=off: no HPET table, said in one line."""
-    run, a, text = acpi_run("acpi-nohpet", ["-machine", "hpet=off"])
+    run, a, text = acpi_run("acpi-nohpet", "q35-nohpet")
     check(a["hpet_base"] == 0 and a["hpet_period_fs"] == 0, f"HPET {a}", text)
     check(run.has_line("acpi: HPET: no HPET table"), "no HPET line", text)
 
@@ -59,7 +59,7 @@ def test_acpi_bad_checksum():
 def test_acpi_from_grub_multiboot2_tag():
     """Through GRUB (BIOS, CD): the RSDP comes from the multiboot2 ACPI tag."""
     iso = grub_test_iso("acpi", f"\tmultiboot2 /boot/bench.elf {SMALL}")
-    rc, text = qemu("acpi-grub", ["-cdrom", iso], timeout=BIOS_TIMEOUT)
+    rc, text = qemu("acpi-grub", "bios-cdrom", image=iso)
     run = expect_complete(rc, text)
     a = run.one("acpi")
     check(a["rsdp"] and a["cpus_enabled"] == 1 and a["hpet_base"] == 0xFED00000, f"acpi {a}", text)

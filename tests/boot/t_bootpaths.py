@@ -24,33 +24,14 @@ import re
 import shutil
 import subprocess
 
-from qemu import (BEGIN, BUILD, END, EXIT_SUCCESS, ISO, LOGS, OVMF_CODE, OVMF_VARS,
-                  ROOT, Run, Skip, check, expect_complete, kernel, qemu, tail)
+import builds
+import machines
+from qemu import (BEGIN, BUILD, END, EXIT_SUCCESS, LOGS, ROOT, Run, Skip, check, expect_complete, qemu,
+                  tail)
 from screen import HALTED, Machine, end_screen, symbol_address, wrapped_rows
 
 # A short -kernel run (a few seconds under TCG).
 QUICK = "ensembles=3 samples=200 workloads=measured_function"
-UEFI_TIMEOUT = 480  # GRUB, OVMF and the default entry's quick run are slow under TCG on a busy host
-BIOS_TIMEOUT = 360
-
-
-def usb_stick(image):
-    """The image as a raw disk on a USB mass-storage device behind an xHCI
-    controller, first in the boot order; snapshot=on: the file is not written."""
-    return ["-drive", f"if=none,id=stick,format=raw,snapshot=on,file={image}",
-            "-device", "qemu-xhci,id=xhci",
-            "-device", "usb-storage,bus=xhci.0,drive=stick,bootindex=1"]
-
-
-def ovmf(name):
-    """OVMF's code, and a private copy of its variable store, as pflash."""
-    if not os.path.exists(OVMF_CODE) or not os.path.exists(OVMF_VARS):
-        raise Skip(f"{OVMF_CODE} not installed (Debian package ovmf)")
-    os.makedirs(LOGS, exist_ok=True)
-    vars_copy = os.path.join(LOGS, f"ovmf-vars-{name}.fd")
-    shutil.copyfile(OVMF_VARS, vars_copy)
-    return ["-drive", f"if=pflash,format=raw,readonly=on,file={OVMF_CODE}",
-            "-drive", f"if=pflash,format=raw,file={vars_copy}"]
 
 
 def fb_cols(lines, run):
@@ -187,7 +168,7 @@ def expect_screen_summary(lines, what, run=None, cols=80):
 def test_bootpaths_usb_stick_bios():
     """The ISO as a USB stick (xHCI), SeaBIOS: GRUB's default entry, on the
     VESA framebuffer iso/grub.cfg asks for (for the QR code, tests/boot/t_qr.py)."""
-    rc, text = qemu("usb-bios", usb_stick(ISO), timeout=BIOS_TIMEOUT)
+    rc, text = qemu("usb-bios", "bios-usb")
     run = expect_complete(rc, text)
     expect_grub_run(run)
     check(any(l.startswith("console: serial ttyS0 (I/O 0x3F8) 115200 baud 8N1; screen framebuffer ")
@@ -221,12 +202,11 @@ def test_bootpaths_usb_stick_uefi_framebuffer():
     holds the one-screen summary, whose figures are the records'."""
     elf = os.path.join(BUILD, "bench.elf")
     stops = [symbol_address(elf, "bench_exit"), symbol_address(elf, "console_screen_clear")]
-    args = ovmf("usb-uefi") + usb_stick(ISO)
-    with Machine("usb-uefi", args, stopped=True) as m:
-        m.run_to(stops, UEFI_TIMEOUT)
+    with Machine("usb-uefi", machine="ovmf-usb", stopped=True) as m:
+        m.run_to(stops, m.timeout)
         scrolled, log = m.framebuffer_text("end-of-run"), m.serial_text()
         m.resume()
-        m.wait_for(HALTED, m.serial_text, UEFI_TIMEOUT)
+        m.wait_for(HALTED, m.serial_text, m.timeout)
         lines, _ = end_screen(m, elf)  # the summary's page when the QR code has pages
         text = m.serial_text()
     run = expect_complete_halted(text)
@@ -243,23 +223,12 @@ def test_bootpaths_usb_stick_uefi_framebuffer():
 
 # --- network boot --------------------------------------------------------------
 
-def netboot_dir():
-    if not shutil.which("grub-mknetdir"):
-        raise Skip("grub-mknetdir is not installed (Debian package grub-common)")
-    p = subprocess.run(["make", "-C", ROOT, f"BUILD={BUILD}", "netboot"], stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, timeout=120)
-    out = p.stdout.decode("utf-8", errors="replace")
-    check(p.returncode == 0, "make netboot failed", out)
-    return os.path.join(BUILD, "netboot")
-
-
-def netboot(name, bootfile, firmware, timeout):
-    root = netboot_dir()
+def netboot(name, machine):
+    root = builds.netboot()
+    bootfile = machines.PXE_BOOTFILE[machines.get(machine).firmware]
     if not os.path.exists(os.path.join(root, bootfile)):
         raise Skip(f"make netboot built no {bootfile}")
-    rc, text = qemu(name, firmware + [
-        "-netdev", f"user,id=n0,tftp={root},bootfile={bootfile}",
-        "-device", "e1000,netdev=n0,bootindex=1", "-boot", "n"], timeout=timeout)
+    rc, text = qemu(name, machine, image=root)
     if rc not in (EXIT_SUCCESS,) and "romfile" in text:
         raise Skip("QEMU has no PXE option ROM for the e1000 (Debian package ipxe-qemu)\n" + tail(text, 3))
     run = expect_complete(rc, text)
@@ -270,25 +239,25 @@ def netboot(name, bootfile, firmware, timeout):
 def test_bootpaths_netboot_bios_pxe():
     """make netboot; PXE (iPXE ROM) loads GRUB's core.0 by TFTP, which loads
     grub.cfg and the kernel by TFTP."""
-    run = netboot("netboot-bios", "boot/grub/i386-pc/core.0", [], BIOS_TIMEOUT)
+    run = netboot("netboot-bios", "bios-pxe")
     check(any(l.startswith("console: serial ttyS0 (I/O 0x3F8) 115200 baud 8N1; screen framebuffer ")
               for l in run.lines), "netboot BIOS: the screen is not the VESA framebuffer", run.text)
 
 
 def test_bootpaths_netboot_uefi_pxe():
     """make netboot; UEFI PXE loads GRUB's core.efi by TFTP."""
-    run = netboot("netboot-uefi", "boot/grub/x86_64-efi/core.efi", ovmf("netboot-uefi"), UEFI_TIMEOUT)
+    run = netboot("netboot-uefi", "ovmf-pxe")
     check(any(l.startswith("console: serial ttyS0") and "screen framebuffer" in l for l in run.lines),
           "netboot UEFI: no framebuffer console line", run.text)
 
 
 # --- the screen without serial output ------------------------------------------
 
-def console_lines_then_final(name, args, serial, read):
+def console_lines_then_final(name, append, serial, read):
     """Stop where console_init is done, take the screen (its lines only),
     go on to the end of the run, take the screen again."""
     done = symbol_address(os.path.join(BUILD, "bench.elf"), "console_init_done")
-    with Machine(name, args, serial=serial, stopped=True) as m:
+    with Machine(name, append=append, serial=serial, stopped=True) as m:
         m.run_to(done, 60)
         first = read(m)
         m.resume()
@@ -303,7 +272,7 @@ def test_bootpaths_console_none_vga_screen():
     """console=none: nothing on the serial port, the whole run on the VGA
     text screen (read from 0xB8000 through the monitor)."""
     first, last, serial = console_lines_then_final(
-        "console-none", kernel(f"console=none {QUICK}"), True, Machine.vga_text)
+        "console-none", f"console=none {QUICK}", True, Machine.vga_text)
     check(first == ["console: serial none (console=none); screen VGA text 80x25"],
           "the screen when console_init is done", "\n".join(first))
     expect_screen_summary(last, "VGA text, console=none")
@@ -314,9 +283,11 @@ def test_bootpaths_missing_uart_completes_on_screen():
     """QEMU -serial none: no UART at 0x3F8. The loopback test finds none, the
     message says so on the screen, the run completes (exit status 33) and
     its final line is on the screen."""
-    rc, text = qemu("no-uart-status", kernel(QUICK), extra=["-serial", "none"])
+    # -serial none after the harness's -serial stdio: QEMU keeps that first
+    # port, so this run checks the exit status; the next has no UART at all.
+    rc, text = qemu("no-uart-status", "q35-tcg", QUICK, extra=["-serial", "none"])
     check(rc == EXIT_SUCCESS, f"QEMU exit status {rc}, expected {EXIT_SUCCESS}", text)
-    first, last, _ = console_lines_then_final("no-uart-screen", kernel(QUICK), False, Machine.vga_text)
+    first, last, _ = console_lines_then_final("no-uart-screen", QUICK, False, Machine.vga_text)
     want = wrapped_rows("console: serial none (no UART at ttyS0); screen VGA text 80x25\n"
                         "console: no UART answered at ttyS0 (I/O 0x3F8, loopback test failed); "
                         "the output goes to the screen only\n", 80)
@@ -350,11 +321,11 @@ def test_bootpaths_framebuffer_24bpp_no_uart():
     args = "methods=cpuid output=human ensembles=1 samples=10 warmup=0 workloads=measured_function"
     iso = grub_test_iso("fb24", f"\tmultiboot2 /boot/bench.elf {args}\n\tset gfxpayload=1280x1024x24")
     done = symbol_address(os.path.join(BUILD, "bench.elf"), "console_init_done")
-    with Machine("fb24", ["-cdrom", iso], serial=False, stopped=True) as m:
-        m.run_to(done, BIOS_TIMEOUT)
+    with Machine("fb24", machine="bios-cdrom", image=iso, serial=False, stopped=True) as m:
+        m.run_to(done, m.timeout)
         first = m.framebuffer_text("console-init")
         m.resume()
-        m.wait_for(HALTED, m.framebuffer_text, BIOS_TIMEOUT, every=2.0)
+        m.wait_for(HALTED, m.framebuffer_text, m.timeout, every=2.0)
         m.wait_halted(60)
         lines = m.framebuffer_text()
     shown = [l for l in first if l]
@@ -375,9 +346,9 @@ def test_bootpaths_console_ttyS1_baud():
     os.makedirs(LOGS, exist_ok=True)
     if os.path.exists(log2):
         os.unlink(log2)
-    with Machine("console-ttyS1", kernel(f"console=ttyS1,9600 {QUICK}"), debug_exit=True,
+    with Machine("console-ttyS1", append=f"console=ttyS1,9600 {QUICK}", debug_exit=True,
                  serial=["-serial", "file:" + os.path.join(LOGS, "test-console-ttyS1.com1"),
-                         "-serial", "file:" + log2]) as m:
+                         "-serial", "file:" + log2]) as m:  # COM1 and COM2 into files
         rc = m.wait_exit(90)
     with open(log2, "rb") as f:
         text = f.read().decode("utf-8", errors="replace")
@@ -392,7 +363,7 @@ def test_bootpaths_console_ttyS1_baud():
 def test_bootpaths_console_bad_values():
     """Bad console= values: one message each, naming the key and the accepted
     values; the run goes on on ttyS0 at 115200."""
-    rc, text = qemu("console-bad", kernel(f"console=ttyS7 console=ttyS1,1234 {QUICK}"))
+    rc, text = qemu("console-bad", "q35-tcg", f"console=ttyS7 console=ttyS1,1234 {QUICK}")
     run = expect_complete(rc, text)
     for bad in ("ttyS7", "ttyS1,1234"):
         check(any(l.startswith(f"config: console={bad} is not an accepted value; accepted: ttyS0..ttyS3 "
@@ -405,7 +376,7 @@ def test_bootpaths_console_bad_values():
 def reboot_run(name, machine):
     """after=reboot without isa-debug-exit; -no-reboot makes QEMU exit (status
     0) when the guest resets instead of booting again."""
-    with Machine(name, kernel(f"after=reboot {QUICK}"), machine=machine) as m:
+    with Machine(name, machine=machine, append=f"after=reboot {QUICK}") as m:
         rc = m.wait_exit(90)
         text = m.serial_text()
     check(rc == 0, f"QEMU exit status {rc}: the machine did not reset", text)
@@ -425,7 +396,7 @@ def expect_complete_halted_or_reset(text):
 def test_bootpaths_after_reboot_fadt():
     """after=reboot on q35 (ICH9): the FADT's reset register (QEMU's: 0xF to
     I/O 0xCF9) is tried first, announced, and resets (ACPI 6.5 4.8.3.6)."""
-    run = reboot_run("reboot-q35", "q35")
+    run = reboot_run("reboot-q35", "q35-tcg")
     check(run.has_line("bench: after=reboot: resetting through the FADT reset register (0xf to I/O 0xcf9; "),
           "the FADT's reset register was not tried first", run.text)
     check(not run.has_line("bench: still running"), "the FADT reset register did not reset the q35 machine",
@@ -435,7 +406,7 @@ def test_bootpaths_after_reboot_fadt():
 def test_bootpaths_after_reboot_cf9():
     """after=reboot on i440fx without ACPI: one line says why the FADT's
     reset register is not used; the reset control register at 0xCF9 resets."""
-    run = reboot_run("reboot-pc-noacpi", "pc,acpi=off")
+    run = reboot_run("reboot-pc-noacpi", "pc-noacpi")
     check(run.has_line("bench: after=reboot: FADT reset register: not used: no ACPI tables"),
           "no line saying why the FADT reset register is not used", run.text)
     check(run.has_line("bench: after=reboot: resetting through the reset control register"),
@@ -464,8 +435,8 @@ def test_bootpaths_screen_summary_matches_records():
     """QEMU -kernel (VGA text) with serial: after the run the screen holds
     the one-screen summary, within 80x25, and its figures are those of the
     serial log's records; the serial log does not get the summary twice."""
-    with Machine("screen-summary", kernel("ensembles=4 samples=300"), serial=True) as m:
-        m.wait_for(HALTED, m.vga_text, BIOS_TIMEOUT, every=1.0)
+    with Machine("screen-summary", append="ensembles=4 samples=300", serial=True) as m:
+        m.wait_for(HALTED, m.vga_text, m.timeout, every=1.0)
         m.wait_halted(60)
         lines, text = m.vga_text(), m.serial_text()
     run = expect_complete_halted(text)

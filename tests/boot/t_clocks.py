@@ -13,18 +13,16 @@ above what a busy host moves them (a pause inside a read widens that read's
 bracket, so the bound)."""
 import re
 
-from qemu import ICOUNT, check, expect_complete, kernel, qemu
+from qemu import check, expect_complete, qemu
 
 SMALL = "ensembles=2 samples=20 warmup=0 methods=cpuid workloads=add_chain_64"
 NAMES = ["cpuid", "pit", "hpet", "pmtimer"]
 LINE = re.compile(r"^clocks: (\w+) +(?:(\d+\.\d{3}) MHz \+-(\d+) ppm \(.+\)|none: (.+))$")
 
 
-def clocks_run(name, machine=None, extra=None):
-    """A run on `machine` (merged over q35); its Run, clocks record by name,
-    and tsc_rate record."""
-    more = (["-machine", machine] if machine else []) + (extra or [])
-    rc, text = qemu(name, kernel(SMALL), extra=more, timeout=120)
+def clocks_run(name, machine):
+    """A run on machine; its Run, clocks record by name, and tsc_rate record."""
+    rc, text = qemu(name, machine, SMALL)
     run = expect_complete(rc, text)
     rec = run.one("clocks")
     check([c["name"] for c in rec["clocks"]] == NAMES, f"clocks record {rec}", text)
@@ -57,7 +55,7 @@ def test_clocks_q35_side_by_side():
     (CPUID is not read on TCG's AMD CPU and says so); the one used is the
     one of the smallest uncertainty when all agree, the tsc_rate record says
     it, and a pair that disagrees is named in a DISAGREE line."""
-    run, clocks, rate, rec, text = clocks_run("clocks-q35")
+    run, clocks, rate, rec, text = clocks_run("clocks-q35", "q35-tcg-alone")
     check(clocks["cpuid"]["hz"] == 0 and "GenuineIntel only" in clocks["cpuid"]["absent"], f"cpuid {clocks}", text)
     for n in ("pit", "hpet", "pmtimer"):
         c = clocks[n]
@@ -85,12 +83,12 @@ def test_clocks_pit_off_rate_from_hpet_or_pm_timer():
     """-machine q35,pit=off: the PIT is absent, said in one line; the rate
     comes from the HPET or the PM timer and lies within the stated
     uncertainties of the PIT's rate on the same QEMU with the PIT."""
-    run, clocks, rate, _, text = clocks_run("clocks-pit-off", "pit=off")
+    run, clocks, rate, _, text = clocks_run("clocks-pit-off", "q35-nopit")
     check(clocks["pit"]["hz"] == 0 and run.has_line("clocks: pit      none: ")
           and "QEMU -machine pit=off" in next(l for l in run.lines if l.startswith("clocks: pit ")),
           f"pit {clocks['pit']}", text)
     check(rate["source"] in ("hpet", "pmtimer") and rate["hz"] > 10**8, f"tsc_rate {rate}", text)
-    _, with_pit, _, _, text2 = clocks_run("clocks-pit-on")
+    _, with_pit, _, _, text2 = clocks_run("clocks-pit-on", "q35-tcg")
     p = with_pit["pit"]
     check(p["hz"] > 0, f"no PIT rate with the PIT: {p}", text2)
     check(agree(rate["hz"], rate["ppm"], p["hz"], p["ppm"]),
@@ -101,7 +99,7 @@ def test_clocks_pit_off_rate_from_hpet_or_pm_timer():
 def test_clocks_hpet_off_pm_timer():
     """-machine q35,hpet=off,pit=off: no HPET table, said in one line; the
     PM timer alone gives the rate."""
-    run, clocks, rate, rec, text = clocks_run("clocks-hpet-off", "hpet=off,pit=off")
+    run, clocks, rate, rec, text = clocks_run("clocks-hpet-off", "q35-nohpet-nopit")
     check(clocks["hpet"]["hz"] == 0 and clocks["hpet"]["absent"].startswith("no HPET table"), f"{clocks}", text)
     check(rate["source"] == "pmtimer" and rate["hz"] == clocks["pmtimer"]["hz"] > 10**8, f"tsc_rate {rate}", text)
     check(run.has_line("clocks: one clock: nothing to compare"), "no one-clock line", text)
@@ -112,11 +110,11 @@ def test_clocks_acpi_off():
     """-machine pc,acpi=off: no ACPI tables, so neither HPET nor PM timer,
     each said in one line; the PIT is what is left. With pit=off as well
     nothing is: the rate is unknown, said in one line, the run completes."""
-    run, clocks, rate, _, text = clocks_run("clocks-acpi-off", "pc,acpi=off")
+    run, clocks, rate, _, text = clocks_run("clocks-acpi-off", "pc-noacpi")
     for n in ("hpet", "pmtimer"):
         check(clocks[n]["hz"] == 0 and clocks[n]["absent"].startswith("no ACPI tables"), f"{n}: {clocks[n]}", text)
     check(rate["source"] == "pit" and rate["hz"] > 10**8, f"tsc_rate {rate}", text)
-    run, clocks, rate, _, text = clocks_run("clocks-none", "pc,acpi=off,pit=off")
+    run, clocks, rate, _, text = clocks_run("clocks-none", "pc-noacpi-nopit")
     check(all(c["hz"] == 0 and c["absent"] for c in clocks.values()), f"{clocks}", text)
     check(rate["hz"] == 0 and rate["source"] == "none", f"tsc_rate {rate}", text)
     check(run.has_line("tsc: rate used: none: no clock gave one"), "no 'rate used: none' line", text)
@@ -127,7 +125,7 @@ def test_clocks_icount_1ghz():
     clock present (PIT, HPET, PM timer) finds 1 GHz within the bound it
     measured (its oscillator's tolerance not even counted), +1 Hz for the
     rounding of the figure."""
-    _, clocks, rate, _, text = clocks_run("clocks-icount", extra=ICOUNT)
+    _, clocks, rate, _, text = clocks_run("clocks-icount", "icount")
     for n in ("pit", "hpet", "pmtimer"):
         c = clocks[n]
         check(c["hz"] and abs(c["hz"] - 10**9) <= c["measured_ppm"] * 1000 + 1,

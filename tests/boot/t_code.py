@@ -6,15 +6,15 @@ values refused with one line each, and `make run CODE=...` end to end."""
 import os
 import subprocess
 
-from qemu import (BUILD, ICOUNT, ICOUNT_OFFSETS, INTEL_MAX, METHODS, MODERN, ROOT, check, expect_complete,
-                  kernel, qemu)
+import builds
+from qemu import BUILD, ICOUNT_OFFSETS, METHODS, MODERN, ROOT, check, expect_complete, qemu
 
 TSC_METHODS = [m for m in METHODS + MODERN if m != "serialize"]  # TCG has no SERIALIZE
 SMALL = "ensembles=3 samples=40 warmup=5 workloads=add_chain_64"
 
 
-def code_run(name, args, cpu=INTEL_MAX):
-    rc, text = qemu(name, ICOUNT + kernel(f"{SMALL} {args}"), cpu=cpu, timeout=180)
+def code_run(name, args, machine="icount-intel"):
+    rc, text = qemu(name, machine, f"{SMALL} {args}")
     return expect_complete(rc, text), text
 
 
@@ -59,7 +59,7 @@ def test_code_faults_survived():
     for name, args, vec, part, offset in (
             ("code-ud2", "code=90900f0b unroll=3", 6, "code", 2),
             ("code-pf", "init=49b80000000000100000 code=498b00", 14, "code", 0)):
-        run, text = code_run(name, args, cpu="max")
+        run, text = code_run(name, args, "icount")
         faults = run.by("code_fault")
         ran = [m for m in ("cpuid", "rdtscp", "cr0") if not run.by("skip", method=m)]
         check(sorted(f["method"] for f in faults) == sorted(ran), f"{name}: faults {faults}", text)
@@ -83,8 +83,8 @@ def test_code_bad_values():
              ("code=90 loops=-1", "config: loops=-1"),
              ("code=", "config: code=")]
     for i, (args, want) in enumerate(cases):
-        rc, text = qemu(f"code-bad-{i}", kernel(f"ensembles=2 samples=20 methods=cpuid workloads=add_chain_64 {args}"),
-                        timeout=120)
+        rc, text = qemu(f"code-bad-{i}", "q35-tcg",
+                        f"ensembles=2 samples=20 methods=cpuid workloads=add_chain_64 {args}")
         run = expect_complete(rc, text)
         hits = [l for l in run.lines if l.startswith(want)]
         check(len(hits) == 1, f"{args[:40]}: expected one line starting {want!r}, got {hits}", text)
@@ -101,9 +101,9 @@ def test_code_bad_values():
 
 def test_make_run_code_end_to_end():
     """make run CODE='add rax, rbx' UNROLL=10: assembled on the host, measured, logged."""
-    p = subprocess.run(["make", "-C", ROOT, "--no-print-directory", "run", "CODE=add rax, rbx", "UNROLL=10",
-                        f"BUILD={BUILD}", "ARGS=ensembles=2 samples=50 methods=cpuid workloads=add_chain_64"],
-                       capture_output=True, text=True, timeout=400)
+    p = builds.make(["--no-print-directory", "run", "CODE=add rax, rbx", "UNROLL=10",
+                     "ARGS=ensembles=2 samples=50 methods=cpuid workloads=add_chain_64"],
+                    capture_output=True, text=True, timeout=400)
     out = p.stdout + p.stderr
     check(p.returncode == 0, f"make run failed ({p.returncode}):\n{out[-2000:]}")
     check("code=4801d8 unroll=10" in out, "the boot parameters were not passed", out)
@@ -111,8 +111,8 @@ def test_make_run_code_end_to_end():
     r = subprocess.run(["python3", os.path.join(ROOT, "tools/bench.py"), "report", "--no-figures",
                         os.path.join(BUILD, "logs", "run.log")], capture_output=True, text=True, timeout=120)
     check(r.returncode == 0 and "add    rax,rbx" in r.stdout, f"report: {r.stdout[-1500:]}{r.stderr[-500:]}")
-    bad = subprocess.run(["make", "-C", ROOT, "--no-print-directory", "run", "CODE=add rax, rbx, rcx",
-                          f"BUILD={BUILD}"], capture_output=True, text=True, timeout=400)
+    bad = builds.make(["--no-print-directory", "run", "CODE=add rax, rbx, rcx"],
+                      capture_output=True, text=True, timeout=400)
     check(bad.returncode != 0 and "invalid combination of opcode and operands" in bad.stdout + bad.stderr
           and "CODE could not be assembled" in bad.stdout + bad.stderr,
           f"a bad CODE: {bad.stdout[-800:]}{bad.stderr[-800:]}")

@@ -8,21 +8,19 @@ values one line each. Under -icount every CPU's figures are exact."""
 import os
 import sys
 
-from qemu import ICOUNT, ROOT, check, expect_complete, kernel, qemu
+from qemu import ROOT, check, expect_complete, qemu
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import benchlog  # noqa: E402
 from screen import HALTED, Machine
-from t_bootpaths import BIOS_TIMEOUT, expect_complete_halted
+from t_bootpaths import expect_complete_halted
 
 SMALL = "ensembles=3 samples=100 warmup=0 methods=cpuid,rdtscp workloads=add_chain_64,measured_function"
-TIMEOUT = 240  # a few seconds each when the machine is idle; CI is a busy 2-core box
 NETS = {"add_chain_64": 64, "measured_function": 1}  # instructions, exact under -icount
 OFFSETS = {"cpuid": 5, "rdtscp": 3}
 
 
-def run_cpus(name, smp, args, icount=True):
-    rc, text = qemu(name, (ICOUNT if icount else []) + kernel(f"{SMALL} {args}"), extra=["-smp", smp],
-                    timeout=TIMEOUT)
+def run_cpus(name, smp, args, machine="icount"):
+    rc, text = qemu(name, machine, f"{SMALL} {args}", smp=smp)
     return expect_complete(rc, text)
 
 
@@ -145,15 +143,15 @@ def test_cpus_bad_values():
     """cpus=7 on -smp 4: one line, the boot CPU measured instead; cpus=x: one
     line, a command-line problem, the boot CPU; cpus=2,9: CPU 2 measured, 9
     said not to exist."""
-    run = run_cpus("cpus-7", "4", "cpus=7", icount=False)
+    run = run_cpus("cpus-7", "4", "cpus=7", "q35-tcg")
     check(run.has_line("cpus=: CPU 7 does not exist: this machine has 4 CPUs in its MADT") and
           run.has_line("cpus=: no CPU selected is online: measuring the boot CPU (number 0, APIC ID 0) instead")
           and [r["cpu"] for r in run.by("cpu_run")] == [0], "cpus=7", run.text)
-    run = run_cpus("cpus-x", "4", "cpus=x", icount=False)
+    run = run_cpus("cpus-x", "4", "cpus=x", "q35-tcg")
     bad = [l for l in run.lines if l.startswith("cpus=x: ")]
     check(len(bad) == 1 and bad[0].endswith("; measuring the boot CPU only") and not run.by("cpu_run")
           and run.one("end")["config_problems"] == 1, f"cpus=x: {bad}", run.text)
-    run = run_cpus("cpus-2-9", "4", "cpus=2,9", icount=False)
+    run = run_cpus("cpus-2-9", "4", "cpus=2,9", "q35-tcg")
     check(run.has_line("cpus=: CPU 9 does not exist") and [r["cpu"] for r in run.by("cpu_run")] == [2],
           "cpus=2,9", run.text)
 
@@ -161,9 +159,8 @@ def test_cpus_bad_values():
 def test_cpus_screen_per_cpu_section():
     """The screen summary's per-CPU section (VGA text): a column per CPU
     measured with each workload's net, as the cpu_compare records say."""
-    args = kernel(f"{SMALL} cpus=all") + ICOUNT + ["-smp", "3"]
-    with Machine("cpus-screen", args, serial=True) as m:
-        m.wait_for(HALTED, m.vga_text, BIOS_TIMEOUT, every=1.0)
+    with Machine("cpus-screen", machine="icount", append=f"{SMALL} cpus=all", smp="3", serial=True) as m:
+        m.wait_for(HALTED, m.vga_text, m.timeout, every=1.0)
         m.wait_halted(60)
         lines, text = m.vga_text(), m.serial_text()
     run = expect_complete_halted(text)

@@ -4,24 +4,20 @@ stack of their own), and a CPU without long mode (the FATAL line, then QEMU's
 failure exit status from 32-bit code)."""
 import os
 import struct
-import subprocess
 
-from qemu import BUILD, EXIT_FAILURE, ROOT, check, clean_lines, kernel, qemu
+import builds
+from qemu import EXIT_FAILURE, check, clean_lines, qemu
 from screen import Machine, symbol_address
 
-IST_BUILD = os.path.join(BUILD, "ist-test")
 VEC_NMI, VEC_DF, VEC_MC = 2, 8, 18
 IST_STACK_SIZE = 16384  # kernel/trap.c
 BAD_RSP = 0x100001000   # tests/boot/ist_test.c IST_TEST_BAD_RSP
 
 
 def ist_build():
-    """The image with tests/boot/ist_test.c's boot_test_hook (make is
-    incremental: the second test reuses the first's build)."""
-    p = subprocess.run(["make", "-C", ROOT, f"BUILD={IST_BUILD}", "EXTRA_SRC=tests/boot/ist_test.c", "kernel"],
-                       capture_output=True, text=True, timeout=300)
-    check(p.returncode == 0, "build with tests/boot/ist_test.c failed:\n" + p.stdout[-2000:] + p.stderr[-2000:])
-    return os.path.join(IST_BUILD, "bench.elf")
+    """The directory of the image with tests/boot/ist_test.c's
+    boot_test_hook (built once: both tests boot it)."""
+    return builds.variant("ist-test", "tests/boot/ist_test.c")
 
 
 def ist_layout(m, elf):
@@ -42,8 +38,9 @@ def nmi_during_report(case):
     its report (console_emergency), check the IST layout and that the
     handler runs on its own IST stack, inject an NMI, let the report finish.
     Returns (QEMU exit status, serial log lines, layout, RSP at the stop)."""
-    elf = ist_build()
-    with Machine(f"ist-{case}", kernel(f"ist_test={case}", image=os.path.join(IST_BUILD, "bench32.elf")),
+    build = ist_build()
+    elf = os.path.join(build, "bench.elf")
+    with Machine(f"ist-{case}", append=f"ist_test={case}", image=os.path.join(build, "bench32.elf"),
                  debug_exit=True, stopped=True) as m:
         m.run_to(symbol_address(elf, "console_emergency"), 60)
         layout = ist_layout(m, elf)
@@ -85,7 +82,7 @@ def test_faults_nmi_during_machine_check_report():
     ran on the #MC gate's stack, which the NMI gate does not use."""
     rc, text, layout, rsp = nmi_during_report("mc")
     lines = expect_report(rc, text, "#MC machine check", VEC_MC)
-    rip = symbol_address(os.path.join(IST_BUILD, "bench.elf"), "ist_test_after_int")
+    rip = symbol_address(os.path.join(ist_build(), "bench.elf"), "ist_test_after_int")
     check(any(l.startswith(f"  RIP={rip:016x} ") for l in lines),
           f"the report's RIP is not 0x{rip:x}, after the INT 18", text)
     expect_own_ist(layout, VEC_MC, rsp, text)
@@ -112,7 +109,8 @@ def test_faults_no_long_mode_exits():
     code, writes the failure code to isa-debug-exit: QEMU exits with status
     35 (each run has a 30 s timeout; before the fix it halted for ever)."""
     for cpu in NO_LONG_MODE_CPUS:
-        rc, text = qemu(f"no-long-mode-{cpu}", kernel("ensembles=2 samples=10"), timeout=30, cpu=cpu)
+        # The CPU model is what this test is about; 30 s: the run ends at once.
+        rc, text = qemu(f"no-long-mode-{cpu}", "q35-tcg", "ensembles=2 samples=10", cpu=cpu, timeout=30)
         lines = [l for l in clean_lines(text) if l]
         check(lines == [NO_LONG_MODE], f"-cpu {cpu}: the output is not exactly the FATAL line", text)
         check(rc == EXIT_FAILURE, f"-cpu {cpu}: QEMU exit status {rc}, expected {EXIT_FAILURE}", text)

@@ -7,16 +7,16 @@ unreadable in the middle of a run are said to be so, never counted as
 tests/unit/test_figures.c, test_robust.c and test_tscfreq.c.)"""
 import os
 import re
-import subprocess
 
-from qemu import BUILD, INTEL_MAX, ROOT, check, expect_complete, expect_workload_ran, kernel, qemu
+import builds
+from qemu import check, expect_complete, expect_workload_ran, qemu
 
 
 def test_net_median_subtracts_empty_median():
     """Plain TCG, whose TSC jitters: the empty window's least minimum and its
     median of medians differ, and net_median must subtract the latter, in
     the record and in the result line."""
-    rc, text = qemu("net-median", kernel("ensembles=5 samples=300 methods=cpuid,rdtscp workloads=add_chain_64"))
+    rc, text = qemu("net-median", "q35-tcg", "ensembles=5 samples=300 methods=cpuid,rdtscp workloads=add_chain_64")
     run = expect_complete(rc, text)
     for m in ("cpuid", "rdtscp"):
         _, empty = expect_workload_ran(run, m, "empty", 5, 300)
@@ -41,9 +41,8 @@ def test_ns_unknown_said_not_null():
     or PM timer either) and with CPUID's leaves unread (TCG's AMD vendor),
     the TSC rate is unknown: the human lines say so and never print "null"
     for nanoseconds; the records keep null."""
-    rc, text = qemu("ns-unknown", kernel("ensembles=2 samples=100 methods=rdtscp workloads=add_chain_64 "
-                                         "output=full"),  # min_ns is in the full records
-                    extra=["-machine", "pc,acpi=off,pit=off"])
+    rc, text = qemu("ns-unknown", "pc-noacpi-nopit", "ensembles=2 samples=100 methods=rdtscp "
+                    "workloads=add_chain_64 output=full")  # min_ns is in the full records
     run = expect_complete(rc, text)
     check(run.one("tsc_rate")["hz"] == 0, "the TSC rate is known without a PIT and ACPI", text)
     human = [l for l in run.lines if l and not l.startswith("{")]
@@ -58,7 +57,7 @@ def test_ns_unknown_said_not_null():
 
 def test_ns_known_in_summary_line():
     """With the PIT the summary line gives nanoseconds, as before."""
-    rc, text = qemu("ns-known", kernel("ensembles=2 samples=100 methods=rdtscp workloads=add_chain_64"))
+    rc, text = qemu("ns-known", "q35-tcg", "ensembles=2 samples=100 methods=rdtscp workloads=add_chain_64")
     run = expect_complete(rc, text)
     check(run.one("tsc_rate")["hz"] > 0, "no TSC rate under TCG with a PIT", text)
     line = next((l for l in run.lines if l.startswith("summary rdtscp/empty: ")), "")
@@ -71,7 +70,7 @@ def test_lfence_unknown_vendor_not_trusted():
     line and the machine record say unknown, and the LFENCE methods skip
     rather than run on an assumption; on GenuineIntel they run."""
     args = "ensembles=2 samples=100 methods=rdtscp,lfence_rdtscp,lfence workloads=add_chain_64"
-    rc, text = qemu("lfence-centaur", kernel(args), cpu="max,vendor=CentaurHauls")
+    rc, text = qemu("lfence-centaur", "q35-centaur", args)
     run = expect_complete(rc, text)
     check(run.one("env")["vendor"] == "CentaurHauls", "QEMU did not take the vendor", text)
     check(run.one("machine")["lfence_serializing"] is None, "lfence_serializing not null (unknown)", text)
@@ -83,7 +82,7 @@ def test_lfence_unknown_vendor_not_trusted():
         check(not run.by("method", method=m), f"{m} measured although skipped", text)
     check(not run.by("skip", method="rdtscp"), "rdtscp skipped", text)
 
-    rc, text = qemu("lfence-intel", kernel(args), cpu=INTEL_MAX)
+    rc, text = qemu("lfence-intel", "q35-tcg-intel", args)
     run = expect_complete(rc, text)
     check(run.one("machine")["lfence_serializing"] is True, "Intel's LFENCE not serializing", text)
     check(not run.by("skip"), f"a method skipped on GenuineIntel: {run.by('skip')}", text)
@@ -96,12 +95,9 @@ def test_smi_unreadable_mid_run():
     where; the summary table says "unreadable" for the method that lost its
     count and gives the count for the one that kept it; no ensemble is
     flagged as disturbed by 4294967296-odd SMIs."""
-    build = os.path.join(BUILD, "smi-fault")
-    p = subprocess.run(["make", "-C", ROOT, f"BUILD={build}", "EXTRA_SRC=tests/boot/smi_fault_test.c",
-                        "kernel"], capture_output=True, text=True, timeout=300)
-    check(p.returncode == 0, "build with the SMI fault failed:\n" + p.stdout[-2000:] + p.stderr[-2000:])
-    rc, text = qemu("smi-fault", kernel("ensembles=3 samples=100 methods=cpuid,rdtscp workloads=add_chain_64",
-                                        image=os.path.join(build, "bench32.elf")), cpu=INTEL_MAX)
+    build = builds.variant("smi-fault", "tests/boot/smi_fault_test.c")
+    rc, text = qemu("smi-fault", "q35-tcg-intel", "ensembles=3 samples=100 methods=cpuid,rdtscp "
+                    "workloads=add_chain_64", image=os.path.join(build, "bench32.elf"))
     run = expect_complete(rc, text)
     check(run.has_line("disturbances: SMIs counted per ensemble with MSR_SMI_COUNT (34H)"),
           "MSR_SMI_COUNT not readable at the start (QEMU TCG with an Intel vendor implements it)", text)
@@ -129,8 +125,8 @@ def test_smi_unreadable_mid_run():
 def test_resolution_records_without_a_cap():
     """-icount, 40 loop sizes: a change at every loop size gives resolution 1
     with no "coarser_than"; the record's keys are what README says."""
-    rc, text = qemu("resolution-record", ["-icount", "shift=0,align=off,sleep=off"] +
-                    kernel("ensembles=40 samples=30 resolution=on methods=rdtscp workloads=measured_function"))
+    rc, text = qemu("resolution-record", "icount",
+                    "ensembles=40 samples=30 resolution=on methods=rdtscp workloads=measured_function")
     run = expect_complete(rc, text)
     r = run.one("resolution", method="rdtscp")
     check(r["resolution_iterations"] == 1 and r["smallest_gap"] == 1 and r["coarser_than"] is None

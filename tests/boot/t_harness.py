@@ -1,5 +1,5 @@
 """tests/boot/t_harness.py - the test harness itself, without QEMU: how a
-failure is reported (tests/runner.py), and the screen-summary check
+failure is reported and how tests run side by side (tests/runner.py), and the screen-summary check
 (t_bootpaths.expect_screen_summary) on what a busy host can make a run
 print: variances that overflow 64 bits (null in the records, "overflow" on
 the screen) and the verdict they leave unknown. That is what once failed
@@ -8,9 +8,11 @@ the screen) and the verdict they leave unknown. That is what once failed
 empty window made its variance of variances (TSC ticks^4) overflow."""
 import io
 import json
+import threading
+import time
 
 from qemu import BEGIN, END, Run, check
-from runner import run_one
+from runner import run_one, run_tests
 from screen import HALTED
 from t_bootpaths import expect_screen_summary
 
@@ -84,3 +86,33 @@ def test_harness_screen_summary_overflowed_variances():
                                "cpuid verdict NO on screen, valid=False")):
         msg = fails_with(lambda: expect_screen_summary(screen, "disagreeing", run))
         check(want in msg, f"expected a failure saying {want!r}, got: {msg[:300]}")
+
+
+def test_harness_parallel_runner_whole_output_and_alone():
+    """run_tests two at a time (tests/runner.py): each test's output comes
+    out in one piece with its line though the tests print at the same time,
+    two tests do run together, and the one named alone has none beside it."""
+    lock, starts = threading.Lock(), []
+    running = set()
+
+    def printer(name):
+        def test():
+            with lock:
+                running.add(name)
+                starts.append((name, frozenset(running)))
+            for i in range(5):
+                print(f"{name} piece {i}")
+                time.sleep(0.02)
+            with lock:
+                running.discard(name)
+        return test
+    out = io.StringIO()
+    results = run_tests([(n, printer(n)) for n in "abcde"], KeyError, jobs=2, alone={"c"}, out=out)
+    text = out.getvalue()
+    check(sorted(r[:2] for r in results) == [(n, "pass") for n in "abcde"], f"results {results}", text)
+    for n in "abcde":
+        check("".join(f"{n} piece {i}\n" for i in range(5)) + f"PASS {n} (" in text,
+              f"test {n}'s output is not in one piece with its line", text)
+    check(any(len(beside) == 2 for _, beside in starts), f"no two tests ran together: {starts}", text)
+    check(all((name == "c") == ("c" in beside) and (name != "c" or beside == {"c"}) for name, beside in starts),
+          f"the alone test had another beside it: {starts}", text)

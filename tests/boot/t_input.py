@@ -13,8 +13,8 @@ import os
 import subprocess
 import sys
 
-from qemu import (CMDLINE_MAX, BUILD, KERNEL32, LOGS, ROOT, Run, check, expect_complete, kernel, qemu)
-from t_bootpaths import BIOS_TIMEOUT, grub_test_iso
+from qemu import CMDLINE_MAX, BUILD, KERNEL32, LOGS, ROOT, check, expect_complete, qemu
+from t_bootpaths import grub_test_iso
 
 BENCH = os.path.join(ROOT, "tools", "bench.py")
 QUICK = "methods=rdtscp workloads=measured_function warmup=0"
@@ -35,7 +35,7 @@ def test_input_injected_lines_are_escaped():
     echoed the newline raw, capture stopped at the fake line with exit 0.)"""
     evil = (f"ensembles=2 samples=50 {QUICK} x\n{FAKE_FINAL}\n{FAKE_END}\nEND bench-records\n"
             "\r\x1b[2J\x1b[31mred \u00e9t\u00e9 \"q\" back\\slash")
-    rc, text = qemu("input-injected", kernel(evil))
+    rc, text = qemu("input-injected", "q35-tcg", evil)
     run = expect_complete(rc, text)
     raw = text.encode("utf-8")
     check(b"\x1b" not in raw and all(b < 0x80 for b in raw),
@@ -84,8 +84,8 @@ def test_input_injected_lines_are_escaped():
 def test_input_kernel_path_without_slash():
     """QEMU -kernel bench32.elf (run from its directory): QEMU writes "PATH
     APPEND", so the first word is the image's path, not a problem."""
-    rc, text = qemu("input-path-no-slash", ["-kernel", "bench32.elf", "-append",
-                                            f"ensembles=2 samples=50 {QUICK}"], cwd=BUILD)
+    rc, text = qemu("input-path-no-slash", "q35-tcg", f"ensembles=2 samples=50 {QUICK}", image="bench32.elf",
+                    cwd=BUILD)
     run = expect_complete(rc, text)
     check(run.has_line('env: command line: "bench32.elf ensembles=2 '), "not the line QEMU wrote", text)
     check(run.one("config")["problems"] == 0 and not config_lines(run),
@@ -98,7 +98,7 @@ def test_input_grub_line_has_no_path():
     args = "ensembles=2 samples=40 methods=rdtscp workloads=measured_function warmup=0"
     for cmd, image in (("multiboot2", "bench.elf"), ("multiboot", "bench.elf")):
         iso = grub_test_iso(f"input-{cmd}", f"\t{cmd} /boot/{image} {args}")
-        rc, text = qemu(f"input-grub-{cmd}", ["-cdrom", iso], timeout=BIOS_TIMEOUT)
+        rc, text = qemu(f"input-grub-{cmd}", "bios-cdrom", image=iso)
         run = expect_complete(rc, text)
         env, cfg = run.one("env"), run.one("config")
         check(env["loader"].startswith("GRUB") and env["cmdline"] == args,
@@ -117,9 +117,8 @@ def test_input_console_last_valid_value():
     if os.path.exists(com2):
         os.unlink(com2)
     long = "ttyS1," + "9" * 54
-    rc, com1 = qemu("input-console", kernel(f"console=ttyS1 console=bad console= console={long} "
-                                            f"ensembles=2 samples=50 {QUICK}"),
-                    extra=["-serial", f"file:{com2}"])
+    rc, com1 = qemu("input-console", "q35-tcg", f"console=ttyS1 console=bad console= console={long} "
+                    f"ensembles=2 samples=50 {QUICK}", extra=["-serial", f"file:{com2}"])  # COM2 into a file
     with open(com2, "rb") as f:
         text = f.read().decode("utf-8", errors="replace")
     run = expect_complete(rc, text)
@@ -140,14 +139,14 @@ def test_input_console_last_valid_value():
 def test_input_console_baud_divisor():
     """console=ttyS0,1 needs the divisor 115200, beyond the UART's 16 bits:
     refused, saying so; console=ttyS0,2 (divisor 57600) is accepted."""
-    rc, text = qemu("input-baud-1", kernel(f"console=ttyS0,1 ensembles=2 samples=50 {QUICK}"))
+    rc, text = qemu("input-baud-1", "q35-tcg", f"console=ttyS0,1 ensembles=2 samples=50 {QUICK}")
     run = expect_complete(rc, text)
     check(run.has_line("console: serial ttyS0 (I/O 0x3F8) 115200 baud 8N1;"), "not at 115200 baud", text)
     check(any(l.startswith("config: console=ttyS0,1 is not an accepted value;") and
               "115200/BAUD a whole number 1..65535 (the UART's 16-bit divisor" in l and
               l.endswith("keeping ttyS0,115200") for l in run.lines),
           "no message naming the 16-bit divisor", text)
-    rc, text = qemu("input-baud-2", kernel(f"console=ttyS0,2 ensembles=2 samples=50 {QUICK}"))
+    rc, text = qemu("input-baud-2", "q35-tcg", f"console=ttyS0,2 ensembles=2 samples=50 {QUICK}")
     run = expect_complete(rc, text)
     check(run.has_line("console: serial ttyS0 (I/O 0x3F8) 2 baud 8N1;") and not config_lines(run),
           "console=ttyS0,2 not accepted", text)
@@ -156,7 +155,7 @@ def test_input_console_baud_divisor():
 def test_input_dump_beyond_last_ensemble():
     """dump=5 with ensembles=3 (0..2): one line says nothing is dumped, it
     counts as a problem (the word is not carried out), no samples records."""
-    rc, text = qemu("input-dump", kernel(f"ensembles=3 samples=50 dump=5 {QUICK}"))
+    rc, text = qemu("input-dump", "q35-tcg", f"ensembles=3 samples=50 dump=5 {QUICK}")
     run = expect_complete(rc, text)
     check(config_lines(run) == ["config: dump=5 is beyond the last ensemble (ensembles=3: 0..2); "
                                 "no samples are dumped"], f"messages {config_lines(run)}", text)
@@ -169,7 +168,7 @@ def test_input_repeated_keys():
     """GRUB's entry has ensembles=100 and the user appends ensembles=2, many
     times: one note, no problem (before: one line and one problem each)."""
     line = f"ensembles=100 samples=50 {QUICK}" + " ensembles=2" * 60
-    rc, text = qemu("input-repeats", kernel(line))
+    rc, text = qemu("input-repeats", "q35-tcg", line)
     run = expect_complete(rc, text)
     check(config_lines(run) == ["config: given more than once (the last valid value is used): ensembles"],
           f"messages {config_lines(run)}", text)
@@ -181,7 +180,7 @@ def test_input_overlong_line_true_length():
     """A line 4000 characters over the limit: the message gives its true
     length (before: the limit + 1, the length of the kernel's copy)."""
     line = f"ensembles=2 samples=50 {QUICK} " + "y" * (CMDLINE_MAX + 4000)
-    rc, text = qemu("input-overlong", kernel(line))
+    rc, text = qemu("input-overlong", "q35-tcg", line)
     run = expect_complete(rc, text)
     total = len(KERNEL32) + 1 + len(line)  # QEMU's "PATH APPEND"
     check(any(l.startswith(f"config: the command line has {total} characters; only the first {CMDLINE_MAX} "
@@ -192,12 +191,13 @@ def test_input_overlong_line_true_length():
 def test_input_nodefaults_no_vga():
     """-nodefaults (a serial port and isa-debug-exit added back): no VGA
     adapter, and the console line says so instead of claiming VGA text."""
-    rc, text = qemu("input-nodefaults", kernel(f"ensembles=2 samples=50 {QUICK}"), extra=["-nodefaults"])
+    # No default devices (no VGA): what this test is about.
+    rc, text = qemu("input-nodefaults", "q35-tcg", f"ensembles=2 samples=50 {QUICK}", extra=["-nodefaults"])
     run = expect_complete(rc, text)
     check(run.has_line("console: serial ttyS0 (I/O 0x3F8) 115200 baud 8N1; screen none (no VGA text "
                        "adapter answered: the CRTC index register 0x3D4 and the text memory at "
                        "0xB8000 do not read back)"), "the console line claims a screen", text)
-    rc, text = qemu("input-with-vga", kernel(f"ensembles=2 samples=50 {QUICK}"))
+    rc, text = qemu("input-with-vga", "q35-tcg", f"ensembles=2 samples=50 {QUICK}")
     run = expect_complete(rc, text)
     check(run.has_line("console: serial ttyS0 (I/O 0x3F8) 115200 baud 8N1; screen VGA text 80x25"),
           "QEMU's standard VGA is not found", text)
@@ -206,7 +206,7 @@ def test_input_nodefaults_no_vga():
 def test_input_samples_what_fits():
     """samples=10000000 in 16 MiB: the run uses what fits (not the default
     10000) and says the figure; the run's records have that many samples."""
-    rc, text = qemu("input-samples-fit", kernel(f"ensembles=2 samples=10000000 {QUICK}") + ["-m", "16M"])
+    rc, text = qemu("input-samples-fit", "q35-16m", f"ensembles=2 samples=10000000 {QUICK}")
     run = expect_complete(rc, text)
     msg = [l for l in run.lines if l.startswith("config: samples=10000000 needs 80000000 bytes")]
     check(msg and ", the most that fit" in msg[0], "no message with the figure used", text)
@@ -221,7 +221,7 @@ def test_input_samples_what_fits():
 def test_input_cpuid_strings_escaped():
     """A hypervisor sets the brand string as it likes (QEMU model-id=): an
     escape sequence in it is echoed escaped, never raw."""
-    rc, text = qemu("input-brand", kernel(f"ensembles=2 samples=20 {QUICK}"),
+    rc, text = qemu("input-brand", "q35-tcg", f"ensembles=2 samples=20 {QUICK}",
                     cpu="max,vendor=GenuineIntel,model-id=Evil\x1b[2J\"x")
     run = expect_complete(rc, text)
     check("\x1b[2J" not in text, "a raw escape sequence from CPUID reached the log", text)

@@ -3,14 +3,15 @@ default the kernel prints each ensemble as a compact record,
 {"e":[U,J,MIN,MAX,VARIANCE,MEDIAN,NMIS,SMIS]} (README "Machine-readable
 output"), and output=full the full record. Under -icount the same run
 measures the same samples whatever it prints, so every figure of a compact
-record must equal the full record's, and tools/benchlog.py must read both
+record must equal the full record's, and tools/benchlog/ must read both
 logs to the same series. The config section estimates the serial bytes and
 their time at the console's baud rate."""
 import os
 import re
 import sys
 
-from qemu import ICOUNT, INTEL_MAX, ROOT, check, expect_complete, expect_workload_ran, kernel, qemu
+from qemu import ROOT, check, expect_complete, expect_workload_ran, qemu
+from runner import once
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import benchlog  # noqa: E402
@@ -27,17 +28,15 @@ LEAN = f"ensembles=6 samples=203 methods=cpuid,rdtscp,lfence workloads=add_chain
 COMPACT_MAX_BYTES = 160  # the issue's bound; the kernel's is 157 whatever the figures
 
 
-_runs = {}
+def lean_run(level, extra):
+    return expect_complete(*qemu(f"lean-{level}", "icount-intel", LEAN + extra))
 
 
 def boot_both():
     """The same run at the default output and at output=full, under -icount
-    (booted once for the tests of this module)."""
-    for level, extra in (("default", ""), ("full", " output=full")):
-        if level not in _runs:
-            rc, text = qemu(f"lean-{level}", ICOUNT + kernel(LEAN + extra), cpu=INTEL_MAX)
-            _runs[level] = expect_complete(rc, text)
-    return _runs["default"], _runs["full"]
+    (booted once for the tests of this module: runner.once)."""
+    return (once("lean-default", lambda: lean_run("default", "")),
+            once("lean-full", lambda: lean_run("full", " output=full")))
 
 
 def test_compact_records_equal_full_icount():
@@ -102,7 +101,7 @@ def test_serial_estimate_line_and_record():
     the run printed (-icount: a deterministic log; the estimate assumes
     the figures of a noisy run)."""
     for name, args, level in (("lean-estimate", "", "compact"), ("lean-estimate-full", " output=full", "full")):
-        rc, text = qemu(name, ICOUNT + kernel("ensembles=20 samples=100 console=ttyS0,57600" + args))
+        rc, text = qemu(name, "icount", "ensembles=20 samples=100 console=ttyS0,57600" + args)
         run = expect_complete(rc, text)
         est = run.one("serial_estimate")
         printed = len(text.encode())
@@ -118,7 +117,7 @@ def test_serial_estimate_line_and_record():
                 rf"about {est['ms'] // 1000}\.{est['ms'] % 1000 // 100} s at 57600 baud \(8N1: 10 bits a byte\); "
                 rf"an estimate: .* 420 paper-format lines, 420 {level} ensemble records ")
         check(re.match(want, line), f"the config section's estimate line: {line!r}", text)
-    rc, text = qemu("lean-estimate-human", kernel("ensembles=2 samples=10 methods=cr0 output=human"))
+    rc, text = qemu("lean-estimate-human", "q35-tcg", "ensembles=2 samples=10 methods=cr0 output=human")
     run = expect_complete(rc, text)
     check(not run.by("serial_estimate") and run.has_line("serial: this run prints ") and
           re.search(r"14 paper-format lines, no ensemble records ",
@@ -131,10 +130,10 @@ def test_output_summary_same_summaries_no_ensemble_lines_icount():
     the measuring time): the same run as the default's, with no
     paper-format line and no ensemble record, and every summary, method,
     verdict and resolution record equal to the default run's (but the
-    elapsed TSC ticks, which printing changes); tools/benchlog.py reads it
+    elapsed TSC ticks, which printing changes); tools/benchlog/ reads it
     as valid, and the estimate counts no per-ensemble line."""
     lean, _ = boot_both()
-    rc, text = qemu("lean-summary", ICOUNT + kernel(LEAN + " output=summary"), cpu=INTEL_MAX)
+    rc, text = qemu("lean-summary", "icount-intel", LEAN + " output=summary")
     summ = expect_complete(rc, text)
     per_ens = [l for l in summ.lines if l.startswith(("loop_size:", '{"e":[', '{"rec":"ensemble"'))]
     check(not per_ens, f"output=summary printed {len(per_ens)} per-ensemble lines, the first {per_ens[:1]}", text)

@@ -10,10 +10,9 @@ import os
 import re
 import time
 
-from qemu import ICOUNT, ICOUNT_NET, ICOUNT_OFFSETS, METHODS, check, expect_complete, kernel, qemu
+from qemu import ICOUNT_NET, ICOUNT_OFFSETS, METHODS, check, expect_complete, qemu
 from screen import HALTED, Machine, framebuffer_text
 
-HIGH = ["-m", "6G"]
 FOUR_G = 1 << 32
 WORKLOADS = ["add_chain_64", "add_chain_256"]
 SMALL = "ensembles=2 samples=20 warmup=0 methods=rdtscp workloads=add_chain_64"
@@ -25,7 +24,7 @@ def high_buffers_run(name, cpu, tables):
     pages mapping the buffers should take from the pool."""
     args = (f"ensembles=3 samples=300 warmup=10 methods={','.join(METHODS)} "
             f"workloads={','.join(WORKLOADS)} code=90 unroll=100 test.buffers=high")
-    rc, text = qemu(name, ICOUNT + kernel(args) + HIGH, cpu=cpu, timeout=180)
+    rc, text = qemu(name, "m6g-icount", args, cpu=cpu)
     run = expect_complete(rc, text)
     env = run.one("env")
     check(env["memory_above_4g_mib"] == 4096 and 2000 <= env["memory_below_4g_mib"] < 2048,
@@ -71,7 +70,7 @@ def test_memory_buffers_above_4g_2m_pages():
 def test_memory_default_low():
     """-m 256M: no RAM above 4 GiB; the buffers stay below, and
     test.buffers=high says it cannot, in one line."""
-    rc, text = qemu("mem-low", kernel(SMALL + " test.buffers=high"))
+    rc, text = qemu("mem-low", "q35-tcg", SMALL + " test.buffers=high")
     run = expect_complete(rc, text)
     env = run.one("env")
     check(env["memory_above_4g_mib"] == 0 and env["buffers_from"] < FOUR_G, f"env record {env}", text)
@@ -86,14 +85,14 @@ def test_memory_map_refusals():
               "beyond MAXPHYADDR, the physical addresses this CPU has (MAXPHYADDR 40 bits"),
              ("mem-map-canonical", "max,phys-bits=48", 1 << 47, "at or above 2^47")]
     for name, cpu, at, why in cases:
-        rc, text = qemu(name, kernel(f"{SMALL} test.map=0x{at:x}"), cpu=cpu)
+        rc, text = qemu(name, "q35-tcg", f"{SMALL} test.map=0x{at:x}", cpu=cpu)
         run = expect_complete(rc, text)
         refusal = [l for l in run.lines if l.startswith("paging: test.map: cannot map ")]
         check(len(refusal) == 1 and why in refusal[0], f"{name}: refusal line {refusal}", text)
         check(run.has_line(f"test: test.map=0x{at:x}: refused"), f"{name}: no test line", text)
         check(run.one("end")["config_problems"] == 0, f"{name}: counted as a command-line problem", text)
     at = (1 << 47) - 4096
-    rc, text = qemu("mem-map-top", kernel(f"{SMALL} test.map=0x{at:x}"), cpu="max,phys-bits=48")
+    rc, text = qemu("mem-map-top", "q35-tcg", f"{SMALL} test.map=0x{at:x}", cpu="max,phys-bits=48")
     run = expect_complete(rc, text)
     check(run.has_line(f"test: test.map=0x{at:x}: mapped uncached (UC); read 0x"), "no mapped line", text)
     check(any(l.startswith("env: paging: MAXPHYADDR 48 bits") and "(2 used so far)" in l for l in run.lines),
@@ -106,9 +105,8 @@ def test_memory_framebuffer_above_4g():
     host copies it out of guest physical memory (pmemsave) and reads it cell
     by cell against kernel/font.c: the one-screen summary and the final line
     are there."""
-    args = kernel(f"{SMALL} test.fb=high") + HIGH
-    with Machine("mem-fb-high", args, memory="6G") as m:
-        text = m.wait_for(HALTED, m.serial_text, timeout=120)
+    with Machine("mem-fb-high", machine="q35-6g", append=f"{SMALL} test.fb=high") as m:
+        text = m.wait_for(HALTED, m.serial_text, timeout=m.timeout)
         m.wait_halted(timeout=30)
         found = re.search(r"test: test\.fb=high: a 1024 x 768, 32 bpp framebuffer in RAM above 4 GiB at "
                           r"0x([0-9a-f]+) \((\d+) bytes\)", text)

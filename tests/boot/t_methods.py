@@ -1,19 +1,17 @@
 """tests/boot/t_methods.py - the paper's three methods, the environment
 header, bad input and exception diagnostics, and the ISO through GRUB."""
 import os
-import shutil
-import subprocess
 
-from qemu import (CMDLINE_MAX, BUILD, EXIT_FAILURE, ICOUNT, ICOUNT_OFFSETS, ISO, LOGS, METHODS, OVMF_CODE,
-                  OVMF_VARS, Run, Skip, check, clean_lines, expect_complete,
-                  expect_method_ran, kernel, qemu, ROOT, tail)
+import builds
+from qemu import (CMDLINE_MAX, EXIT_FAILURE, ICOUNT_OFFSETS, METHODS, check, clean_lines, expect_complete,
+                  expect_method_ran, qemu)
 
 QUICK = "workloads=measured_function"  # keep the runs short: one workload beside empty
 
 
 def test_tcg_max_all_methods():
     """TCG -cpu max: the header, all three methods, records consistent."""
-    rc, text = qemu("tcg-max", kernel(f"ensembles=20 samples=500 {QUICK}"))
+    rc, text = qemu("tcg-max", "q35-tcg", f"ensembles=20 samples=500 {QUICK}")
     run = expect_complete(rc, text)
     for label in ("env: cpu:", "env: brand:", "env: rdtscp: yes (CPUID.80000001H:EDX[27]=1)",
                   "env: invariant tsc:", "env: hypervisor:", "env: memory:", "env: boot: multiboot1",
@@ -36,7 +34,7 @@ def test_tcg_max_all_methods():
 
 def test_tcg_qemu64_skips_rdtscp():
     """-cpu qemu64 has no RDTSCP: method 2 prints its skip line, the others run."""
-    rc, text = qemu("tcg-qemu64", kernel(f"ensembles=10 samples=300 {QUICK}"), cpu="qemu64")
+    rc, text = qemu("tcg-qemu64", "q35-qemu64", f"ensembles=10 samples=300 {QUICK}")
     run = expect_complete(rc, text)
     check("method rdtscp: SKIPPED: RDTSCP is not supported (CPUID.80000001H:EDX[27]=0)" in run.lines,
           "no skip line for rdtscp", text)
@@ -50,7 +48,7 @@ def test_tcg_qemu64_skips_rdtscp():
 
 def test_icount_exact():
     """-icount shift=0: the TSC counts instructions, so every method is exact."""
-    rc, text = qemu("icount", ICOUNT + kernel(f"ensembles=30 samples=200 {QUICK}"))
+    rc, text = qemu("icount", "icount", f"ensembles=30 samples=200 {QUICK}")
     run = expect_complete(rc, text)
     for m in METHODS:
         s = expect_method_ran(run, m, 30, 200)
@@ -67,7 +65,7 @@ def test_bad_command_line():
     """Every bad word gets one message naming its key; the run completes."""
     args = ("samples=abc bogus=1 ensembles=0 methods=cpuid,nope output=xml nokey "
             f"warmup=-5 workloads=nosuch ensembles=4 samples=100 {QUICK}")
-    rc, text = qemu("bad-cmdline", kernel(args))
+    rc, text = qemu("bad-cmdline", "q35-tcg", args)
     run = expect_complete(rc, text)
     want = [
         "config: samples=abc is not a number; accepted: 1..10000000",
@@ -91,13 +89,13 @@ def test_bad_command_line():
 
 
 def test_overlong_command_line():
-    rc, text = qemu("long-cmdline", kernel(f"ensembles=2 samples=50 {QUICK} " + "x" * (CMDLINE_MAX + 500)))
+    rc, text = qemu("long-cmdline", "q35-tcg", f"ensembles=2 samples=50 {QUICK} " + "x" * (CMDLINE_MAX + 500))
     run = expect_complete(rc, text)
     check(any(f"only the first {CMDLINE_MAX} are read" in l for l in run.lines), "no over-long message", text)
 
 
 def fault_test(kind, name):
-    rc, text = qemu(f"fault-{kind}", kernel(f"ensembles=2 samples=10 test.fault={kind}"))
+    rc, text = qemu(f"fault-{kind}", "q35-tcg", f"ensembles=2 samples=10 test.fault={kind}")
     lines = clean_lines(text)
     check(rc == EXIT_FAILURE, f"QEMU exit status {rc}, expected {EXIT_FAILURE} (aborted)", text)
     check(any(l.startswith(f"bench: EXCEPTION {name}") for l in lines), f"no '{name}' diagnostic", text)
@@ -126,7 +124,7 @@ def test_fault_de():
 
 def test_iso_bios_cdrom():
     """GRUB from the ISO under BIOS: multiboot2, the default menu entry."""
-    rc, text = qemu("iso-bios", ["-cdrom", ISO], timeout=180)
+    rc, text = qemu("iso-bios", "bios-cdrom")
     run = expect_complete(rc, text)
     env = run.one("env")
     check(env["boot_protocol"] == 2 and env["loader"].startswith("GRUB"), f"env {env}", text)
@@ -137,14 +135,7 @@ def test_iso_bios_cdrom():
 
 def test_iso_uefi_cdrom():
     """GRUB from the ISO under UEFI (OVMF)."""
-    if not os.path.exists(OVMF_CODE):
-        raise Skip(f"{OVMF_CODE} not installed (Debian package ovmf)")
-    vars_copy = os.path.join(LOGS, "ovmf-vars.fd")
-    os.makedirs(LOGS, exist_ok=True)
-    shutil.copyfile(OVMF_VARS, vars_copy)
-    rc, text = qemu("iso-uefi", ["-drive", f"if=pflash,format=raw,readonly=on,file={OVMF_CODE}",
-                                 "-drive", f"if=pflash,format=raw,file={vars_copy}",
-                                 "-cdrom", ISO], timeout=240)
+    rc, text = qemu("iso-uefi", "ovmf-cdrom")
     run = expect_complete(rc, text)
     check(run.one("env")["boot_protocol"] == 2, "not multiboot2", text)
 
@@ -153,11 +144,8 @@ def test_fault_before_console():
     """A #UD before multiboot parsing and console set-up (a test build whose
     boot_test_hook executes ud2): the diagnostic still reaches the serial
     port (console_emergency) and QEMU exits with the failure status."""
-    build = os.path.join(BUILD, "early-fault")
-    p = subprocess.run(["make", "-C", ROOT, f"BUILD={build}", "EXTRA_SRC=tests/boot/early_fault_test.c",
-                        "kernel"], capture_output=True, text=True, timeout=300)
-    check(p.returncode == 0, "build with the early fault failed:\n" + p.stdout[-2000:] + p.stderr[-2000:])
-    rc, text = qemu("early-fault", kernel("ensembles=2 samples=10", image=os.path.join(build, "bench32.elf")))
+    build = builds.variant("early-fault", "tests/boot/early_fault_test.c")
+    rc, text = qemu("early-fault", "q35-tcg", "ensembles=2 samples=10", image=os.path.join(build, "bench32.elf"))
     check(rc == EXIT_FAILURE, f"QEMU exit status {rc}, expected {EXIT_FAILURE}", text)
     lines = clean_lines(text)
     check(any(l.startswith("bench: EXCEPTION #UD invalid opcode (vector 6)") for l in lines),

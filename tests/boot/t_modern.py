@@ -1,15 +1,13 @@
 """tests/boot/t_modern.py - the serializing sequences the SDM recommends
 today, beside the paper's: exact under -icount, skipped with their reason
 where the CPU lacks what they need."""
-from qemu import (ALL_METHODS, ICOUNT, ICOUNT_OFFSETS, INTEL_MAX, check, expect_complete,
-                  expect_method_ran, kernel, qemu)
+from qemu import ALL_METHODS, ICOUNT_OFFSETS, check, expect_complete, expect_method_ran, qemu
 
 
 def test_icount_modern_methods_exact():
     """LFENCE methods under -icount on an Intel-vendor CPU: exact, ergodic;
     SERIALIZE skipped where CPUID.(EAX=07H,ECX=0):EDX[14] is 0."""
-    rc, text = qemu("icount-modern", ICOUNT + kernel("ensembles=8 samples=100 workloads=add_chain_64"),
-                    cpu=INTEL_MAX)
+    rc, text = qemu("icount-modern", "icount-intel", "ensembles=8 samples=100 workloads=add_chain_64")
     run = expect_complete(rc, text)
     check(run.one("env")["vendor"] == "GenuineIntel", "not an Intel-vendor CPU", text)
     for m in ("lfence_rdtscp", "lfence"):
@@ -30,8 +28,8 @@ def test_icount_modern_methods_exact():
 
 def test_methods_selection():
     """methods= runs just the methods named, in the table's order."""
-    rc, text = qemu("methods-select", kernel("ensembles=3 samples=100 workloads=add_chain_64 methods=cr0,lfence"),
-                    cpu=INTEL_MAX)
+    rc, text = qemu("methods-select", "q35-tcg-intel", "ensembles=3 samples=100 workloads=add_chain_64 "
+                    "methods=cr0,lfence")
     run = expect_complete(rc, text)
     ran = [r["method"] for r in run.by("method", workload="empty")]
     check(ran == ["cr0", "lfence"], f"methods run: {ran}", text)

@@ -5,7 +5,7 @@ cannot count, and the run completes. The programming logic itself is tested
 on the host against fake CPUs (tests/unit/test_pmu.c)."""
 import os
 
-from qemu import INTEL_MAX, check, expect_complete, expect_method_ran, kernel, qemu
+from qemu import check, expect_complete, expect_method_ran, qemu
 
 QUICK = "ensembles=3 samples=100 workloads=add_chain_64"
 
@@ -13,7 +13,7 @@ QUICK = "ensembles=3 samples=100 workloads=add_chain_64"
 def test_no_pmu_under_tcg():
     """pmu=auto: the header says why there are no fixed counters; Goossens'
     methods print one skip line each; no counter record pretends to count."""
-    rc, text = qemu("pmu-auto", kernel(QUICK), cpu=INTEL_MAX)
+    rc, text = qemu("pmu-auto", "q35-tcg-intel", QUICK)
     run = expect_complete(rc, text)
     check(run.has_line("env: pmu: architectural performance monitoring: none: CPUID.0AH:EAX[7:0]=0"),
           "no PMU header line naming CPUID.0AH", text)
@@ -35,7 +35,7 @@ def test_no_pmu_under_tcg():
 def test_pmu_force_detects_not_counting():
     """pmu=force programs the counters anyway (TCG ignores the writes): the
     counting check must find that they do not move."""
-    rc, text = qemu("pmu-force", kernel(QUICK + " pmu=force"), cpu=INTEL_MAX)
+    rc, text = qemu("pmu-force", "q35-tcg-intel", QUICK + " pmu=force")
     run = expect_complete(rc, text)
     for label in ("fixed ctr0", "fixed ctr1"):
         lines = [l for l in run.lines if l.startswith(f"env: pmu: {label} ")]
@@ -47,14 +47,14 @@ def test_pmu_force_detects_not_counting():
 
 def test_pmu_off():
     """pmu=off touches nothing and says so."""
-    rc, text = qemu("pmu-off", kernel(QUICK + " pmu=off"))
+    rc, text = qemu("pmu-off", "q35-tcg", QUICK + " pmu=off")
     run = expect_complete(rc, text)
     check(any(l.startswith("env: pmu: ") and "pmu=off" in l for l in run.lines), "no pmu=off line", text)
     check(run.one("pmu")["mode"] == "off", "pmu record mode", text)
 
 
 def test_pmu_bad_value():
-    rc, text = qemu("pmu-bad", kernel(QUICK + " pmu=sometimes"))
+    rc, text = qemu("pmu-bad", "q35-tcg", QUICK + " pmu=sometimes")
     run = expect_complete(rc, text)
     check(run.has_line("config: pmu=sometimes is not an accepted value; accepted: auto off force; keeping auto"),
           "no message for pmu=sometimes", text)

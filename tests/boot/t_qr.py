@@ -20,14 +20,13 @@ import shutil
 import subprocess
 import zlib
 
-from qemu import BUILD, ISO, LOGS, ROOT, Run, Skip, check
+import builds
+from qemu import BUILD, LOGS, Run, Skip, check
 from screen import HALTED, Machine, end_screen, stop_at_page, symbol_address
-from t_bootpaths import (BIOS_TIMEOUT, UEFI_TIMEOUT, expect_complete_halted, expect_screen_summary,
-                         fb_cols, ovmf, usb_stick)
+from t_bootpaths import expect_complete_halted, expect_screen_summary, fb_cols
 
 NS = "{http://zbar.sourceforge.net/2008/barcode}"
 UNITS = ("tsc_ticks", "core_cycles", "instructions")
-MANY_BUILD = os.path.join(BUILD, "qr-many")
 
 
 def zbar(png):
@@ -133,10 +132,10 @@ def expect_code_is_records(body, run, what):
     check(len(got) == len(want), f"{what}: the code has {len(got)} lines, the records give {len(want)}", body)
 
 
-def halted_run_with_code(name, args, timeout):
+def halted_run_with_code(name, machine):
     """Boot, wait for the halt, take the screen: (run, screen lines, codes)."""
-    with Machine(name, args) as m:
-        m.wait_for(HALTED, m.serial_text, timeout)
+    with Machine(name, machine=machine) as m:
+        m.wait_for(HALTED, m.serial_text, m.timeout)
         m.wait_halted(60)
         lines, codes = screen_codes(m, "halted")
         text = m.serial_text()
@@ -155,7 +154,7 @@ def expect_one_code(run, lines, codes, what):
 def test_qr_bios_vesa_framebuffer():
     """BIOS: the ISO's default entry on the VESA framebuffer GRUB sets; the
     summary and, beside it, one code whose text is the records'."""
-    run, lines, codes = halted_run_with_code("qr-bios", ["-cdrom", ISO], BIOS_TIMEOUT)
+    run, lines, codes = halted_run_with_code("qr-bios", "bios-cdrom")
     check(any(re.match(r"console: serial ttyS0 .*; screen framebuffer (\d+)x\d+, 32 bpp", l)
               for l in run.lines), "BIOS boot: no 32 bpp framebuffer (iso/grub.cfg's gfxpayload)", run.text)
     fb_cols(lines, run)
@@ -168,13 +167,9 @@ def test_qr_uefi_gop_framebuffer():
     the code on a page of its own (a key press advancing), its text the
     records'; on a larger screen the code beside the summary, halted."""
     elf = os.path.join(BUILD, "bench.elf")
-    gdb = os.path.join(LOGS, "test-qr-uefi.gdb")
-    if os.path.exists(gdb):
-        os.unlink(gdb)
-    args = ovmf("qr-uefi") + usb_stick(ISO) + ["-gdb", f"unix:{gdb},server=on,wait=off"]
-    with Machine("qr-uefi", args) as m:
-        m.gdb_sock = gdb  # attached only at the end: a gdbstub slows TCG down
-        m.wait_for(HALTED, m.serial_text, UEFI_TIMEOUT)
+    # The gdbstub is attached only at the end: a debugger slows TCG down.
+    with Machine("qr-uefi", machine="ovmf-usb", gdb=True) as m:
+        m.wait_for(HALTED, m.serial_text, m.timeout)
         summary, paged = end_screen(m, elf)
         if paged:
             pages = stop_at_page(m, symbol_address(elf, "qr_page_shown"), 1, 60)
@@ -193,15 +188,12 @@ def test_qr_uefi_gop_framebuffer():
 def many_workloads_iso():
     """A kernel with tests/boot/qr_many_test.c's 40 workloads, on a one-entry
     ISO at 1024x768 (BIOS): its text needs two version 40 codes, which do
-    not fit beside each other."""
-    p = subprocess.run(["make", "-C", ROOT, f"BUILD={MANY_BUILD}", "EXTRA_SRC=tests/boot/qr_many_test.c",
-                        "kernel"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
-    check(p.returncode == 0, "the build with tests/boot/qr_many_test.c failed",
-          p.stdout.decode(errors="replace"))
+    not fit beside each other. Returns (the ISO, the kernel's ELF)."""
+    many = builds.variant("qr-many", "tests/boot/qr_many_test.c")
     top = os.path.join(LOGS, "iso-qr-many")
     shutil.rmtree(top, ignore_errors=True)
     os.makedirs(os.path.join(top, "boot", "grub"))
-    shutil.copyfile(os.path.join(MANY_BUILD, "bench.elf"), os.path.join(top, "boot", "bench.elf"))
+    shutil.copyfile(os.path.join(many, "bench.elf"), os.path.join(top, "boot", "bench.elf"))
     with open(os.path.join(top, "boot", "grub", "grub.cfg"), "w") as f:
         f.write("set timeout=0\ninsmod vbe\nmenuentry qr-many {\n"
                 "\tmultiboot2 /boot/bench.elf ensembles=2 samples=20 warmup=10\n"
@@ -210,7 +202,7 @@ def many_workloads_iso():
     p = subprocess.run(["grub-mkrescue", "-o", iso, top], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        timeout=120)
     check(p.returncode == 0, "grub-mkrescue failed", p.stdout.decode(errors="replace"))
-    return iso
+    return iso, os.path.join(many, "bench.elf")
 
 
 def test_qr_two_codes_in_turn():
@@ -218,11 +210,11 @@ def test_qr_two_codes_in_turn():
     bytes): the summary, then code 1/2, then code 2/2, each on its own page,
     a key press advancing; the two decoded codes join into the records'
     text; after the last code the summary comes back."""
-    iso = many_workloads_iso()
-    page_fn = symbol_address(os.path.join(MANY_BUILD, "bench.elf"), "qr_page_shown")
+    iso, elf = many_workloads_iso()
+    page_fn = symbol_address(elf, "qr_page_shown")
     pages = []
-    with Machine("qr-many", ["-cdrom", iso], stopped=True) as m:
-        m.run_to(page_fn, BIOS_TIMEOUT)
+    with Machine("qr-many", machine="bios-cdrom", image=iso, stopped=True) as m:
+        m.run_to(page_fn, m.timeout)
         for step in range(4):
             if step:  # step off the breakpoint, put it back, on to its next hit
                 m.gdb.request(f"z0,{page_fn:x},1")

@@ -8,13 +8,14 @@ import tempfile
 import threading
 import time
 
-from qemu import ICOUNT, INTEL_MAX, KERNEL32, LOGS, check, expect_complete, kernel, qemu
+import machines
+from qemu import check, command, expect_complete, qemu, run_files
 
 
 def test_disturbance_fields_and_table():
     """Every ensemble record carries its SMI and NMI counts; the final table
     has a row per method run."""
-    rc, text = qemu("table", kernel("ensembles=3 samples=200 workloads=add_chain_64"), cpu=INTEL_MAX)
+    rc, text = qemu("table", "q35-tcg-intel", "ensembles=3 samples=200 workloads=add_chain_64")
     run = expect_complete(rc, text)
     ens = run.by("ensemble")
     check(ens and all("smis" in e and "nmis" in e and e["nmis"] == 0 for e in ens),
@@ -32,7 +33,7 @@ def test_disturbance_fields_and_table():
 
 
 def test_smi_not_counted_on_amd():
-    rc, text = qemu("smi-amd", kernel("ensembles=2 samples=100 workloads=add_chain_64"))
+    rc, text = qemu("smi-amd", "q35-tcg", "ensembles=2 samples=100 workloads=add_chain_64")
     run = expect_complete(rc, text)
     check(run.has_line("disturbances: SMIs cannot be counted here (MSR_SMI_COUNT (34H) is Intel's"),
           "no line saying SMIs are not counted", text)
@@ -41,12 +42,10 @@ def test_smi_not_counted_on_amd():
 
 def test_nmi_injected_is_counted():
     """An NMI from the QEMU monitor during a run is counted and the run completes."""
-    os.makedirs(LOGS, exist_ok=True)
+    log = run_files("nmi") + ".log"
     sock = os.path.join(tempfile.mkdtemp(prefix="bench-mon-"), "mon.sock")
-    cmd = ["qemu-system-x86_64", "-machine", "q35", "-m", "256M", "-display", "none", "-cpu", INTEL_MAX,
-           "-serial", "stdio", "-no-reboot", "-monitor", f"unix:{sock},server=on,wait=off",
-           "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
-           "-kernel", KERNEL32, "-append", "ensembles=400 samples=5000 workloads=add_chain_64 methods=rdtscp"]
+    cmd = command("nmi", "q35-tcg-intel", "ensembles=400 samples=5000 workloads=add_chain_64 methods=rdtscp",
+                  monitor=f"unix:{sock},server=on,wait=off")
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     out = []
     reader = threading.Thread(target=lambda: out.append(p.stdout.read()))
@@ -66,13 +65,13 @@ def test_nmi_injected_is_counted():
                 sent += 1
                 time.sleep(0.2)
             s.close()
-        p.wait(timeout=120)
+        p.wait(timeout=machines.get("q35-tcg-intel").timeout)
     finally:
         if p.poll() is None:
             p.kill()
         reader.join(timeout=10)
     text = (out[0] if out else b"").decode("utf-8", "replace")
-    with open(os.path.join(LOGS, "test-nmi.log"), "w") as f:
+    with open(log, "w") as f:
         f.write(" ".join(cmd) + "\n" + text)
     check(sent, "could not reach the QEMU monitor to send the NMI", text)
     run = expect_complete(p.returncode, text)
@@ -90,7 +89,7 @@ def test_nmi_injected_is_counted():
 def test_quieting_steps_listed():
     """The header says what was quieted: PIC masked, PIT channel 0 stopped,
     the local APIC's LVT entries masked and its timer stopped."""
-    rc, text = qemu("quiet-steps", kernel("ensembles=2 samples=100 workloads=add_chain_64 methods=rdtscp"))
+    rc, text = qemu("quiet-steps", "q35-tcg", "ensembles=2 samples=100 workloads=add_chain_64 methods=rdtscp")
     run = expect_complete(rc, text)
     for prefix in ("quiet: 8259 PIC: interrupt masks 0xff (master), 0xff (slave): all masked",
                    "quiet: PIT channel 0: stopped", "quiet: local apic: xAPIC mode",
@@ -106,8 +105,8 @@ def test_icount_tsc_is_1ghz():
     """Under -icount shift=0 one TSC tick is one virtual nanosecond: the rate
     used (the PIT's, the HPET's or the PM timer's: tests/boot/t_clocks.py
     checks each) must be 1 GHz within 0.5 %, and minimums come in ns too."""
-    rc, text = qemu("icount-tsc", ICOUNT + kernel("ensembles=2 samples=100 workloads=add_chain_64 methods=rdtscp "
-                                                  "output=full"))  # min_ns is in the full records
+    rc, text = qemu("icount-tsc", "icount", "ensembles=2 samples=100 workloads=add_chain_64 methods=rdtscp "
+                    "output=full")  # min_ns is in the full records
     run = expect_complete(rc, text)
     r = run.one("tsc_rate")
     check(r["source"] in ("pit", "hpet", "pmtimer") and abs(r["hz"] - 10**9) <= 5 * 10**6, f"tsc_rate {r}", text)
@@ -118,7 +117,7 @@ def test_icount_tsc_is_1ghz():
 
 def test_tcg_two_calibrations_agree():
     """Plain TCG: the two PIT calibrations of one boot agree within 2 %."""
-    rc, text = qemu("tcg-tsc", kernel("ensembles=2 samples=100 workloads=add_chain_64 methods=rdtscp"))
+    rc, text = qemu("tcg-tsc", "q35-tcg-alone", "ensembles=2 samples=100 workloads=add_chain_64 methods=rdtscp")
     run = expect_complete(rc, text)
     r = run.one("tsc_rate")
     a, b = r["pit_hz"]

@@ -12,16 +12,14 @@ and says so, so it is not asserted there."""
 import re
 
 from kvm import qemu_kvm
-from qemu import EXIT_FAILURE, check, clean_lines, expect_complete, kernel, qemu
-from t_bootpaths import BIOS_TIMEOUT, UEFI_TIMEOUT, grub_test_iso, ovmf
+from qemu import EXIT_FAILURE, check, clean_lines, expect_complete, qemu
+from t_bootpaths import grub_test_iso
 
 SMALL = "ensembles=2 samples=20 warmup=0 methods=cpuid workloads=add_chain_64"
-TIMEOUT = 180  # a few seconds each when the machine is idle; CI is a busy 2-core box
 
 
-def smp_run(name, smp, args="", extra=None):
-    rc, text = qemu(name, kernel(f"{SMALL} smp=on {args}"), extra=["-smp", smp] + (extra or []),
-                    timeout=TIMEOUT)
+def smp_run(name, smp, args=""):
+    rc, text = qemu(name, "q35-tcg", f"{SMALL} smp=on {args}", smp=smp)
     return expect_complete(rc, text)
 
 
@@ -125,7 +123,7 @@ def test_smp_no_madt():
 def test_smp_off_by_default():
     """Without smp=on nothing is started and nothing printed: the default
     output is as before."""
-    rc, text = qemu("smp-off", kernel(SMALL), extra=["-smp", "4"], timeout=TIMEOUT)
+    rc, text = qemu("smp-off", "q35-tcg", SMALL, smp="4")
     run = expect_complete(rc, text)
     check(not any(l.startswith(("smp:", "tsc sync:", "tsc adjust:")) for l in run.lines),
           "smp lines without smp=on", text)
@@ -163,8 +161,7 @@ def test_smp_ap_exception():
     """test.smp=fault: the last AP executes UD2 through smp_run_on; the
     report names CPU 3 and its APIC ID, and the run ends with the failure
     code."""
-    rc, text = qemu("smp-fault", kernel(f"{SMALL} smp=on test.smp=fault"), extra=["-smp", "4"],
-                    timeout=TIMEOUT)
+    rc, text = qemu("smp-fault", "q35-tcg", f"{SMALL} smp=on test.smp=fault", smp="4")
     lines = clean_lines(text)
     check(rc == EXIT_FAILURE, f"QEMU exit status {rc}, expected {EXIT_FAILURE}", text)
     where = "on CPU 3 (APIC ID 3, an application processor)"
@@ -177,19 +174,18 @@ def test_smp_ap_exception():
 
 def test_smp_boot_cpu_exception_named():
     """Once the CPUs are numbered, an exception on the boot CPU names it too."""
-    rc, text = qemu("smp-bsp-fault", kernel(f"{SMALL} smp=on test.fault=ud2"), extra=["-smp", "2"],
-                    timeout=TIMEOUT)
+    rc, text = qemu("smp-bsp-fault", "q35-tcg", f"{SMALL} smp=on test.fault=ud2", smp="2")
     lines = clean_lines(text)
     check(rc == EXIT_FAILURE, f"QEMU exit status {rc}, expected {EXIT_FAILURE}", text)
     check(any(l.startswith("bench: run aborted by exception #UD invalid opcode on CPU 0 (APIC ID 0, the boot CPU)")
               for l in lines), "the boot CPU is not named", text)
 
 
-def grub_smp(name, firmware, timeout):
+def grub_smp(name, machine):
     """Through GRUB (multiboot2: its memory map, and under UEFI a map with
     no BIOS areas) with -smp 2: the AP starts and runs smp_run_on."""
-    iso = grub_test_iso("smp", f"\tmultiboot2 /boot/bench.elf {SMALL} smp=on test.smp=run")
-    rc, text = qemu(name, ["-cdrom", iso, "-smp", "2"] + firmware, timeout=timeout)
+    iso = grub_test_iso(name, f"\tmultiboot2 /boot/bench.elf {SMALL} smp=on test.smp=run")
+    rc, text = qemu(name, machine, image=iso, smp="2")
     run = expect_complete(rc, text)
     expect_online(run, [0, 1])
     t = run.one("smp_test")
@@ -199,18 +195,18 @@ def grub_smp(name, firmware, timeout):
 
 
 def test_smp_grub_bios():
-    grub_smp("smp-grub-bios", [], BIOS_TIMEOUT)
+    grub_smp("smp-grub-bios", "bios-cdrom")
 
 
 def test_smp_grub_uefi():
-    grub_smp("smp-grub-uefi", ovmf("smp-grub-uefi"), UEFI_TIMEOUT)
+    grub_smp("smp-grub-uefi", "ovmf-cdrom")
 
 
 def test_smp_kvm():
     """Under KVM (when /dev/kvm works): the AP starts on a real CPU, the warp
     test completes (its figure is the host's, not asserted), and
     IA32_TSC_ADJUST is read on both CPUs where CPUID has it."""
-    rc, text = qemu_kvm("smp-kvm", f"{SMALL} smp=on test.smp=run", extra=["-smp", "2"])
+    rc, text = qemu_kvm("smp-kvm", f"{SMALL} smp=on test.smp=run", smp="2")
     run = expect_complete(rc, text)
     expect_online(run, [0, 1])
     t = run.one("smp_test")

@@ -20,9 +20,10 @@ import os
 import subprocess
 import tempfile
 
+import builds
 import check_windows
-from qemu import (BUILD, COUNTER_METHODS, ICOUNT, ICOUNT_OFFSETS, INTEL_MAX, METHODS, MODERN, ROOT,
-                  check, expect_complete, kernel, qemu)
+from qemu import (BUILD, COUNTER_METHODS, ICOUNT_OFFSETS, INTEL_MAX, METHODS, MODERN, ROOT, check,
+                  expect_complete, qemu)
 
 TSC_METHODS = METHODS + MODERN
 EXTRA = "tests/boot/wl_user_test.c tests/boot/wl_tempt_test.c"
@@ -67,16 +68,13 @@ def test_window_static_check_finds_a_gap():
 
 def test_window_icount_walk_equals_net():
     """Under -icount every net result equals the body's single-stepped instruction count."""
-    build = os.path.join(BUILD, "window")
-    p = subprocess.run(["make", "-C", ROOT, f"BUILD={build}", f"EXTRA_SRC={EXTRA}", "kernel"],
-                       capture_output=True, text=True, timeout=300)
-    check(p.returncode == 0, "build with the test workloads failed:\n" + p.stdout[-2000:] + p.stderr[-2000:])
+    build = builds.variant("window", EXTRA)
     wls = expect_clean_windows(os.path.join(build, "bench.elf"))
     check("tempt" in wls and "user_ten_nops" in wls, f"test workloads not registered: {wls}")
     measured = [w for w in wls if w not in ("empty", "measured_loop")]
-    rc, text = qemu("icount-window", ICOUNT + kernel(
-        f"ensembles=6 samples=40 warmup=5 walk=on resolution=on workloads={','.join(measured)}",
-        image=os.path.join(build, "bench32.elf")), cpu=INTEL_MAX, timeout=240)
+    rc, text = qemu("icount-window", "icount-intel",
+                    f"ensembles=6 samples=40 warmup=5 walk=on resolution=on workloads={','.join(measured)}",
+                    image=os.path.join(build, "bench32.elf"))
     run = expect_complete(rc, text)
     compared = 0
     for m in TSC_METHODS:

@@ -5,10 +5,9 @@ minimums rise strictly, every method is ergodic under -icount, and a user's
 workload file is picked up with no other edit."""
 import os
 import re
-import subprocess
 
-from qemu import (BUILD, ICOUNT, ICOUNT_NET, METHODS, ROOT, check, expect_complete,
-                  expect_method_ran, expect_workload_ran, kernel, qemu)
+import builds
+from qemu import ICOUNT_NET, METHODS, check, expect_complete, expect_method_ran, expect_workload_ran, qemu
 
 VERDICT = re.compile(r"^verdict (\w+): (ergodic|NOT ergodic): variance of variances (\d+) TSC ticks\^4 "
                      r"\((<=|>) (\d+)\), variance of minimum values (\d+) TSC ticks\^2 \((<=|>) (\d+)\); "
@@ -18,7 +17,7 @@ RECOMMEND = re.compile(r"^recommendation: (use method (\w+) \(.+\): .+|none: .+)
 
 def test_icount_calibrated_workloads_exact():
     """Each calibrated workload's net result is its instruction count."""
-    rc, text = qemu("icount-workloads", ICOUNT + kernel("ensembles=6 samples=100"))
+    rc, text = qemu("icount-workloads", "icount", "ensembles=6 samples=100")
     run = expect_complete(rc, text)
     for m in METHODS:
         expect_method_ran(run, m, 6, 100)
@@ -36,8 +35,7 @@ def test_icount_calibrated_workloads_exact():
 
 def test_icount_resolution():
     """Paper 3.3 under -icount: minimums rise strictly with the loop size."""
-    rc, text = qemu("icount-resolution",
-                    ICOUNT + kernel("ensembles=40 samples=50 resolution=on workloads=measured_function"))
+    rc, text = qemu("icount-resolution", "icount", "ensembles=40 samples=50 resolution=on workloads=measured_function")
     run = expect_complete(rc, text)
     for m in METHODS:
         ens, s = expect_workload_ran(run, m, "measured_loop", 40, 50)
@@ -57,7 +55,7 @@ def test_icount_resolution():
 
 def test_tcg_verdict_and_recommendation_lines():
     """Plain TCG: whatever the figures, the verdicts and the recommendation are well formed."""
-    rc, text = qemu("tcg-verdict", kernel("ensembles=10 samples=500 workloads=add_chain_64"))
+    rc, text = qemu("tcg-verdict", "q35-tcg", "ensembles=10 samples=500 workloads=add_chain_64")
     run = expect_complete(rc, text)
     seen = set()
     for line in run.lines:
@@ -89,8 +87,8 @@ def test_tcg_verdict_and_recommendation_lines():
 
 def test_thresholds_from_command_line():
     """verdict.* thresholds change the verdict: nothing is ergodic below 0."""
-    rc, text = qemu("tcg-thresholds", kernel("ensembles=6 samples=300 workloads=add_chain_64 "
-                                             "verdict.var_of_vars=1000000000000 verdict.var_of_mins=1000000"))
+    rc, text = qemu("tcg-thresholds", "q35-tcg", "ensembles=6 samples=300 workloads=add_chain_64 "
+                    "verdict.var_of_vars=1000000000000 verdict.var_of_mins=1000000")
     run = expect_complete(rc, text)
     for m in METHODS:
         check(run.one("verdict", method=m)["max_var_of_vars"] == 1000000000000, "threshold not applied", text)
@@ -98,12 +96,9 @@ def test_thresholds_from_command_line():
 
 def test_user_workload_file():
     """A workload file added with no other edit is registered and measured."""
-    build = os.path.join(BUILD, "user-workload")
-    p = subprocess.run(["make", "-C", ROOT, f"BUILD={build}", "EXTRA_SRC=tests/boot/wl_user_test.c",
-                        "kernel"], capture_output=True, text=True, timeout=300)
-    check(p.returncode == 0, "build with the user's workload failed:\n" + p.stdout[-2000:] + p.stderr[-2000:])
-    rc, text = qemu("user-workload", ICOUNT + kernel("ensembles=4 samples=50 workloads=user_ten_nops",
-                                                     image=os.path.join(build, "bench32.elf")))
+    build = builds.variant("user-workload", "tests/boot/wl_user_test.c")
+    rc, text = qemu("user-workload", "icount", "ensembles=4 samples=50 workloads=user_ten_nops",
+                    image=os.path.join(build, "bench32.elf"))
     run = expect_complete(rc, text)
     for m in METHODS:
         _, s = expect_workload_ran(run, m, "user_ten_nops", 4, 50)

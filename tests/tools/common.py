@@ -29,40 +29,39 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests", "boot"))
+import machines  # noqa: E402  (the boot tests' table of machines)
 BUILD = os.environ.get("BENCH_BUILD") or os.path.join(ROOT, "build")
 KERNEL = os.path.join(BUILD, "bench32.elf")
 LOGS = os.path.join(BUILD, "logs")
 WORK = os.path.join(BUILD, "tools-tests")
 BENCH = os.path.join(ROOT, "tools", "bench.py")
 PY = sys.executable
-QEMU_TIMEOUT = 120
+QEMU_TIMEOUT = machines.get("q35-tcg").timeout  # seconds a boot may take
 TOOL_TIMEOUT = 180
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-ICOUNT = ["-icount", "shift=0,align=off,sleep=off"]
 
 # tcg, icount and qemu64 print full ensemble records (output=full), which
 # the damaged-log tests edit; the default's compact records have their own
 # tests (t_compact.py).
 RUNS = {
-    "tcg": (["-cpu", "max"], "ensembles=20 samples=1000 dump=3 output=full"),
-    "icount": (["-cpu", "max"] + ICOUNT, "ensembles=20 samples=1000 dump=3 output=full"),
-    "qemu64": (["-cpu", "qemu64"], "ensembles=10 samples=500 dump=1 workloads=add_chain_64 output=full"),
-    "resolution": (["-cpu", "max"] + ICOUNT,
-                   "ensembles=24 samples=200 resolution=on workloads=measured_function"),
-    "code": (["-cpu", "max"] + ICOUNT,
+    "tcg": ("q35-tcg", "ensembles=20 samples=1000 dump=3 output=full"),
+    "icount": ("icount", "ensembles=20 samples=1000 dump=3 output=full"),
+    "qemu64": ("q35-qemu64", "ensembles=10 samples=500 dump=1 workloads=add_chain_64 output=full"),
+    "resolution": ("icount", "ensembles=24 samples=200 resolution=on workloads=measured_function"),
+    "code": ("icount",
              "ensembles=4 samples=100 workloads=add_chain_64 code=480fafc04801d8 unroll=10 code.name=mix"),
 }
 # Every output= level (README "Boot parameters"), the same run: under
 # -icount its figures are exact, so every level must report the same.
 OUTPUT_LEVELS = ("human", "json", "both", "full")
 for _level in OUTPUT_LEVELS:
-    RUNS[f"output-{_level}"] = (["-cpu", "max"] + ICOUNT,
-                                f"ensembles=8 samples=200 dump=2 output={_level}")
+    RUNS[f"output-{_level}"] = ("icount", f"ensembles=8 samples=200 dump=2 output={_level}")
 
 
 # output=summary: the same run without per-ensemble lines (no dump=: the
 # samples of an ensemble have no ensemble record to match there).
-RUNS["output-summary"] = (["-cpu", "max"] + ICOUNT, "ensembles=8 samples=200 output=summary")
+RUNS["output-summary"] = ("icount", "ensembles=8 samples=200 output=summary")
 
 
 class Skip(Exception):
@@ -81,11 +80,13 @@ def tail(text, n=15):
 
 # --- real logs ------------------------------------------------------------------
 
-def qemu_cmd(cpu_args, append):
-    return (["qemu-system-x86_64", "-machine", "q35", "-m", "256M", "-display", "none",
-             "-serial", "stdio", "-no-reboot", "-monitor", "none",
-             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"] + cpu_args +
-            ["-kernel", KERNEL, "-append", append])
+def qemu_cmd(machine, append):
+    """QEMU booting $BENCH_BUILD/bench32.elf with the command line append
+    on machine (a name of tests/boot/machines.py), its serial port on
+    stdout, isa-debug-exit for the kernel's exit status."""
+    return (["qemu-system-x86_64", "-display", "none", "-serial", "stdio", "-no-reboot", "-monitor", "none",
+             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+            + machines.flags(f"tools-{machine}", machine, append=append, image=KERNEL))
 
 
 _booted = {}
@@ -129,7 +130,7 @@ def read(path):
 
 
 def records(path, kind=None):
-    """The records of a log, read with plain json (not tools/benchlog.py)."""
+    """The records of a log, read with plain json (not tools/benchlog/)."""
     out = []
     for line in read(path).decode(errors="replace").replace("\r", "").split("\n"):
         if line.startswith('{"rec"'):

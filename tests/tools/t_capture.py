@@ -141,8 +141,7 @@ def test_capture_live_qemu():
         raise Skip("qemu-system-x86_64 is not installed")
     d = workdir("capture_live")
     path = os.path.join(d, "live.log")
-    cmd = " ".join(f"'{a}'" for a in qemu_cmd(["-cpu", "max"],
-                                              "ensembles=5 samples=200 workloads=add_chain_64"))
+    cmd = " ".join(f"'{a}'" for a in qemu_cmd("q35-tcg", "ensembles=5 samples=200 workloads=add_chain_64"))
     p = subprocess.run(["bash", "-c",
                         f"timeout {QEMU_TIMEOUT} {cmd} | '{PY}' '{BENCH}' capture - -q -o '{path}'"],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=QEMU_TIMEOUT + 30)

@@ -28,8 +28,8 @@ def qr_shot():
     from t_bootpaths import grub_test_iso  # noqa: E402
     iso = grub_test_iso("tools-qr", "\tmultiboot2 /boot/bench.elf ensembles=6 samples=300 warmup=50\n"
                                     "\tset gfxpayload=1024x768x32")
-    with Machine("tools-qr", ["-cdrom", iso]) as m:
-        m.wait_for(HALTED, m.serial_text, 240)
+    with Machine("tools-qr", machine="bios-cdrom", image=iso) as m:
+        m.wait_for(HALTED, m.serial_text, m.timeout)
         m.wait_halted(60)
         m.framebuffer_text()
         text = m.serial_text()
