@@ -77,7 +77,8 @@ def machines_of(test):
     """The names of the table's machines among the constants of test's code
     and of the functions and classes of tests/boot it uses by name (their
     default arguments too), followed through: the machines it boots, for
-    the order and for alone."""
+    the order and for alone; and those of its attribute boots, for a test
+    whose runs are named elsewhere (t_same_output.py)."""
     found, seen, todo = set(), set(), [test]
     while todo:
         f = todo.pop()
@@ -94,7 +95,7 @@ def machines_of(test):
             codes += [k for k in c.co_consts if isinstance(k, types.CodeType)]
             todo += [f.__globals__[n] for n in c.co_names if callable(f.__globals__.get(n))]
         found |= {s for v in values for s in constants(v) if s in machines.MACHINES}
-    return found
+    return found | set(getattr(test, "boots", ()))
 
 
 def read_times():

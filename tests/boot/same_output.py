@@ -53,6 +53,7 @@ from collections import namedtuple
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+sys.path.insert(1, os.path.dirname(HERE))  # tests/: runner.py, which the boot helpers use
 
 INTEL = "max,vendor=GenuineIntel"
 SMALL = "ensembles=3 samples=50"

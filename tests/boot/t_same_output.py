@@ -21,12 +21,16 @@ def test_same_output_goldens():
         base = f.read().strip()
     out = os.path.join(LOGS, "same-output")
     # Two runs at a time: under -icount what a run prints does not depend on
-    # how fast the host runs it. Each QEMU run has its own timeout (180 s).
+    # how fast the host runs it. Each QEMU run has its machine's timeout.
     rc, text = same_output.capture_process(BUILD, out, ["-j", "2"], timeout=1800)
     check(rc == 0, f"capturing this build's output failed (exit status {rc})", text)
     diffs = same_output.differences(GOLDEN, out, limit=80)
     check(not diffs, f"the output differs from the goldens of {base[:12]} (tests/golden; this build's in "
           f"{out}); each line: file, line, '-' golden, '+' now:\n" + "\n".join(diffs))
+
+
+# The machines its runs boot, named in same_output.CONFIGS (for the runner's order).
+test_same_output_goldens.boots = {c.machine for c in same_output.CONFIGS}
 
 
 def test_same_output_masks_hide_only_their_figures():
