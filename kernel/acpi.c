@@ -40,21 +40,42 @@ static uint64_t find_rsdp(const struct boot_info *bi, const char **where)
 	return a;
 }
 
-/* Test only: flip a byte of the table called sig (test.acpi_corrupt=). */
+static int sig_is(const char *a, const char *b)
+{
+	return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3];
+}
+
+/* Test only (test.acpi_corrupt=): flip the checksum byte of the table
+ * called sig (the XSDT or RSDT in use included), or, for "RST0", zero the
+ * FADT's reset register address and fix its checksum (a valid FADT with a
+ * reset register at address 0). */
 static void corrupt_table(const char *sig)
 {
-	for (int i = 0; i < acpi.ntables; i++) {
+	int rst0 = sig_is(sig, "RST0");
+	uint64_t at = acpi.root_ok && sig_is(sig, acpi.use_xsdt ? "XSDT" : "RSDT") ? acpi.root_addr : 0;
+	uint32_t len = 0;
+	for (int i = 0; i < acpi.ntables && !at; i++) {
 		struct acpi_table *t = &acpi.tables[i];
-		if (t->sig[0] == sig[0] && t->sig[1] == sig[1] && t->sig[2] == sig[2] && t->sig[3] == sig[3] &&
-		    t->length > 36) {
-			volatile uint8_t *p = (volatile uint8_t *)t->addr;
-			p[9] ^= 0x5A; /* its checksum byte */
-			kprintf("test: test.acpi_corrupt=%s: flipped the checksum byte of the table at 0x%llx\n", sig,
-				(unsigned long long)t->addr);
-			return;
-		}
+		if (sig_is(t->sig, rst0 ? "FACP" : sig) && t->length > (rst0 ? 128u : 36u))
+			at = t->addr, len = t->length;
 	}
-	kprintf("test: test.acpi_corrupt=%s: no such table\n", sig);
+	if (!at) {
+		kprintf("test: test.acpi_corrupt=%s: no such table\n", sig);
+		return;
+	}
+	volatile uint8_t *p = (volatile uint8_t *)at;
+	if (rst0) {
+		for (int i = 120; i < 128; i++) /* RESET_REG's Address (ACPI 6.5 table 5.9) */
+			p[i] = 0;
+		p[9] = 0;
+		p[9] = (uint8_t)(0x100 - acpi_checksum((const uint8_t *)p, len));
+		kprintf("test: test.acpi_corrupt=RST0: the FADT's reset register address at 0x%llx set to 0, "
+			"its checksum fixed\n", (unsigned long long)at);
+		return;
+	}
+	p[9] ^= 0x5A; /* its checksum byte */
+	kprintf("test: test.acpi_corrupt=%s: flipped the checksum byte of the table at 0x%llx\n", sig,
+		(unsigned long long)at);
 }
 
 static void hpet_period(void)
@@ -116,6 +137,10 @@ void acpi_init(const struct boot_info *bi, const char *corrupt)
 			"listed: %d; I/O APICs: %d\n", (unsigned long long)acpi.lapic_addr,
 			acpi.lapic_override ? " (address override)" : "", enabled, ids,
 			n >= (int)sizeof ids - 16 ? " ..." : "", capable, acpi.ncpus, acpi.nioapics);
+		if (acpi.cpus_dropped)
+			kprintf("acpi: MADT: %d more processor entries past the first %d dropped (ACPI_MAX_CPUS, "
+				"lib/acpi.h): those CPUs are not listed and not started\n", acpi.cpus_dropped,
+				ACPI_MAX_CPUS);
 	} else if (acpi.root_ok) {
 		kprintf("acpi: MADT: none usable: the CPU list is unknown\n");
 	}

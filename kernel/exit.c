@@ -37,12 +37,7 @@ static void delay_ms(int ms)
 static int reboot_fadt(void)
 {
 	const struct acpi_gas *g = &acpi.reset_reg;
-	const char *why = !acpi.rsdp_found ? "no ACPI tables" : !acpi.fadt_ok ? "no usable FADT"
-			: !acpi.reset_supported ? "the FADT does not support it (RESET_REG_SUP = 0)"
-			: g->space > 1 ? "it is in PCI configuration space (not written here)"
-			: g->space == 1 && g->address > 0xFFFF ? "its I/O address is past 0xFFFF"
-			: g->space == 0 && (!g->address || g->address >= 0x100000000ull)
-				? "its memory address is 0 or outside the identity-mapped 4 GiB" : 0;
+	const char *why = acpi_reset_refusal(&acpi);
 	if (why) {
 		kprintf("bench: after=reboot: FADT reset register: not used: %s\n", why);
 		return 0;

@@ -118,7 +118,7 @@ static void parse_madt(const uint8_t *p, uint32_t len, struct acpi_info *in)
 			if (in->ncpus < ACPI_MAX_CPUS)
 				in->cpus[in->ncpus++] = c;
 			else
-				in->cpus_truncated = 1;
+				in->cpus_dropped++;
 		}
 		o += l;
 	}
@@ -172,6 +172,25 @@ static void parse_hpet(const uint8_t *p, uint32_t len, struct acpi_info *in)
 	in->hpet_min_tick = rd16(p + 53);
 }
 
+/* The root table sig at addr when it is readable, says sig and checks out. */
+static const uint8_t *root_table(acpi_map_fn map, void *ctx, uint64_t addr, const char *sig, struct acpi_table *t)
+{
+	const uint8_t *p = addr ? table_at(map, ctx, addr, t) : 0;
+	return p && t->checksum_ok && same(p, sig, 4) ? p : 0;
+}
+
+const char *acpi_reset_refusal(const struct acpi_info *in)
+{
+	const struct acpi_gas *g = &in->reset_reg;
+	return !in->rsdp_found ? "no ACPI tables" : !in->fadt_ok ? "no usable FADT"
+		: !in->reset_supported ? "the FADT does not support it (RESET_REG_SUP = 0)"
+		: g->space > 1 ? "it is in PCI configuration space (not written here)"
+		: g->space == 1 && !g->address ? "its I/O address is 0"
+		: g->space == 1 && g->address > 0xFFFF ? "its I/O address is past 0xFFFF"
+		: g->space == 0 && (!g->address || g->address >= 0x100000000ull)
+			? "its memory address is 0 or outside the identity-mapped 4 GiB" : 0;
+}
+
 void acpi_parse(acpi_map_fn map, void *ctx, uint64_t rsdp, struct acpi_info *in)
 {
 	*in = (struct acpi_info){ 0 };
@@ -188,16 +207,26 @@ void acpi_parse(acpi_map_fn map, void *ctx, uint64_t rsdp, struct acpi_info *in)
 	for (int i = 0; i < 6; i++)
 		in->oem[i] = (char)((r[9 + i] >= 0x20 && r[9 + i] < 0x7F) ? r[9 + i] : '?');
 	uint64_t xsdt = in->revision >= 2 ? rd64(r + 24) : 0;
-	in->use_xsdt = xsdt != 0;
-	in->root_addr = xsdt ? xsdt : rd32(r + 16);
+	uint64_t rsdt = rd32(r + 16);
+	in->xsdt_addr = xsdt;
 	struct acpi_table root;
-	const uint8_t *p = table_at(map, ctx, in->root_addr, &root);
-	int entry = in->use_xsdt ? 8 : 4;
-	if (!p || !root.checksum_ok || !same(p, in->use_xsdt ? "XSDT" : "RSDT", 4)) {
-		problem(in, in->use_xsdt ? "XSDT: unreadable, bad signature or bad checksum; no tables used"
-					 : "RSDT: unreadable, bad signature or bad checksum; no tables used");
+	const uint8_t *p = xsdt ? root_table(map, ctx, xsdt, "XSDT", &root) : 0;
+	if (xsdt && !p) {
+		in->xsdt_refused = 1;
+		problem(in, rsdt ? "XSDT: unreadable, bad signature or bad checksum; the RSDT is used instead"
+				 : "XSDT: unreadable, bad signature or bad checksum, and no RSDT; no tables used");
+		if (!rsdt) {
+			in->use_xsdt = 1, in->root_addr = xsdt;
+			return;
+		}
+	}
+	in->use_xsdt = p != 0;
+	in->root_addr = p ? xsdt : rsdt;
+	if (!p && !(p = root_table(map, ctx, rsdt, "RSDT", &root))) {
+		problem(in, "RSDT: unreadable, bad signature or bad checksum; no tables used");
 		return;
 	}
+	int entry = in->use_xsdt ? 8 : 4;
 	in->root_ok = 1;
 	for (uint32_t o = 36; o + (uint32_t)entry <= root.length; o += (uint32_t)entry) {
 		uint64_t a = entry == 8 ? rd64(p + o) : rd32(p + o);

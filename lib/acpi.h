@@ -18,7 +18,15 @@
 typedef const uint8_t *(*acpi_map_fn)(void *ctx, uint64_t phys, uint64_t len);
 
 #define ACPI_MAX_TABLES 64
-#define ACPI_MAX_CPUS 512
+/* The MADT's processor entries kept: 4096. The entries are counted, not
+ * their IDs (x2APIC IDs are 32-bit and sparse), and the largest x86
+ * machines list far fewer: a two-socket EPYC 9965 has 768 threads, a
+ * 32-socket HPE Superdome Flex 1,792; firmware may add disabled entries
+ * for hot-plug. Every kept entry costs about 250 bytes of static memory
+ * across kernel/smp.c and bench/percpu.c (SMP_MAX_CPUS follows this), so
+ * 4096 costs about 1 MiB. An entry past it is counted in cpus_dropped and
+ * said on its own line (kernel/acpi.c). */
+#define ACPI_MAX_CPUS 4096
 #define ACPI_MAX_PROBLEMS 8
 
 struct acpi_table {
@@ -52,6 +60,8 @@ struct acpi_info {
 	int use_xsdt;
 	uint64_t root_addr;     /* the XSDT or RSDT used */
 	int root_ok;
+	int xsdt_refused;       /* the XSDT failed (unreadable, signature, checksum): the RSDT was tried */
+	uint64_t xsdt_addr;     /* the RSDP's XSDT address (revision >= 2), 0 when none */
 
 	struct acpi_table tables[ACPI_MAX_TABLES];
 	int ntables, tables_truncated;
@@ -61,7 +71,8 @@ struct acpi_info {
 	int lapic_override;
 	uint32_t madt_flags;    /* bit 0 PCAT_COMPAT: 8259s present */
 	struct acpi_cpu cpus[ACPI_MAX_CPUS];
-	int ncpus, cpus_truncated, nioapics;
+	int ncpus, nioapics;
+	int cpus_dropped;        /* processor entries past ACPI_MAX_CPUS: not kept */
 
 	int fadt_ok;
 	uint8_t fadt_revision;
@@ -92,8 +103,25 @@ uint64_t acpi_find_rsdp(acpi_map_fn map, void *ctx, uint64_t base, uint64_t len)
 
 /* acpi_parse - read everything from the RSDP at rsdp into *info. Never
  * fails: what cannot be read or checks wrong is a problem line and is
- * left out. */
+ * left out. The root table is the XSDT when the RSDP (revision >= 2) has
+ * one (ACPI 6.5 5.2.5.3); an XSDT that cannot be read or fails its
+ * signature or checksum is refused and the RSDT, when the RSDP names one,
+ * is used instead, said as a problem line. (ACPICA does otherwise: its
+ * AcpiTbParseRootTable, tables/tbutils.c, verifies the root table with
+ * AcpiUtVerifyChecksum, which only warns, ACPI_CHECKSUM_ABORT being FALSE,
+ * and uses the XSDT anyway; from 2013 to 2014 its AcpiTbValidateXsdt fell
+ * back to the RSDT for an XSDT too short or holding a NULL entry. Here a
+ * table that fails its checksum is never used, so the RSDT, which carries
+ * the same tables, is the one left.) */
 void acpi_parse(acpi_map_fn map, void *ctx, uint64_t rsdp, struct acpi_info *info);
+
+/* acpi_reset_refusal - why the FADT's reset register (ACPI 6.5 4.8.3.6;
+ * FADT RESET_REG, RESET_VALUE, flags RESET_REG_SUP) cannot be written by
+ * kernel/exit.c, one phrase, or NULL when it can: it must be in system I/O
+ * space at an address 1..0FFFFh, or in memory space at 1..4 GiB - 1 (the
+ * identity map); address 0 is no register in either space (firmware that
+ * has none fills the structure with zeros). */
+const char *acpi_reset_refusal(const struct acpi_info *info);
 
 /* acpi_checksum - the byte sum of p[0..len-1] modulo 256 (0 for a valid table). */
 uint8_t acpi_checksum(const uint8_t *p, uint64_t len);

@@ -1,7 +1,9 @@
 /* tests/unit/test_acpi.c - lib/acpi.c on tables made here in a fake
  * physical memory: the RSDP scan, XSDT and RSDT, MADT (local APIC, x2APIC,
  * address override), FADT (PM timer, 32-bit flag, X_PM_TMR_BLK, reset
- * register), HPET; bad checksums, truncated entries, unreadable tables. */
+ * register), HPET; bad checksums, truncated entries, unreadable tables;
+ * issue 20: the XSDT refused for the RSDT, 768 and more processor entries,
+ * the reset register at address 0. */
 #include <stdint.h>
 #include <string.h>
 #include "check.h"
@@ -161,11 +163,42 @@ static void test_bad_checksums(void)
 	CHECK_STR(in.problems[0], "RSDP: bad signature or checksum", "bad RSDP's problem text");
 	acpi_parse(map, 0, 0, &in);
 	CHECK_STR(in.problems[0], "RSDP: not found", "no RSDP address: the problem says not found");
+}
+
+/* Issue 20 item 11: an XSDT that fails its checksum is refused and the
+ * RSDT, which lists the same tables, is used; said as one problem. */
+static void test_xsdt_falls_back_to_rsdt(void)
+{
 	build(2);
 	mem[XSDT + 40] ^= 1;
 	acpi_parse(map, 0, RSDP, &in);
-	CHECK(in.rsdp_found && !in.root_ok && in.ntables == 0 && in.nproblems == 1,
-	      "bad XSDT checksum: no tables, one problem");
+	CHECK(in.rsdp_found && in.root_ok && !in.use_xsdt && in.xsdt_refused,
+	      "bad XSDT checksum: the XSDT is refused, the RSDT used");
+	CHECK_EQ_U64(in.root_addr, RSDT, "bad XSDT checksum: the root table is the RSDT");
+	CHECK_EQ_U64(in.xsdt_addr, XSDT, "bad XSDT checksum: the XSDT's address is kept for the line");
+	CHECK(in.ntables == 4 && in.madt_ok && in.fadt_ok && in.hpet_ok,
+	      "bad XSDT checksum: the RSDT's 4 tables, MADT, FADT and HPET parsed");
+	CHECK(in.nproblems == 1 && in.problems[0] && strstr(in.problems[0], "the RSDT is used instead"),
+	      "bad XSDT checksum: one problem saying the RSDT is used instead");
+	build(2);
+	memcpy(mem + XSDT, "XSDU", 4); /* a wrong signature, checksum fixed */
+	fix(XSDT, 36 + 32, XSDT + 9);
+	acpi_parse(map, 0, RSDP, &in);
+	CHECK(in.root_ok && !in.use_xsdt && in.ncpus == 3, "XSDT with a wrong signature: the RSDT is used");
+	build(2);
+	mem[XSDT + 40] ^= 1;
+	mem[RSDT + 40] ^= 1;
+	acpi_parse(map, 0, RSDP, &in);
+	CHECK(in.rsdp_found && !in.root_ok && in.ntables == 0 && in.nproblems == 2,
+	      "bad XSDT and bad RSDT checksums: no tables, two problems");
+	build(2);
+	w32(RSDP + 16, 0); /* no RSDT named */
+	fix(RSDP, 20, RSDP + 8);
+	fix(RSDP, 36, RSDP + 32);
+	mem[XSDT + 40] ^= 1;
+	acpi_parse(map, 0, RSDP, &in);
+	CHECK(!in.root_ok && in.use_xsdt && in.root_addr == XSDT && in.nproblems == 1,
+	      "bad XSDT and no RSDT: no tables, one problem, the XSDT named");
 }
 
 static void test_damaged_entries(void)
@@ -191,11 +224,77 @@ static void test_damaged_entries(void)
 	CHECK(!in.hpet_ok && in.nproblems == 1, "HPET in I/O space: not usable, one problem");
 }
 
+/* Issue 20 item 10: a two-socket EPYC 9965 with SMT lists 768 x2APIC
+ * entries; all are kept, the boot CPU's among them wherever it is; past
+ * ACPI_MAX_CPUS the dropped entries are counted. */
+#define MADT2 0x10000
+static void x2apic_madt(int n)
+{
+	uint32_t len = 44 + 16 * (uint32_t)n;
+	header(MADT2, "APIC", len, 5);
+	w32(MADT2 + 36, 0xFEE00000);
+	for (int i = 0; i < n; i++) {
+		uint32_t o = MADT2 + 44 + 16 * (uint32_t)i;
+		mem[o] = 9, mem[o + 1] = 16, w32(o + 4, 2u * (uint32_t)i), w32(o + 8, 1), w32(o + 12, (uint32_t)i);
+	}
+	fix(MADT2, len, MADT2 + 9);
+	w64(XSDT + 36, MADT2);
+	fix(XSDT, 36 + 32, XSDT + 9);
+}
+
+static void test_many_cpus(void)
+{
+	build(2);
+	x2apic_madt(768);
+	acpi_parse(map, 0, RSDP, &in);
+	CHECK_EQ_U64(in.ncpus, 768, "768 x2APIC entries (two EPYC 9965 with SMT): all kept");
+	CHECK_EQ_U64(in.cpus_dropped, 0, "768 x2APIC entries: none dropped");
+	CHECK(in.cpus[700].apic_id == 1400 && in.cpus[700].uid == 700 && in.cpus[700].x2apic && in.cpus[700].enabled,
+	      "entry 700 (past the old bound of 512): x2APIC ID 1400, UID 700, enabled");
+	CHECK(in.nproblems == 0, "768 x2APIC entries: no problem");
+	build(2);
+	x2apic_madt(ACPI_MAX_CPUS + 100);
+	acpi_parse(map, 0, RSDP, &in);
+	CHECK_EQ_U64(in.ncpus, ACPI_MAX_CPUS, "ACPI_MAX_CPUS + 100 entries: ACPI_MAX_CPUS kept");
+	CHECK_EQ_U64(in.cpus_dropped, 100, "ACPI_MAX_CPUS + 100 entries: 100 counted as dropped");
+	CHECK_EQ_U64(in.cpus[ACPI_MAX_CPUS - 1].uid, ACPI_MAX_CPUS - 1, "the last kept entry is the bound's");
+}
+
+/* Issue 20 item 12: a reset register at address 0 is refused in I/O space
+ * as in memory space; the usable ones are not. */
+static void test_reset_refusal(void)
+{
+	build(2);
+	acpi_parse(map, 0, RSDP, &in);
+	CHECK(acpi_reset_refusal(&in) == 0, "I/O 0xCF9: the reset register is usable");
+	in.reset_reg.address = 0;
+	CHECK_STR(acpi_reset_refusal(&in), "its I/O address is 0", "I/O address 0: refused");
+	in.reset_reg.space = 0;
+	CHECK_STR(acpi_reset_refusal(&in), "its memory address is 0 or outside the identity-mapped 4 GiB",
+		  "memory address 0: refused");
+	in.reset_reg.address = 0xFEE00000;
+	CHECK(acpi_reset_refusal(&in) == 0, "memory 0xFEE00000: usable");
+	in.reset_reg.space = 1, in.reset_reg.address = 0x10000;
+	CHECK_STR(acpi_reset_refusal(&in), "its I/O address is past 0xFFFF", "I/O 0x10000: refused");
+	in.reset_reg.space = 2;
+	CHECK_STR(acpi_reset_refusal(&in), "it is in PCI configuration space (not written here)", "PCI space: refused");
+	in.reset_supported = 0;
+	CHECK_STR(acpi_reset_refusal(&in), "the FADT does not support it (RESET_REG_SUP = 0)",
+		  "RESET_REG_SUP = 0: refused");
+	in.fadt_ok = 0;
+	CHECK_STR(acpi_reset_refusal(&in), "no usable FADT", "no FADT: refused");
+	in.rsdp_found = 0;
+	CHECK_STR(acpi_reset_refusal(&in), "no ACPI tables", "no RSDP: refused");
+}
+
 int main(void)
 {
 	test_full();
 	test_rsdt_only();
 	test_bad_checksums();
 	test_damaged_entries();
+	test_xsdt_falls_back_to_rsdt();
+	test_many_cpus();
+	test_reset_refusal();
 	return check_summary("acpi");
 }
