@@ -3,11 +3,16 @@ kernel/acpi.c, lib/acpi.c): the RSDP found by the BIOS-area scan (QEMU
 -kernel) and from GRUB's multiboot2 tag, the MADT's CPUs for -smp, the
 FADT's PM timer and reset register, the HPET's base and counter period from
 its capabilities register, a machine without an HPET, and a table with a
-bad checksum: one clear line, the run completes."""
+bad checksum: one clear line, the run completes. Issue 20: an XSDT that
+fails its checksum gives way to the RSDT (item 11); a reset register at
+I/O address 0 is refused (item 12). (Item 10, more processor entries than
+ACPI_MAX_CPUS, needs more than 4096 CPUs: QEMU 7.2's q35 takes 288, so
+tests/unit/test_acpi.c covers it.)"""
 import re
 
 from qemu import check, expect_complete, qemu
-from t_bootpaths import grub_test_iso
+from screen import Machine
+from t_bootpaths import expect_complete_halted_or_reset, grub_test_iso
 
 SMALL = "ensembles=2 samples=20 warmup=0 methods=cpuid workloads=add_chain_64"
 
@@ -64,3 +69,37 @@ def test_acpi_from_grub_multiboot2_tag():
     a = run.one("acpi")
     check(a["rsdp"] and a["cpus_enabled"] == 1 and a["hpet_base"] == 0xFED00000, f"acpi {a}", text)
     check("from the multiboot2 ACPI tag's copy" in text, "the RSDP did not come from the tag", text)
+
+
+def test_acpi_bad_xsdt_uses_rsdt():
+    """UEFI (OVMF through GRUB: RSDP revision 2 with an XSDT and an RSDT),
+    the XSDT's checksum byte flipped (test.acpi_corrupt=XSDT): the XSDT is
+    refused in one line and the RSDT's tables are used (issue 20 item 11)."""
+    iso = grub_test_iso("acpi-xsdt", f"\tmultiboot2 /boot/bench.elf {SMALL} test.acpi_corrupt=XSDT")
+    rc, text = qemu("acpi-bad-xsdt", "ovmf-cdrom", image=iso)
+    run = expect_complete(rc, text)
+    a = run.one("acpi")
+    check("test: test.acpi_corrupt=XSDT: flipped the checksum byte" in text, "the XSDT was not corrupted", text)
+    check(run.has_line("acpi: XSDT: unreadable, bad signature or bad checksum; the RSDT is used instead"),
+          "no line saying the RSDT is used instead", text)
+    line = [l for l in run.lines if l.startswith("acpi: RSDP")][0]
+    check("RSDP revision 2" in line and "; RSDT at 0x" in line and all(t in line for t in ("FACP", "APIC")),
+          f"the RSDT's tables are not listed: {line}", text)
+    check(a["cpus_enabled"] == 1 and a["pm_timer_port"] != 0, f"MADT and FADT not used: {a}", text)
+
+
+def test_acpi_reset_register_io_zero():
+    """after=reboot with the FADT's reset register moved to I/O address 0
+    (test.acpi_corrupt=RST0: a valid FADT): refused in one line, and the
+    reset control register at 0xCF9 resets the machine (issue 20 item 12)."""
+    with Machine("acpi-reset0", machine="q35-tcg", append=f"after=reboot {SMALL} test.acpi_corrupt=RST0") as m:
+        rc = m.wait_exit(90)
+        text = m.serial_text()
+    check(rc == 0, f"QEMU exit status {rc}: the machine did not reset", text)
+    run = expect_complete_halted_or_reset(text)
+    check("test: test.acpi_corrupt=RST0: the FADT's reset register address" in text, "the FADT was not changed",
+          text)
+    check(run.has_line("bench: after=reboot: FADT reset register: not used: its I/O address is 0"),
+          "a reset register at I/O address 0 was not refused", text)
+    check(run.has_line("bench: after=reboot: resetting through the reset control register"), "0xCF9 not tried",
+          text)
