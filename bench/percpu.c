@@ -27,52 +27,9 @@ int percpu_active(void)
 	return active;
 }
 
-/* The core type of the calling CPU: CPUID.1AH:EAX[31:24] when
- * CPUID.07H:EDX[15] (Hybrid) says the part is hybrid, else 0. */
-static uint8_t core_type_here(void)
-{
-	uint32_t max = cpuid(0, 0).eax;
-	if (max < 7 || !((cpuid(7, 0).edx >> 15) & 1) || max < 0x1A)
-		return 0;
-	return (uint8_t)(cpuid(0x1A, 0).eax >> 24);
-}
-
 static void read_core_type(void *arg)
 {
-	*(uint8_t *)arg = core_type_here();
-}
-
-/* The topology leaves as lib/cpus.c reads them, on the boot CPU. */
-static void read_topology(const struct cpu_info *c, struct cpus_topo *t)
-{
-	struct cpus_topo_cpuid in = { 0 };
-	uint32_t leaves[2] = { 0x1F, 0x0B };
-	for (int k = 0; k < 2 && !in.nlevels; k++) {
-		if (c->max_basic < leaves[k])
-			continue;
-		for (uint32_t sub = 0; sub < CPUS_TOPO_LEVELS; sub++) {
-			struct cpuid_regs r = cpuid(leaves[k], sub);
-			uint32_t type = (r.ecx >> 8) & 0xFF;
-			if (!type)
-				break;
-			in.level_type[in.nlevels] = type;
-			in.level_shift[in.nlevels] = r.eax & 0x1F;
-			in.nlevels++;
-		}
-		if (in.nlevels)
-			in.leaf = (int)leaves[k];
-	}
-	struct cpuid_regs r1 = cpuid(1, 0);
-	in.htt = (r1.edx >> 28) & 1;
-	in.logical_ids = (r1.ebx >> 16) & 0xFF;
-	if (c->max_basic >= 4 && !c->is_amd)
-		in.core_ids = ((cpuid(4, 0).eax >> 26) & 0x3F) + 1;
-	in.amd = c->is_amd;
-	if (c->is_amd && c->max_ext >= 0x80000008)
-		in.amd_apic_id_size = (cpuid(0x80000008, 0).ecx >> 12) & 0xF;
-	if (c->is_amd && c->max_ext >= 0x8000001E)
-		in.amd_threads = ((cpuid(0x8000001E, 0).ebx >> 8) & 0xFF) + 1;
-	cpus_topo_from_cpuid(&in, t);
+	*(uint8_t *)arg = cpus_core_type_read(cpuid_into, 0);
 }
 
 static const char *type_word(uint8_t t)
@@ -83,7 +40,10 @@ static const char *type_word(uint8_t t)
 int percpu_list(const struct cpu_info *boot, const char *value, int *problems)
 {
 	struct cpus_topo topo;
-	read_topology(boot, &topo);
+	struct cpus_topo_cpuid in;
+	(void)boot;
+	cpus_topo_read(cpuid_into, 0, &in);
+	cpus_topo_from_cpuid(&in, &topo);
 	ncpus = smp_cpu_count();
 	if (ncpus > SMP_MAX_CPUS)
 		ncpus = SMP_MAX_CPUS;
@@ -96,7 +56,7 @@ int percpu_list(const struct cpu_info *boot, const char *value, int *problems)
 		d->is_boot = s->boot;
 		d->core_type = 0;
 		if (s->boot)
-			d->core_type = core_type_here();
+			d->core_type = cpus_core_type_read(cpuid_into, 0);
 		else if (s->online)
 			smp_run_on(n, read_core_type, &d->core_type);
 		cpus_topo_split(&topo, d->apic_id, &d->pkg, &d->core, &d->thread);

@@ -58,6 +58,60 @@ void cpus_topo_from_cpuid(const struct cpus_topo_cpuid *in, struct cpus_topo *ou
 	}
 }
 
+void cpus_topo_read(cpuid_fn *f, void *ctx, struct cpus_topo_cpuid *in)
+{
+	static const uint32_t leaves[2] = { 0x1F, 0x0B };
+	struct cpu_info c;
+	uint32_t r[4];
+	cpuinfo_read(f, ctx, &c);
+	*in = (struct cpus_topo_cpuid){ 0 };
+	for (int k = 0; k < 2 && !in->nlevels; k++) {
+		if (c.max_basic < leaves[k])
+			continue;
+		for (uint32_t sub = 0; sub < CPUS_TOPO_LEVELS; sub++) {
+			f(ctx, leaves[k], sub, r);
+			uint32_t type = (r[2] >> 8) & 0xFF;
+			if (!type)
+				break;
+			in->level_type[in->nlevels] = type;
+			in->level_shift[in->nlevels] = r[0] & 0x1F;
+			in->nlevels++;
+		}
+		if (in->nlevels)
+			in->leaf = (int)leaves[k];
+	}
+	f(ctx, 1, 0, r);
+	in->htt = (r[3] >> 28) & 1;
+	in->logical_ids = (r[1] >> 16) & 0xFF;
+	if (c.max_basic >= 4 && !c.is_amd) {
+		f(ctx, 4, 0, r);
+		in->core_ids = ((r[0] >> 26) & 0x3F) + 1;
+	}
+	in->amd = c.is_amd;
+	if (c.is_amd && c.max_ext >= 0x80000008u) {
+		f(ctx, 0x80000008u, 0, r);
+		in->amd_apic_id_size = (r[2] >> 12) & 0xF;
+	}
+	if (c.is_amd && c.max_ext >= 0x8000001Eu) {
+		f(ctx, 0x8000001Eu, 0, r);
+		in->amd_threads = ((r[1] >> 8) & 0xFF) + 1;
+	}
+}
+
+uint8_t cpus_core_type_read(cpuid_fn *f, void *ctx)
+{
+	uint32_t r[4], max;
+	f(ctx, 0, 0, r);
+	max = r[0];
+	if (max < 0x1A)
+		return 0;
+	f(ctx, 7, 0, r);
+	if (!((r[3] >> 15) & 1))
+		return 0;
+	f(ctx, 0x1A, 0, r);
+	return (uint8_t)(r[0] >> 24);
+}
+
 void cpus_topo_split(const struct cpus_topo *t, uint32_t apic_id, uint32_t *pkg, uint32_t *core,
 		     uint32_t *thread)
 {
@@ -79,6 +133,16 @@ const char *cpus_core_type_name(uint8_t type)
 	default:
 		return "unknown core type";
 	}
+}
+
+int cpus_core_is_p(uint8_t type)
+{
+	return type == CPU_TYPE_CORE;
+}
+
+int cpus_core_is_e(uint8_t type)
+{
+	return type == CPU_TYPE_ATOM;
 }
 
 const char *cpus_mode_name(enum cpus_mode m)
@@ -202,7 +266,6 @@ void cpus_select(const struct cpus_sel *sel, const struct cpus_desc *cpus, int n
 		break;
 	case CPUS_P:
 	case CPUS_E: {
-		uint8_t want = sel->mode == CPUS_P ? CPU_TYPE_CORE : CPU_TYPE_ATOM;
 		if (!hybrid) {
 			say(out, sel->mode == CPUS_P ? "cpus=p: no CPU reports a hybrid core type "
 				 "(CPUID.07H:EDX[15] Hybrid is 0, or leaf 1AH is absent)" :
@@ -211,7 +274,8 @@ void cpus_select(const struct cpus_sel *sel, const struct cpus_desc *cpus, int n
 			break;
 		}
 		for (int i = 0; i < n; i++)
-			chosen[i] = cpus[i].online && cpus[i].core_type == want;
+			chosen[i] = cpus[i].online && (sel->mode == CPUS_P ? cpus_core_is_p(cpus[i].core_type)
+								      : cpus_core_is_e(cpus[i].core_type));
 		break;
 	}
 	case CPUS_ONE_PER_CORE:

@@ -28,6 +28,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "cpuinfo.h"
 
 #define CPUS_TOPO_LEVELS 8   /* sub-leaves of 0BH/1FH read at most */
 #define CPUS_LIST_MAX 64     /* numbers in a cpus= list */
@@ -51,6 +52,12 @@ struct cpus_topo_cpuid {
 	uint32_t amd_threads;    /* 8000_001EH:EBX[15:8] + 1, 0: leaf absent */
 };
 
+/* cpus_topo_read - fill *in from CPUID through f (on the CPU it runs on):
+ * leaf 1FH's sub-leaves, else 0BH's, while their level type is nonzero (at
+ * most CPUS_TOPO_LEVELS), leaves 1H and 4H, AMD's 80000008H and 8000001EH,
+ * each read only when the maximum leaf reaches it. */
+void cpus_topo_read(cpuid_fn *f, void *ctx, struct cpus_topo_cpuid *in);
+
 /* How an APIC ID splits into package, core and thread. */
 struct cpus_topo {
 	int known;               /* 0: nothing to go by (a single-core CPU) */
@@ -72,9 +79,19 @@ void cpus_topo_from_cpuid(const struct cpus_topo_cpuid *in, struct cpus_topo *ou
 void cpus_topo_split(const struct cpus_topo *t, uint32_t apic_id, uint32_t *pkg, uint32_t *core,
 		     uint32_t *thread);
 
+/* cpus_core_type_read - the core type of the CPU f runs on: CPUID.1AH:
+ * EAX[31:24] when CPUID.07H:EDX[15] (Hybrid) says the part is hybrid,
+ * else 0. */
+uint8_t cpus_core_type_read(cpuid_fn *f, void *ctx);
+
 /* cpus_core_type_name - "P-core (Intel Core)", "E-core (Intel Atom)",
  * "not hybrid" for 0, or "unknown core type" for other values. */
 const char *cpus_core_type_name(uint8_t type);
+
+/* cpus_core_is_p, cpus_core_is_e - whether a core type is of the kind
+ * cpus=p (Intel P-core) or cpus=e (Intel E-core) selects: 1 or 0. */
+int cpus_core_is_p(uint8_t type);
+int cpus_core_is_e(uint8_t type);
 
 /* One CPU of the machine, in MADT order (the number cpus= uses). */
 struct cpus_desc {
