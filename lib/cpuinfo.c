@@ -28,12 +28,27 @@ uint32_t cpuinfo_family(uint32_t eax1)
 	return base == 0xF ? base + ((eax1 >> 20) & 0xFF) : base;
 }
 
+/* Which base families add the extended model, by vendor:
+ *  - Intel: 06H and 0FH (SDM Vol. 2A CPUID, "If Family_ID = 06H or
+ *    Family_ID = 0FH, DisplayModel = (Extended_Model_ID << 4) + Model_ID");
+ *  - AMD and Hygon: 0FH only (APM Vol. 3 CPUID Fn0000_0001_EAX: "Model is
+ *    {ExtModel, BaseModel} if BaseFamily is Fh, else BaseModel");
+ *  - Centaur and Zhaoxin: 06H and above. Their family 7 parts number their
+ *    models with the extended field (KX-6000G: 000307B2H, model 3BH), as
+ *    Linux x86_model() (arch/x86/lib/cpu.c: family >= 6, every vendor)
+ *    and Zhaoxin's own model numbers have it;
+ *  - any other vendor: the SDM's rule. */
 uint32_t cpuinfo_model(const char *vendor, uint32_t eax1)
 {
 	uint32_t base_family = (eax1 >> 8) & 0xF, base_model = (eax1 >> 4) & 0xF;
-	(void)vendor;
-	return (base_family == 0x6 || base_family == 0xF) ? base_model + (((eax1 >> 16) & 0xF) << 4)
-							   : base_model;
+	int add;
+	if (vendor_is(vendor, "AuthenticAMD") || vendor_is(vendor, "HygonGenuine"))
+		add = base_family == 0xF;
+	else if (vendor_is(vendor, "CentaurHauls") || vendor_is(vendor, "  Shanghai  "))
+		add = base_family >= 0x6;
+	else
+		add = base_family == 0x6 || base_family == 0xF;
+	return add ? base_model + (((eax1 >> 16) & 0xF) << 4) : base_model;
 }
 
 void cpuinfo_read(cpuid_fn *f, void *ctx, struct cpu_info *c)

@@ -54,8 +54,10 @@ int cpu_vendor_is(const struct cpu_info *c, const char *v);
 uint32_t cpuinfo_family(uint32_t eax1);
 
 /* cpuinfo_model - the display model of CPUID.1:EAX: the base model
- * (EAX[7:4]), plus the extended model (EAX[19:16]) << 4 where the vendor
- * says so (see lib/cpuinfo.c). vendor: the 12 characters of leaf 0. */
+ * (EAX[7:4]), plus the extended model (EAX[19:16]) << 4 for the base
+ * families the vendor adds it for: Intel 06H and 0FH (SDM), AMD and Hygon
+ * 0FH (APM), Centaur and Zhaoxin 06H and above (lib/cpuinfo.c says why),
+ * others as Intel. vendor: the 12 characters of leaf 0 (EBX, EDX, ECX). */
 uint32_t cpuinfo_model(const char *vendor, uint32_t eax1);
 
 #endif
