@@ -63,8 +63,9 @@ int percpu_list(const struct cpu_info *boot, const char *value, int *problems)
 		online += d->online;
 		hybrid |= d->core_type != 0;
 	}
-	kprintf("cpus: %d CPU%s in the MADT, %d online; topology from %s%s\n", ncpus, ncpus == 1 ? "" : "s",
-		online, topo.source, topo.known ? "" : " (every APIC ID its own package)");
+	kprintf("cpus: %d CPU%s in the MADT, %d online; topology from %s%s%s%s\n", ncpus, ncpus == 1 ? "" : "s",
+		online, topo.source, topo.known ? "" : " (every APIC ID its own package)",
+		topo.grouping[0] ? "; " : "", topo.grouping);
 	for (int n = 0; n < ncpus; n++) {
 		const struct cpus_desc *d = &desc[n];
 		const struct smp_cpu_info *s = smp_cpu(n);
@@ -73,8 +74,11 @@ int percpu_list(const struct cpu_info *boot, const char *value, int *problems)
 			fmt_format(type, sizeof type, "%s", cpus_core_type_name(d->core_type));
 		else
 			fmt_format(type, sizeof type, "core type not read (not started)");
-		kprintf("cpus: CPU %d: APIC ID %u%s, package %u core %u thread %u, %s%s%s\n", n, d->apic_id,
-			d->is_boot ? " (the boot CPU)" : "", d->pkg, d->core, d->thread, type,
+		char unit[32] = "";
+		if (topo.has_cu)
+			fmt_format(unit, sizeof unit, " compute unit %u", cpus_topo_unit(&topo, d->core));
+		kprintf("cpus: CPU %d: APIC ID %u%s, package %u%s core %u thread %u, %s%s%s\n", n, d->apic_id,
+			d->is_boot ? " (the boot CPU)" : "", d->pkg, unit, d->core, d->thread, type,
 			d->online ? "" : ": not online: ", d->online ? "" : (s->why ? s->why : "not started"));
 	}
 	struct cpus_sel sel;
@@ -104,6 +108,8 @@ int percpu_list(const struct cpu_info *boot, const char *value, int *problems)
 			rec_bool(&r, "boot", d->is_boot);
 			rec_str(&r, "core_type", type_word(d->core_type));
 			rec_u64(&r, "package", d->pkg);
+			if (topo.has_cu)
+				rec_u64(&r, "compute_unit", cpus_topo_unit(&topo, d->core));
 			rec_u64(&r, "core", d->core);
 			rec_u64(&r, "thread", d->thread);
 			rec_object_end(&r);

@@ -18,6 +18,9 @@ static void topo_none(struct cpus_topo *out)
 	out->known = 0;
 	out->source = "none";
 	out->smt_shift = out->pkg_shift = 0;
+	out->has_cu = 0;
+	out->cu_shift = 0;
+	out->grouping = "";
 }
 
 void cpus_topo_from_cpuid(const struct cpus_topo_cpuid *in, struct cpus_topo *out)
@@ -36,18 +39,26 @@ void cpus_topo_from_cpuid(const struct cpus_topo_cpuid *in, struct cpus_topo *ou
 		out->pkg_shift = pkg;
 		return;
 	}
-	if (in->amd && in->amd_apic_id_size) {
-		uint32_t pkg = in->amd_apic_id_size, smt = in->amd_threads ? id_bits(in->amd_threads) : 0;
-		if (pkg > 32 || smt > pkg)
+	if (in->amd && (in->amd_apic_id_size || in->amd_nc)) {
+		uint32_t pkg = in->amd_apic_id_size ? in->amd_apic_id_size : id_bits(in->amd_nc);
+		uint32_t per = in->amd_threads ? id_bits(in->amd_threads) : 0;
+		int cu = in->amd_family == 0x15 && in->amd_threads;
+		if (pkg > 32 || per > pkg)
 			return;
 		out->known = 1;
 		out->source = in->amd_threads ? "CPUID 8000001EH" : "CPUID 80000008H";
-		out->smt_shift = smt;
+		out->smt_shift = cu ? 0 : per;
 		out->pkg_shift = pkg;
+		out->has_cu = cu;
+		out->cu_shift = cu ? per : 0;
+		if (cu)
+			out->grouping = "family 15h: each integer core of a compute unit counted as a core, "
+					"per the APM (8000001EH:EBX[15:8] is cores per compute unit); Linux lists "
+					"them as thread siblings";
 		return;
 	}
 	if (in->htt && in->logical_ids > 1) {
-		uint32_t cores = in->core_ids ? in->core_ids : 1;
+		uint32_t cores = in->amd ? in->logical_ids : in->core_ids ? in->core_ids : 1;
 		uint32_t per_core = in->logical_ids / cores ? in->logical_ids / cores : 1;
 		out->known = 1;
 		out->source = "CPUID 1H/4H";
@@ -88,13 +99,20 @@ void cpus_topo_read(cpuid_fn *f, void *ctx, struct cpus_topo_cpuid *in)
 		in->core_ids = ((r[0] >> 26) & 0x3F) + 1;
 	}
 	in->amd = c.is_amd;
-	if (c.is_amd && c.max_ext >= 0x80000008u) {
+	if (!c.is_amd)
+		return;
+	in->amd_family = c.family;
+	if (c.max_ext >= 0x80000008u) {
 		f(ctx, 0x80000008u, 0, r);
 		in->amd_apic_id_size = (r[2] >> 12) & 0xF;
+		in->amd_nc = (r[2] & 0xFF) + 1;
 	}
-	if (c.is_amd && c.max_ext >= 0x8000001Eu) {
-		f(ctx, 0x8000001Eu, 0, r);
-		in->amd_threads = ((r[1] >> 8) & 0xFF) + 1;
+	if (c.max_ext >= 0x8000001Eu) {
+		f(ctx, 0x80000001u, 0, r);
+		if ((r[2] >> 22) & 1) { /* TopologyExtensions */
+			f(ctx, 0x8000001Eu, 0, r);
+			in->amd_threads = ((r[1] >> 8) & 0xFF) + 1;
+		}
 	}
 }
 
@@ -119,6 +137,11 @@ void cpus_topo_split(const struct cpus_topo *t, uint32_t apic_id, uint32_t *pkg,
 	*thread = (uint32_t)(id & ((1ull << t->smt_shift) - 1));
 	*core = (uint32_t)((id & ((1ull << t->pkg_shift) - 1)) >> t->smt_shift);
 	*pkg = (uint32_t)(id >> t->pkg_shift);
+}
+
+uint32_t cpus_topo_unit(const struct cpus_topo *t, uint32_t core)
+{
+	return t->has_cu ? core >> t->cu_shift : 0;
 }
 
 const char *cpus_core_type_name(uint8_t type)

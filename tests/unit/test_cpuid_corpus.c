@@ -31,6 +31,7 @@ struct decoded {
 	int offers;                /* CPUID has something to split APIC IDs by: leaf 1FH or 0BH,
 				    * CPUID.1:EDX[28] HTT, or AMD's 80000008H */
 	int packages, cores, max_threads; /* distinct (package), (package, core); threads of the largest core */
+	int units;                 /* distinct (package, compute unit); 0 without compute units */
 	int p, e;                  /* CPUs cpus=p, cpus=e select (0 when they fall back) */
 	int unknown_type;          /* CPUs of a core type neither kind */
 	int tsc_ok;                /* tscfreq_from_cpuid returned 0 */
@@ -100,7 +101,8 @@ static void decode(struct dump *d, struct decoded *o)
 		o->unknown_type += x->core_type && !cpus_core_is_p(x->core_type) && !cpus_core_is_e(x->core_type);
 	}
 	for (int i = 0; i < n; i++) {
-		int first_pkg = 1, first_core = 1, threads = 0;
+		int first_pkg = 1, first_core = 1, first_unit = 1, threads = 0;
+		uint32_t unit = cpus_topo_unit(&o->topo, desc[i].core);
 		for (int k = 0; k < n; k++) {
 			int same_core = desc[k].pkg == desc[i].pkg && desc[k].core == desc[i].core;
 			if (k < i && desc[k].apic_id == desc[i].apic_id)
@@ -109,10 +111,13 @@ static void decode(struct dump *d, struct decoded *o)
 				first_pkg = 0;
 			if (k < i && same_core)
 				first_core = 0;
+			if (k < i && desc[k].pkg == desc[i].pkg && cpus_topo_unit(&o->topo, desc[k].core) == unit)
+				first_unit = 0;
 			threads += same_core;
 		}
 		o->packages += first_pkg;
 		o->cores += first_core;
+		o->units += first_unit && o->topo.has_cu;
 		if (threads > o->max_threads)
 			o->max_threads = threads;
 	}
@@ -152,14 +157,14 @@ static void check_every(const struct dump *d, const struct decoded *o)
 }
 
 /* Exact values for named dumps. cores/threads: as the kernel splits the
- * dump's APIC IDs; p/e: CPUs cpus=p and cpus=e select (0: not hybrid);
+ * dump's APIC IDs; units: compute units (0: none); p/e: CPUs cpus=p and cpus=e select (0: not hybrid);
  * tsc_hz: 0 when CPUID gives no rate. linux: where Linux decides
  * otherwise, and why the project does not follow. */
 static const struct expect {
 	const char *name;
 	const char *vendor;
 	uint32_t family, model, stepping;
-	int packages, cores, max_threads;
+	int packages, cores, max_threads, units;
 	int p, e;
 	uint64_t tsc_hz;
 	const char *why;
@@ -170,7 +175,7 @@ static const struct expect {
 	 * for family 15h the cores per compute unit - 1 (APM Vol. 3 Fn8000_001E
 	 * EBX; BKDG for family 15h), not threads per core: 8 cores in 4 compute
 	 * units, no SMT. */
-	{ "amd/bulldozer/amd-fx-8150-eight-core-processor.test", "AuthenticAMD", 0x15, 0x01, 2, 1, 8, 1, 0, 0, 0,
+	{ "amd/bulldozer/amd-fx-8150-eight-core-processor.test", "AuthenticAMD", 0x15, 0x01, 2, 1, 8, 1, 4, 0, 0, 0,
 	  "family 15h: 8000001EH:EBX[15:8] counts the cores of a compute unit",
 	  "Linux (amd_get_topology) lists the two cores of a compute unit as thread siblings: 4 cores x 2 "
 	  "threads; cpus=one-per-core would then measure half of the cores" },
@@ -178,34 +183,34 @@ static const struct expect {
 	 * CmpLegacy (80000001H:ECX[1]) = 1 and 80000008H:ECX NC = 1: 2 cores;
 	 * ApicIdCoreIdSize = 0: the core bits are ceil(log2(NC + 1)) (APM Vol. 3
 	 * Fn8000_0008 ECX); AMD has no SMT before family 17h. */
-	{ "amd/k8/amd-athlon-64-x2-dual-core-processor-3800+.test", "AuthenticAMD", 0x0F, 0x2B, 1, 1, 2, 1, 0, 0,
+	{ "amd/k8/amd-athlon-64-x2-dual-core-processor-3800+.test", "AuthenticAMD", 0x0F, 0x2B, 1, 1, 2, 1, 0, 0, 0,
 	  0, "K8 dual-core: CmpLegacy, NC + 1 cores", 0 },
 	/* Item 3. Signature 00B20F40H: family 0FH + 0BH = 1AH, model 04H + (2 <<
 	 * 4) = 24H. Leaf 0BH: SMT shift 1, core shift 5; 80000026H sub-leaf 0
 	 * EAX[30] heterogeneous cores, EBX[31:28] CoreType 0 (performance) on
 	 * CPUs 0-7 (4 Zen 5 cores), 1 (efficiency) on CPUs 8-23 (8 Zen 5c). */
-	{ "amd/zen5/amd-ryzen-ai-9-hx-370-with-radeon-890m.test", "AuthenticAMD", 0x1A, 0x24, 0, 1, 12, 2, 8, 16, 0,
+	{ "amd/zen5/amd-ryzen-ai-9-hx-370-with-radeon-890m.test", "AuthenticAMD", 0x1A, 0x24, 0, 1, 12, 2, 0, 8, 16, 0,
 	  "heterogeneous AMD: 80000026H CoreType", 0 },
 	/* Item 7. Vendor CentaurHauls (Zhaoxin), signature 000307B2H: family 7,
 	 * model 0BH + (3 << 4) = 3BH (the extended model is added for family 6
 	 * and above on Centaur/Zhaoxin parts, as Linux x86_model() does). Leaf
 	 * 0BH: SMT shift 0, core shift 2: 4 cores. */
-	{ "zhaoxin/lujiazui/zhaoxin-kaixian-kx-6000g.test", "CentaurHauls", 0x07, 0x3B, 2, 1, 4, 1, 0, 0, 0,
+	{ "zhaoxin/lujiazui/zhaoxin-kaixian-kx-6000g.test", "CentaurHauls", 0x07, 0x3B, 2, 1, 4, 1, 0, 0, 0, 0,
 	  "Zhaoxin family 7: extended model added", 0 },
 	/* Skylake 06_5EH (000506E3H): leaf 0BH SMT shift 1, core shift 4: 4
 	 * cores x 2 threads. CPUID.15H EAX = 2, EBX = 334, ECX = 0: the SDM's
 	 * crystal table gives 24 MHz for 06_5EH: 24 MHz x 334 / 2. */
-	{ "intel/x86-64/skylake/intel-core-i7-6700k-cpu.test", "GenuineIntel", 0x06, 0x5E, 3, 1, 4, 2, 0, 0,
+	{ "intel/x86-64/skylake/intel-core-i7-6700k-cpu.test", "GenuineIntel", 0x06, 0x5E, 3, 1, 4, 2, 0, 0, 0,
 	  4008000000u, "Skylake client: crystal by model", 0 },
 	/* Alder Lake 06_97H (00090672H): leaf 1FH SMT shift 1, core shift 7;
 	 * hybrid (07H:EDX[15]) with 1AH core type 40H on the 16 threads of 8
 	 * P-cores and 20H on 8 E-cores: 16 cores. CPUID.15H EAX = 2, EBX = 166,
 	 * ECX = 38.4 MHz: 38.4 MHz x 166 / 2. */
 	{ "intel/x86-64/golden-cove/12th-gen-intel-core-i9-12900k.test", "GenuineIntel", 0x06, 0x97, 2, 1, 16, 2,
-	  16, 8, 3187200000u, "Intel hybrid: 1AH core type; 15H crystal in ECX", 0 },
+	  0, 16, 8, 3187200000u, "Intel hybrid: 1AH core type; 15H crystal in ECX", 0 },
 	/* Zen 3 (00A20F10H): family 0FH + 0AH = 19H, model 01H + (2 << 4) = 21H;
 	 * leaf 0BH SMT shift 1: 16 cores x 2 threads. */
-	{ "amd/zen3/amd-ryzen-9-5950x-16-core-processor.test", "AuthenticAMD", 0x19, 0x21, 0, 1, 16, 2, 0, 0, 0,
+	{ "amd/zen3/amd-ryzen-9-5950x-16-core-processor.test", "AuthenticAMD", 0x19, 0x21, 0, 1, 16, 2, 0, 0, 0, 0,
 	  "Zen 3: SMT from leaf 0BH", 0 },
 };
 
@@ -218,6 +223,7 @@ static void check_named(const struct dump *d, const struct decoded *o, const str
 	CHECK_EQ_U64(o->packages, x->packages, "%s: packages (%s)", d->name, x->why);
 	CHECK_EQ_U64(o->cores, x->cores, "%s: cores (%s; topology from %s)", d->name, x->why, o->topo.source);
 	CHECK_EQ_U64(o->max_threads, x->max_threads, "%s: threads per core (%s)", d->name, x->why);
+	CHECK_EQ_U64(o->units, x->units, "%s: compute units (%s)", d->name, x->why);
 	CHECK_EQ_U64(o->p, x->p, "%s: CPUs cpus=p selects (%s)", d->name, x->why);
 	CHECK_EQ_U64(o->e, x->e, "%s: CPUs cpus=e selects (%s)", d->name, x->why);
 	CHECK_EQ_U64(o->tsc_ok ? o->tsc.hz : 0, x->tsc_hz, "%s: CPUID TSC rate, Hz (%s)", d->name, o->tsc.source);

@@ -103,6 +103,31 @@ static void test_topology(void)
 	cpus_topo_from_cpuid(&in, &t);
 	CHECK(t.smt_shift == 0 && t.pkg_shift == 3,
 	      "extended leaf 0BH wins over the legacy fields");
+	/* AMD family 15h (FX-8150: ApicIdSize 4, NC 7, 8000001EH:EBX[15:8] = 1):
+	 * the two cores of a compute unit are two cores, no SMT (issue 20 item 1). */
+	in = (struct cpus_topo_cpuid){ .amd = 1, .amd_family = 0x15, .amd_apic_id_size = 4, .amd_nc = 8,
+				       .amd_threads = 2 };
+	cpus_topo_from_cpuid(&in, &t);
+	CHECK(t.known && t.smt_shift == 0 && t.pkg_shift == 4 && t.has_cu && t.cu_shift == 1,
+	      "family 15h: no SMT, compute units of 2 cores");
+	CHECK(t.grouping[0] != 0, "family 15h: the cpus: line says how its cores are counted");
+	split_is(&t, 5, 0, 5, 0);
+	CHECK_EQ_U64(cpus_topo_unit(&t, 5), 2, "family 15h: core 5 is in compute unit 2");
+	/* The same on family 17h: threads. */
+	in.amd_family = 0x17;
+	cpus_topo_from_cpuid(&in, &t);
+	CHECK(t.smt_shift == 1 && !t.has_cu && !t.grouping[0], "family 17h: 8000001EH gives threads per core");
+	/* K8 dual-core (Athlon 64 X2: CmpLegacy, NC 1, ApicIdCoreIdSize 0):
+	 * 2 cores, no SMT (issue 20 item 2). */
+	in = (struct cpus_topo_cpuid){ .amd = 1, .amd_family = 0xF, .amd_nc = 2, .htt = 1, .logical_ids = 2 };
+	cpus_topo_from_cpuid(&in, &t);
+	CHECK(t.known && t.smt_shift == 0 && t.pkg_shift == 1, "K8 dual-core: NC + 1 = 2 cores, no SMT");
+	CHECK_STR(t.source, "CPUID 80000008H", "K8 dual-core: from 80000008H");
+	split_is(&t, 1, 0, 1, 0);
+	/* AMD without 80000008H but HTT: the logical processors are cores. */
+	in = (struct cpus_topo_cpuid){ .amd = 1, .htt = 1, .logical_ids = 2 };
+	cpus_topo_from_cpuid(&in, &t);
+	CHECK(t.known && t.smt_shift == 0 && t.pkg_shift == 1, "AMD legacy HTT: cores, no SMT");
 
 	CHECK_STR(cpus_core_type_name(0x40), "P-core (Intel Core)",
 	          "core type 40h (leaf 1AH) is a P-core");
