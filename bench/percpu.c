@@ -34,7 +34,7 @@ static void read_core_type(void *arg)
 
 static const char *type_word(uint8_t t)
 {
-	return t == CPU_TYPE_CORE ? "P-core" : t == CPU_TYPE_ATOM ? "E-core" : 0;
+	return cpus_core_is_p(t) ? "P-core" : cpus_core_is_e(t) ? "E-core" : 0;
 }
 
 int percpu_list(const struct cpu_info *boot, const char *value, int *problems)
@@ -162,11 +162,11 @@ static void run_here(void *arg)
 static void side_by_side(void)
 {
 	int order[SMP_MAX_CPUS], k = 0;
-	uint8_t types[] = { CPU_TYPE_CORE, CPU_TYPE_ATOM, 0 };
 	for (int t = 0; t < 3; t++)
 		for (int i = 0; i < nmeasured; i++) {
 			uint8_t ct = desc[measured[i]].core_type;
-			if (ct == types[t] || (t == 2 && ct != CPU_TYPE_CORE && ct != CPU_TYPE_ATOM))
+			int kind = cpus_core_is_p(ct) ? 0 : cpus_core_is_e(ct) ? 1 : 2;
+			if (kind == t)
 				order[k++] = i;
 		}
 	int by = results_net_by(measured_r[0]);

@@ -118,10 +118,16 @@ void cpus_topo_read(cpuid_fn *f, void *ctx, struct cpus_topo_cpuid *in)
 
 uint8_t cpus_core_type_read(cpuid_fn *f, void *ctx)
 {
-	uint32_t r[4], max;
-	f(ctx, 0, 0, r);
-	max = r[0];
-	if (max < 0x1A)
+	struct cpu_info c;
+	uint32_t r[4];
+	cpuinfo_read(f, ctx, &c);
+	if (c.is_amd) {
+		if (c.max_ext < 0x80000026u)
+			return 0;
+		f(ctx, 0x80000026u, 0, r);
+		return (r[0] >> 30) & 1 ? CPU_TYPE_AMD(r[1] >> 28) : 0;
+	}
+	if (c.max_basic < 0x1A)
 		return 0;
 	f(ctx, 7, 0, r);
 	if (!((r[3] >> 15) & 1))
@@ -153,6 +159,10 @@ const char *cpus_core_type_name(uint8_t type)
 		return "P-core (Intel Core)";
 	case CPU_TYPE_ATOM:
 		return "E-core (Intel Atom)";
+	case CPU_TYPE_AMD_PERFORMANCE:
+		return "performance core (AMD)";
+	case CPU_TYPE_AMD_EFFICIENCY:
+		return "efficiency core (AMD)";
 	default:
 		return "unknown core type";
 	}
@@ -160,12 +170,12 @@ const char *cpus_core_type_name(uint8_t type)
 
 int cpus_core_is_p(uint8_t type)
 {
-	return type == CPU_TYPE_CORE;
+	return type == CPU_TYPE_CORE || type == CPU_TYPE_AMD_PERFORMANCE;
 }
 
 int cpus_core_is_e(uint8_t type)
 {
-	return type == CPU_TYPE_ATOM;
+	return type == CPU_TYPE_ATOM || type == CPU_TYPE_AMD_EFFICIENCY;
 }
 
 const char *cpus_mode_name(enum cpus_mode m)
@@ -291,9 +301,11 @@ void cpus_select(const struct cpus_sel *sel, const struct cpus_desc *cpus, int n
 	case CPUS_E: {
 		if (!hybrid) {
 			say(out, sel->mode == CPUS_P ? "cpus=p: no CPU reports a hybrid core type "
-				 "(CPUID.07H:EDX[15] Hybrid is 0, or leaf 1AH is absent)" :
+				 "(CPUID.07H:EDX[15] Hybrid is 0, or leaf 1AH is absent; AMD: CPUID "
+				 "80000026H:EAX[30] is 0, or the leaf is absent)" :
 				 "cpus=e: no CPU reports a hybrid core type "
-				 "(CPUID.07H:EDX[15] Hybrid is 0, or leaf 1AH is absent)", 0, 0);
+				 "(CPUID.07H:EDX[15] Hybrid is 0, or leaf 1AH is absent; AMD: CPUID "
+				 "80000026H:EAX[30] is 0, or the leaf is absent)", 0, 0);
 			break;
 		}
 		for (int i = 0; i < n; i++)

@@ -29,6 +29,10 @@
  *  - SDM Vol. 2A, CPUID.07H:EDX[15] Hybrid, and leaf 1AH ("Native Model ID
  *    Enumeration"): EAX[31:24] the core type, 20H Intel Atom (E-core),
  *    40H Intel Core (P-core).
+ *  - AMD64 APM Vol. 3, CPUID Fn8000_0026 ("Extended CPU Topology"),
+ *    sub-leaf 0 (the core level): EAX[30] HeterogeneousCores, EBX[31:28]
+ *    CoreType, 0 a performance core, 1 an efficiency core (Ryzen AI 300:
+ *    Zen 5 and Zen 5c), as Linux reads it (X86_FEATURE_AMD_HTR_CORES).
  */
 #ifndef LIB_CPUS_H
 #define LIB_CPUS_H
@@ -40,9 +44,14 @@
 #define CPUS_TOPO_LEVELS 8   /* sub-leaves of 0BH/1FH read at most */
 #define CPUS_LIST_MAX 64     /* numbers in a cpus= list */
 
-/* Core types of CPUID.1AH:EAX[31:24]. */
+/* Core types: Intel's are CPUID.1AH:EAX[31:24]; AMD's CoreType t
+ * (80000026H:EBX[31:28]) is kept as CPU_TYPE_AMD(t), a code of this
+ * project's (1AH defines no value from 80H up). */
 #define CPU_TYPE_ATOM 0x20   /* E-core */
 #define CPU_TYPE_CORE 0x40   /* P-core */
+#define CPU_TYPE_AMD(t) ((uint8_t)(0x80 | ((t) & 0xF)))
+#define CPU_TYPE_AMD_PERFORMANCE CPU_TYPE_AMD(0) /* selected by cpus=p */
+#define CPU_TYPE_AMD_EFFICIENCY CPU_TYPE_AMD(1)  /* selected by cpus=e */
 
 /* What CPUID says of the topology; the caller fills it on one CPU. */
 struct cpus_topo_cpuid {
@@ -99,9 +108,10 @@ void cpus_topo_from_cpuid(const struct cpus_topo_cpuid *in, struct cpus_topo *ou
 void cpus_topo_split(const struct cpus_topo *t, uint32_t apic_id, uint32_t *pkg, uint32_t *core,
 		     uint32_t *thread);
 
-/* cpus_core_type_read - the core type of the CPU f runs on: CPUID.1AH:
- * EAX[31:24] when CPUID.07H:EDX[15] (Hybrid) says the part is hybrid,
- * else 0. */
+/* cpus_core_type_read - the core type of the CPU f runs on: Intel (and
+ * others but AMD and Hygon), CPUID.1AH:EAX[31:24] when CPUID.07H:EDX[15]
+ * (Hybrid) says the part is hybrid; AMD and Hygon, CPU_TYPE_AMD(CoreType)
+ * when 80000026H:EAX[30] (HeterogeneousCores) says it is; else 0. */
 uint8_t cpus_core_type_read(cpuid_fn *f, void *ctx);
 
 /* cpus_topo_unit - the compute unit (within the package) of a core number
@@ -109,11 +119,13 @@ uint8_t cpus_core_type_read(cpuid_fn *f, void *ctx);
 uint32_t cpus_topo_unit(const struct cpus_topo *t, uint32_t core);
 
 /* cpus_core_type_name - "P-core (Intel Core)", "E-core (Intel Atom)",
- * "not hybrid" for 0, or "unknown core type" for other values. */
+ * "performance core (AMD)", "efficiency core (AMD)", "not hybrid" for 0,
+ * or "unknown core type" for other values. */
 const char *cpus_core_type_name(uint8_t type);
 
 /* cpus_core_is_p, cpus_core_is_e - whether a core type is of the kind
- * cpus=p (Intel P-core) or cpus=e (Intel E-core) selects: 1 or 0. */
+ * cpus=p (Intel P-core, AMD performance core) or cpus=e (Intel E-core,
+ * AMD efficiency core) selects: 1 or 0. */
 int cpus_core_is_p(uint8_t type);
 int cpus_core_is_e(uint8_t type);
 
@@ -122,7 +134,7 @@ struct cpus_desc {
 	uint32_t apic_id;
 	int online;              /* started and answering (the boot CPU always) */
 	int is_boot;             /* the boot CPU */
-	uint8_t core_type;       /* CPUID.1AH:EAX[31:24] on that CPU; 0: not hybrid */
+	uint8_t core_type;       /* cpus_core_type_read on that CPU; 0: not hybrid */
 	uint32_t pkg, core, thread;
 };
 

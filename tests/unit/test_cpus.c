@@ -134,6 +134,10 @@ static void test_topology(void)
 	CHECK_STR(cpus_core_type_name(0x20), "E-core (Intel Atom)", "core type 20h is an E-core");
 	CHECK_STR(cpus_core_type_name(0), "not hybrid", "core type 0: not hybrid");
 	CHECK_STR(cpus_core_type_name(0x10), "unknown core type", "core type 10h: unknown");
+	CHECK_STR(cpus_core_type_name(CPU_TYPE_AMD(0)), "performance core (AMD)", "AMD CoreType 0: performance");
+	CHECK_STR(cpus_core_type_name(CPU_TYPE_AMD(1)), "efficiency core (AMD)", "AMD CoreType 1: efficiency");
+	CHECK(cpus_core_is_p(CPU_TYPE_AMD(0)) && cpus_core_is_e(CPU_TYPE_AMD(1)) && !cpus_core_is_p(CPU_TYPE_AMD(1)),
+	      "AMD's performance cores are cpus=p's, its efficiency cores cpus=e's");
 }
 
 static int parse(const char *v, struct cpus_sel *s, char *err)
@@ -233,7 +237,8 @@ static void test_select(void)
 	CHECK_EQ_U64(sel("p", smp4, 4, ch, &out), 0x1, "cpus=p, not hybrid: the boot CPU");
 	CHECK(out.fell_back && out.nmsgs == 2, "cpus=p, not hybrid: fell back, two messages");
 	CHECK_STR(out.msg[0], "cpus=p: no CPU reports a hybrid core type (CPUID.07H:EDX[15] Hybrid is 0, or leaf "
-			      "1AH is absent)", "cpus=p, not hybrid: message says why");
+			      "1AH is absent; AMD: CPUID 80000026H:EAX[30] is 0, or the leaf is absent)",
+		  "cpus=p, not hybrid: message says why");
 	CHECK_EQ_U64(sel("e", smp4, 4, ch, &out), 0x1, "cpus=e, not hybrid: the boot CPU");
 	CHECK(strncmp(out.msg[0], "cpus=e: ", 8) == 0, "cpus=e, not hybrid: message for cpus=e");
 
