@@ -221,7 +221,8 @@ static void check_named(const struct dump *d, const struct decoded *o, const str
 	CHECK_EQ_U64(o->info.model, x->model, "%s: model (%s)", d->name, x->why);
 	CHECK_EQ_U64(o->info.stepping, x->stepping, "%s: stepping", d->name);
 	CHECK_EQ_U64(o->packages, x->packages, "%s: packages (%s)", d->name, x->why);
-	CHECK_EQ_U64(o->cores, x->cores, "%s: cores (%s; topology from %s)", d->name, x->why, o->topo.source);
+	CHECK_EQ_U64(o->cores, x->cores, "%s: cores (%s; topology from %s%s%s)", d->name, x->why, o->topo.source,
+		     x->linux_differs ? "; differs from Linux: " : "", x->linux_differs ? x->linux_differs : "");
 	CHECK_EQ_U64(o->max_threads, x->max_threads, "%s: threads per core (%s)", d->name, x->why);
 	CHECK_EQ_U64(o->units, x->units, "%s: compute units (%s)", d->name, x->why);
 	CHECK_EQ_U64(o->p, x->p, "%s: CPUs cpus=p selects (%s)", d->name, x->why);
