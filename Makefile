@@ -143,6 +143,14 @@ $(BUILD)/host/test_%: tests/unit/test_%.c $(LIB_HOST) $(wildcard lib/*.h) tests/
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -o $@ $< $(LIB_HOST) -lm
 
+# test_cpuid_corpus reads the real CPUs' CPUID dumps (tests/corpus/cpuid/),
+# decompressed here with Python's lzma.
+$(BUILD)/host/cpuid_corpus.txt: tests/corpus/cpuid/dumps.txt.xz
+	@mkdir -p $(dir $@)
+	@$(PYTHON) -c 'import lzma, sys; sys.stdout.buffer.write(lzma.open(sys.argv[1]).read())' $< > $@.tmp
+	@mv $@.tmp $@
+$(BUILD)/host/test_cpuid_corpus: $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
+
 unit: $(UNIT_BINS)
 	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/run_unit.py $(UNIT_BINS)
 

@@ -27,63 +27,23 @@ int percpu_active(void)
 	return active;
 }
 
-/* The core type of the calling CPU: CPUID.1AH:EAX[31:24] when
- * CPUID.07H:EDX[15] (Hybrid) says the part is hybrid, else 0. */
-static uint8_t core_type_here(void)
-{
-	uint32_t max = cpuid(0, 0).eax;
-	if (max < 7 || !((cpuid(7, 0).edx >> 15) & 1) || max < 0x1A)
-		return 0;
-	return (uint8_t)(cpuid(0x1A, 0).eax >> 24);
-}
-
 static void read_core_type(void *arg)
 {
-	*(uint8_t *)arg = core_type_here();
-}
-
-/* The topology leaves as lib/cpus.c reads them, on the boot CPU. */
-static void read_topology(const struct cpu_info *c, struct cpus_topo *t)
-{
-	struct cpus_topo_cpuid in = { 0 };
-	uint32_t leaves[2] = { 0x1F, 0x0B };
-	for (int k = 0; k < 2 && !in.nlevels; k++) {
-		if (c->max_basic < leaves[k])
-			continue;
-		for (uint32_t sub = 0; sub < CPUS_TOPO_LEVELS; sub++) {
-			struct cpuid_regs r = cpuid(leaves[k], sub);
-			uint32_t type = (r.ecx >> 8) & 0xFF;
-			if (!type)
-				break;
-			in.level_type[in.nlevels] = type;
-			in.level_shift[in.nlevels] = r.eax & 0x1F;
-			in.nlevels++;
-		}
-		if (in.nlevels)
-			in.leaf = (int)leaves[k];
-	}
-	struct cpuid_regs r1 = cpuid(1, 0);
-	in.htt = (r1.edx >> 28) & 1;
-	in.logical_ids = (r1.ebx >> 16) & 0xFF;
-	if (c->max_basic >= 4 && !c->is_amd)
-		in.core_ids = ((cpuid(4, 0).eax >> 26) & 0x3F) + 1;
-	in.amd = c->is_amd;
-	if (c->is_amd && c->max_ext >= 0x80000008)
-		in.amd_apic_id_size = (cpuid(0x80000008, 0).ecx >> 12) & 0xF;
-	if (c->is_amd && c->max_ext >= 0x8000001E)
-		in.amd_threads = ((cpuid(0x8000001E, 0).ebx >> 8) & 0xFF) + 1;
-	cpus_topo_from_cpuid(&in, t);
+	*(uint8_t *)arg = cpus_core_type_read(cpuid_into, 0);
 }
 
 static const char *type_word(uint8_t t)
 {
-	return t == CPU_TYPE_CORE ? "P-core" : t == CPU_TYPE_ATOM ? "E-core" : 0;
+	return cpus_core_is_p(t) ? "P-core" : cpus_core_is_e(t) ? "E-core" : 0;
 }
 
 int percpu_list(const struct cpu_info *boot, const char *value, int *problems)
 {
 	struct cpus_topo topo;
-	read_topology(boot, &topo);
+	struct cpus_topo_cpuid in;
+	(void)boot;
+	cpus_topo_read(cpuid_into, 0, &in);
+	cpus_topo_from_cpuid(&in, &topo);
 	ncpus = smp_cpu_count();
 	if (ncpus > SMP_MAX_CPUS)
 		ncpus = SMP_MAX_CPUS;
@@ -96,15 +56,16 @@ int percpu_list(const struct cpu_info *boot, const char *value, int *problems)
 		d->is_boot = s->boot;
 		d->core_type = 0;
 		if (s->boot)
-			d->core_type = core_type_here();
+			d->core_type = cpus_core_type_read(cpuid_into, 0);
 		else if (s->online)
 			smp_run_on(n, read_core_type, &d->core_type);
 		cpus_topo_split(&topo, d->apic_id, &d->pkg, &d->core, &d->thread);
 		online += d->online;
 		hybrid |= d->core_type != 0;
 	}
-	kprintf("cpus: %d CPU%s in the MADT, %d online; topology from %s%s\n", ncpus, ncpus == 1 ? "" : "s",
-		online, topo.source, topo.known ? "" : " (every APIC ID its own package)");
+	kprintf("cpus: %d CPU%s in the MADT, %d online; topology from %s%s%s%s\n", ncpus, ncpus == 1 ? "" : "s",
+		online, topo.source, topo.known ? "" : " (every APIC ID its own package)",
+		topo.grouping[0] ? "; " : "", topo.grouping);
 	for (int n = 0; n < ncpus; n++) {
 		const struct cpus_desc *d = &desc[n];
 		const struct smp_cpu_info *s = smp_cpu(n);
@@ -113,8 +74,11 @@ int percpu_list(const struct cpu_info *boot, const char *value, int *problems)
 			fmt_format(type, sizeof type, "%s", cpus_core_type_name(d->core_type));
 		else
 			fmt_format(type, sizeof type, "core type not read (not started)");
-		kprintf("cpus: CPU %d: APIC ID %u%s, package %u core %u thread %u, %s%s%s\n", n, d->apic_id,
-			d->is_boot ? " (the boot CPU)" : "", d->pkg, d->core, d->thread, type,
+		char unit[32] = "";
+		if (topo.has_cu)
+			fmt_format(unit, sizeof unit, " compute unit %u", cpus_topo_unit(&topo, d->core));
+		kprintf("cpus: CPU %d: APIC ID %u%s, package %u%s core %u thread %u, %s%s%s\n", n, d->apic_id,
+			d->is_boot ? " (the boot CPU)" : "", d->pkg, unit, d->core, d->thread, type,
 			d->online ? "" : ": not online: ", d->online ? "" : (s->why ? s->why : "not started"));
 	}
 	struct cpus_sel sel;
@@ -144,6 +108,8 @@ int percpu_list(const struct cpu_info *boot, const char *value, int *problems)
 			rec_bool(&r, "boot", d->is_boot);
 			rec_str(&r, "core_type", type_word(d->core_type));
 			rec_u64(&r, "package", d->pkg);
+			if (topo.has_cu)
+				rec_u64(&r, "compute_unit", cpus_topo_unit(&topo, d->core));
 			rec_u64(&r, "core", d->core);
 			rec_u64(&r, "thread", d->thread);
 			rec_object_end(&r);
@@ -196,11 +162,11 @@ static void run_here(void *arg)
 static void side_by_side(void)
 {
 	int order[SMP_MAX_CPUS], k = 0;
-	uint8_t types[] = { CPU_TYPE_CORE, CPU_TYPE_ATOM, 0 };
 	for (int t = 0; t < 3; t++)
 		for (int i = 0; i < nmeasured; i++) {
 			uint8_t ct = desc[measured[i]].core_type;
-			if (ct == types[t] || (t == 2 && ct != CPU_TYPE_CORE && ct != CPU_TYPE_ATOM))
+			int kind = cpus_core_is_p(ct) ? 0 : cpus_core_is_e(ct) ? 1 : 2;
+			if (kind == t)
 				order[k++] = i;
 		}
 	int by = results_net_by(measured_r[0]);

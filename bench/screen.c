@@ -7,6 +7,7 @@
 #include "../kernel/cpu.h"
 #include "../kernel/qr.h"
 #include "../kernel/quiet.h"
+#include "../lib/cpus.h"
 #include "../lib/fmt.h"
 #include "../lib/qrtext.h"
 #include "../lib/tscfreq.h"
@@ -116,7 +117,7 @@ static void per_cpu_section(const struct screen_cpus *cpus, int by, int rows_use
 	for (int c = 0; c < n; c++) {
 		char head[16];
 		fmt_format(head, sizeof head, "CPU %d%s", number[c],
-			   type[c] == 0x40 ? " P" : type[c] == 0x20 ? " E" : "");
+			   cpus_core_is_p(type[c]) ? " P" : cpus_core_is_e(type[c]) ? " E" : "");
 		k += fmt_format(line + k, sizeof line - (size_t)k, " %9s", head);
 	}
 	kprintf("%.79s\n", line);

@@ -280,24 +280,11 @@ static void counter_measure(const struct counter *k, enum clock_id id, struct co
 	out->clock[id].hz = best->hz;
 }
 
-static void measure_cpuid(const struct cpu_info *c, struct tsc_rate *out)
+static void measure_cpuid(struct tsc_rate *out)
 {
 	char mhz[TSCFREQ_MHZ_BUF];
-	/* The leaves are read only when they exist (max_basic). */
-	struct tscfreq_cpuid in = {
-		.vendor_intel = cpu_vendor_is(c, "GenuineIntel"),
-		.family = c->family,
-		.model = c->model,
-		.max_basic = c->max_basic,
-	};
-	if (c->max_basic >= 0x15) {
-		struct cpuid_regs r = cpuid(0x15, 0);
-		in.eax15 = r.eax;
-		in.ebx15 = r.ebx;
-		in.ecx15 = r.ecx;
-	}
-	if (c->max_basic >= 0x16)
-		in.eax16 = cpuid(0x16, 0).eax;
+	struct tscfreq_cpuid in;
+	tscfreq_cpuid_read(cpuid_into, 0, &in);
 	if (tscfreq_from_cpuid(&in, &out->cpuid) == 0) {
 		kprintf("tsc: cpuid: %s +-%u ppm (%s; CPUID.15H EAX=%u EBX=%u ECX=%u, CPUID.16H EAX=%u; "
 			"crystal %llu Hz)\n",
@@ -453,7 +440,7 @@ void tsc_rate_measure(const struct cpu_info *c, struct tsc_rate *out)
 	for (int i = 0; i < CLOCK_COUNT; i++)
 		out->clock[i] = (struct tscfreq_clock){ .name = clock_names[i], .measured = i != CLOCK_CPUID };
 
-	measure_cpuid(c, out);
+	measure_cpuid(out);
 	measure_pit(out);
 
 	struct counter hpet = { .name = "hpet" }, pm = { .name = "pmtimer" };

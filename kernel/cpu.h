@@ -25,6 +25,19 @@ static inline struct cpuid_regs cpuid(uint32_t leaf, uint32_t subleaf)
 	return r;
 }
 
+/* cpuid_into - cpuid() in the shape of lib/cpuinfo.h's cpuid_fn (ctx
+ * unused): the callback the kernel hands to the decoders of lib/ (cpuinfo,
+ * cpus, tscfreq, pmu), which the host tests feed real CPUs' dumps. */
+static inline void cpuid_into(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t out[4])
+{
+	struct cpuid_regs r = cpuid(leaf, subleaf);
+	(void)ctx;
+	out[0] = r.eax;
+	out[1] = r.ebx;
+	out[2] = r.ecx;
+	out[3] = r.edx;
+}
+
 /* rdtsc - the time-stamp counter, in TSC ticks (SDM Vol. 2B "RDTSC").
  * Not ordered with surrounding instructions: for measurement use the
  * sequences of bench/methods.h. */

@@ -7,79 +7,9 @@
 #include "../lib/fmt.h"
 #include "../lib/record.h"
 
-static void regs_str(char *dst, uint32_t a, uint32_t b, uint32_t c)
-{
-	uint32_t w[3] = { a, b, c };
-	for (int i = 0; i < 12; i++)
-		dst[i] = (char)(w[i / 4] >> (8 * (i % 4)));
-	dst[12] = '\0';
-}
-
-int cpu_vendor_is(const struct cpu_info *c, const char *v)
-{
-	for (int i = 0; i < 12; i++)
-		if (c->vendor[i] != v[i])
-			return 0;
-	return 1;
-}
-
 void probe_cpu(struct cpu_info *c)
 {
-	struct cpuid_regs r = cpuid(0, 0);
-	c->max_basic = r.eax;
-	regs_str(c->vendor, r.ebx, r.edx, r.ecx);
-
-	r = cpuid(1, 0);
-	c->signature = r.eax;
-	uint32_t base_family = (r.eax >> 8) & 0xF, base_model = (r.eax >> 4) & 0xF;
-	c->family = base_family == 0xF ? base_family + ((r.eax >> 20) & 0xFF) : base_family;
-	c->model = (base_family == 0x6 || base_family == 0xF)
-			   ? base_model + (((r.eax >> 16) & 0xF) << 4)
-			   : base_model;
-	c->stepping = r.eax & 0xF;
-	c->has_tsc = (r.edx >> 4) & 1;
-	c->hypervisor = (r.ecx >> 31) & 1;
-
-	c->has_serialize = c->max_basic >= 7 && ((cpuid(7, 0).edx >> 14) & 1);
-	c->is_amd = cpu_vendor_is(c, "AuthenticAMD") || cpu_vendor_is(c, "HygonGenuine");
-
-	c->max_ext = cpuid(0x80000000u, 0).eax;
-	if (c->max_ext < 0x80000000u || c->max_ext > 0x8000FFFFu)
-		c->max_ext = 0;
-	c->has_rdtscp = c->max_ext >= 0x80000001u && ((cpuid(0x80000001u, 0).edx >> 27) & 1);
-	c->invariant_tsc = c->max_ext >= 0x80000007u && ((cpuid(0x80000007u, 0).edx >> 8) & 1);
-
-	c->brand[0] = '\0';
-	if (c->max_ext >= 0x80000004u) {
-		for (uint32_t i = 0; i < 3; i++) {
-			r = cpuid(0x80000002u + i, 0);
-			uint32_t w[4] = { r.eax, r.ebx, r.ecx, r.edx };
-			for (int j = 0; j < 16; j++)
-				c->brand[i * 16 + j] = (char)(w[j / 4] >> (8 * (j % 4)));
-		}
-		c->brand[48] = '\0';
-	}
-	/* Trim the leading blanks some CPUs pad the brand string with. */
-	int s = 0;
-	while (c->brand[s] == ' ')
-		s++;
-	for (int i = 0;; i++) {
-		c->brand[i] = c->brand[i + s];
-		if (!c->brand[i])
-			break;
-	}
-
-	/* Documented: always on Intel (SDM Vol. 2A LFENCE), on AMD where
-	 * CPUID 80000021H:EAX[2] says so; kernel/machine.c settles AMD's DE_CFG
-	 * and says "unknown" for other vendors, which are then not trusted. */
-	c->lfence_serializing = cpu_vendor_is(c, "GenuineIntel") ||
-		(c->is_amd && c->max_ext >= 0x80000021u && ((cpuid(0x80000021u, 0).eax >> 2) & 1));
-
-	c->hv_vendor[0] = '\0';
-	if (c->hypervisor) {
-		r = cpuid(0x40000000u, 0);
-		regs_str(c->hv_vendor, r.ebx, r.ecx, r.edx);
-	}
+	cpuinfo_read(cpuid_into, 0, c);
 }
 
 void probe_print(const struct cpu_info *c, const struct boot_info *bi)

@@ -18,6 +18,9 @@ static void topo_none(struct cpus_topo *out)
 	out->known = 0;
 	out->source = "none";
 	out->smt_shift = out->pkg_shift = 0;
+	out->has_cu = 0;
+	out->cu_shift = 0;
+	out->grouping = "";
 }
 
 void cpus_topo_from_cpuid(const struct cpus_topo_cpuid *in, struct cpus_topo *out)
@@ -36,18 +39,26 @@ void cpus_topo_from_cpuid(const struct cpus_topo_cpuid *in, struct cpus_topo *ou
 		out->pkg_shift = pkg;
 		return;
 	}
-	if (in->amd && in->amd_apic_id_size) {
-		uint32_t pkg = in->amd_apic_id_size, smt = in->amd_threads ? id_bits(in->amd_threads) : 0;
-		if (pkg > 32 || smt > pkg)
+	if (in->amd && (in->amd_apic_id_size || in->amd_nc)) {
+		uint32_t pkg = in->amd_apic_id_size ? in->amd_apic_id_size : id_bits(in->amd_nc);
+		uint32_t per = in->amd_threads ? id_bits(in->amd_threads) : 0;
+		int cu = in->amd_family == 0x15 && in->amd_threads;
+		if (pkg > 32 || per > pkg)
 			return;
 		out->known = 1;
 		out->source = in->amd_threads ? "CPUID 8000001EH" : "CPUID 80000008H";
-		out->smt_shift = smt;
+		out->smt_shift = cu ? 0 : per;
 		out->pkg_shift = pkg;
+		out->has_cu = cu;
+		out->cu_shift = cu ? per : 0;
+		if (cu)
+			out->grouping = "family 15h: each integer core of a compute unit counted as a core, "
+					"per the APM (8000001EH:EBX[15:8] is cores per compute unit); Linux lists "
+					"them as thread siblings";
 		return;
 	}
 	if (in->htt && in->logical_ids > 1) {
-		uint32_t cores = in->core_ids ? in->core_ids : 1;
+		uint32_t cores = in->amd ? in->logical_ids : in->core_ids ? in->core_ids : 1;
 		uint32_t per_core = in->logical_ids / cores ? in->logical_ids / cores : 1;
 		out->known = 1;
 		out->source = "CPUID 1H/4H";
@@ -56,6 +67,73 @@ void cpus_topo_from_cpuid(const struct cpus_topo_cpuid *in, struct cpus_topo *ou
 		if (out->smt_shift > out->pkg_shift)
 			out->smt_shift = out->pkg_shift;
 	}
+}
+
+void cpus_topo_read(cpuid_fn *f, void *ctx, struct cpus_topo_cpuid *in)
+{
+	static const uint32_t leaves[2] = { 0x1F, 0x0B };
+	struct cpu_info c;
+	uint32_t r[4];
+	cpuinfo_read(f, ctx, &c);
+	*in = (struct cpus_topo_cpuid){ 0 };
+	for (int k = 0; k < 2 && !in->nlevels; k++) {
+		if (c.max_basic < leaves[k])
+			continue;
+		for (uint32_t sub = 0; sub < CPUS_TOPO_LEVELS; sub++) {
+			f(ctx, leaves[k], sub, r);
+			uint32_t type = (r[2] >> 8) & 0xFF;
+			if (!type)
+				break;
+			in->level_type[in->nlevels] = type;
+			in->level_shift[in->nlevels] = r[0] & 0x1F;
+			in->nlevels++;
+		}
+		if (in->nlevels)
+			in->leaf = (int)leaves[k];
+	}
+	f(ctx, 1, 0, r);
+	in->htt = (r[3] >> 28) & 1;
+	in->logical_ids = (r[1] >> 16) & 0xFF;
+	if (c.max_basic >= 4 && !c.is_amd) {
+		f(ctx, 4, 0, r);
+		in->core_ids = ((r[0] >> 26) & 0x3F) + 1;
+	}
+	in->amd = c.is_amd;
+	if (!c.is_amd)
+		return;
+	in->amd_family = c.family;
+	if (c.max_ext >= 0x80000008u) {
+		f(ctx, 0x80000008u, 0, r);
+		in->amd_apic_id_size = (r[2] >> 12) & 0xF;
+		in->amd_nc = (r[2] & 0xFF) + 1;
+	}
+	if (c.max_ext >= 0x8000001Eu) {
+		f(ctx, 0x80000001u, 0, r);
+		if ((r[2] >> 22) & 1) { /* TopologyExtensions */
+			f(ctx, 0x8000001Eu, 0, r);
+			in->amd_threads = ((r[1] >> 8) & 0xFF) + 1;
+		}
+	}
+}
+
+uint8_t cpus_core_type_read(cpuid_fn *f, void *ctx)
+{
+	struct cpu_info c;
+	uint32_t r[4];
+	cpuinfo_read(f, ctx, &c);
+	if (c.is_amd) {
+		if (c.max_ext < 0x80000026u)
+			return 0;
+		f(ctx, 0x80000026u, 0, r);
+		return (r[0] >> 30) & 1 ? CPU_TYPE_AMD(r[1] >> 28) : 0;
+	}
+	if (c.max_basic < 0x1A)
+		return 0;
+	f(ctx, 7, 0, r);
+	if (!((r[3] >> 15) & 1))
+		return 0;
+	f(ctx, 0x1A, 0, r);
+	return (uint8_t)(r[0] >> 24);
 }
 
 void cpus_topo_split(const struct cpus_topo *t, uint32_t apic_id, uint32_t *pkg, uint32_t *core,
@@ -67,6 +145,11 @@ void cpus_topo_split(const struct cpus_topo *t, uint32_t apic_id, uint32_t *pkg,
 	*pkg = (uint32_t)(id >> t->pkg_shift);
 }
 
+uint32_t cpus_topo_unit(const struct cpus_topo *t, uint32_t core)
+{
+	return t->has_cu ? core >> t->cu_shift : 0;
+}
+
 const char *cpus_core_type_name(uint8_t type)
 {
 	switch (type) {
@@ -76,9 +159,23 @@ const char *cpus_core_type_name(uint8_t type)
 		return "P-core (Intel Core)";
 	case CPU_TYPE_ATOM:
 		return "E-core (Intel Atom)";
+	case CPU_TYPE_AMD_PERFORMANCE:
+		return "performance core (AMD)";
+	case CPU_TYPE_AMD_EFFICIENCY:
+		return "efficiency core (AMD)";
 	default:
 		return "unknown core type";
 	}
+}
+
+int cpus_core_is_p(uint8_t type)
+{
+	return type == CPU_TYPE_CORE || type == CPU_TYPE_AMD_PERFORMANCE;
+}
+
+int cpus_core_is_e(uint8_t type)
+{
+	return type == CPU_TYPE_ATOM || type == CPU_TYPE_AMD_EFFICIENCY;
 }
 
 const char *cpus_mode_name(enum cpus_mode m)
@@ -202,16 +299,18 @@ void cpus_select(const struct cpus_sel *sel, const struct cpus_desc *cpus, int n
 		break;
 	case CPUS_P:
 	case CPUS_E: {
-		uint8_t want = sel->mode == CPUS_P ? CPU_TYPE_CORE : CPU_TYPE_ATOM;
 		if (!hybrid) {
 			say(out, sel->mode == CPUS_P ? "cpus=p: no CPU reports a hybrid core type "
-				 "(CPUID.07H:EDX[15] Hybrid is 0, or leaf 1AH is absent)" :
+				 "(CPUID.07H:EDX[15] Hybrid is 0, or leaf 1AH is absent; AMD: CPUID "
+				 "80000026H:EAX[30] is 0, or the leaf is absent)" :
 				 "cpus=e: no CPU reports a hybrid core type "
-				 "(CPUID.07H:EDX[15] Hybrid is 0, or leaf 1AH is absent)", 0, 0);
+				 "(CPUID.07H:EDX[15] Hybrid is 0, or leaf 1AH is absent; AMD: CPUID "
+				 "80000026H:EAX[30] is 0, or the leaf is absent)", 0, 0);
 			break;
 		}
 		for (int i = 0; i < n; i++)
-			chosen[i] = cpus[i].online && cpus[i].core_type == want;
+			chosen[i] = cpus[i].online && (sel->mode == CPUS_P ? cpus_core_is_p(cpus[i].core_type)
+								      : cpus_core_is_e(cpus[i].core_type));
 		break;
 	}
 	case CPUS_ONE_PER_CORE:

@@ -62,6 +62,29 @@ static int none(struct tscfreq *out, const char *why)
 	return -1;
 }
 
+void tscfreq_cpuid_read(cpuid_fn *f, void *ctx, struct tscfreq_cpuid *in)
+{
+	struct cpu_info c;
+	uint32_t r[4];
+	cpuinfo_read(f, ctx, &c);
+	*in = (struct tscfreq_cpuid){
+		.vendor_intel = cpu_vendor_is(&c, "GenuineIntel"),
+		.family = c.family,
+		.model = c.model,
+		.max_basic = c.max_basic,
+	};
+	if (c.max_basic >= 0x15) {
+		f(ctx, 0x15, 0, r);
+		in->eax15 = r[0];
+		in->ebx15 = r[1];
+		in->ecx15 = r[2];
+	}
+	if (c.max_basic >= 0x16) {
+		f(ctx, 0x16, 0, r);
+		in->eax16 = r[0];
+	}
+}
+
 int tscfreq_from_cpuid(const struct tscfreq_cpuid *in, struct tscfreq *out)
 {
 	if (!in->vendor_intel)

@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "cpuinfo.h"
 
 /* What CPUID said; the caller executes CPUID, so this is testable. */
 struct tscfreq_cpuid {
@@ -34,6 +35,11 @@ struct tscfreq_cpuid {
 	uint32_t eax15, ebx15, ecx15; /* CPUID.15H; ignored when max_basic < 15H */
 	uint32_t eax16;        /* CPUID.16H:EAX; ignored when max_basic < 16H */
 };
+
+/* tscfreq_cpuid_read - fill *in from CPUID through f: the vendor, family
+ * and model (lib/cpuinfo.h), the maximum basic leaf, and leaves 15H and
+ * 16H when the maximum reaches them (0 where it does not). */
+void tscfreq_cpuid_read(cpuid_fn *f, void *ctx, struct tscfreq_cpuid *in);
 
 /* How the figure was obtained, best first. */
 enum tscfreq_kind {

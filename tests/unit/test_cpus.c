@@ -103,12 +103,41 @@ static void test_topology(void)
 	cpus_topo_from_cpuid(&in, &t);
 	CHECK(t.smt_shift == 0 && t.pkg_shift == 3,
 	      "extended leaf 0BH wins over the legacy fields");
+	/* AMD family 15h (FX-8150: ApicIdSize 4, NC 7, 8000001EH:EBX[15:8] = 1):
+	 * the two cores of a compute unit are two cores, no SMT (issue 20 item 1). */
+	in = (struct cpus_topo_cpuid){ .amd = 1, .amd_family = 0x15, .amd_apic_id_size = 4, .amd_nc = 8,
+				       .amd_threads = 2 };
+	cpus_topo_from_cpuid(&in, &t);
+	CHECK(t.known && t.smt_shift == 0 && t.pkg_shift == 4 && t.has_cu && t.cu_shift == 1,
+	      "family 15h: no SMT, compute units of 2 cores");
+	CHECK(t.grouping[0] != 0, "family 15h: the cpus: line says how its cores are counted");
+	split_is(&t, 5, 0, 5, 0);
+	CHECK_EQ_U64(cpus_topo_unit(&t, 5), 2, "family 15h: core 5 is in compute unit 2");
+	/* The same on family 17h: threads. */
+	in.amd_family = 0x17;
+	cpus_topo_from_cpuid(&in, &t);
+	CHECK(t.smt_shift == 1 && !t.has_cu && !t.grouping[0], "family 17h: 8000001EH gives threads per core");
+	/* K8 dual-core (Athlon 64 X2: CmpLegacy, NC 1, ApicIdCoreIdSize 0):
+	 * 2 cores, no SMT (issue 20 item 2). */
+	in = (struct cpus_topo_cpuid){ .amd = 1, .amd_family = 0xF, .amd_nc = 2, .htt = 1, .logical_ids = 2 };
+	cpus_topo_from_cpuid(&in, &t);
+	CHECK(t.known && t.smt_shift == 0 && t.pkg_shift == 1, "K8 dual-core: NC + 1 = 2 cores, no SMT");
+	CHECK_STR(t.source, "CPUID 80000008H", "K8 dual-core: from 80000008H");
+	split_is(&t, 1, 0, 1, 0);
+	/* AMD without 80000008H but HTT: the logical processors are cores. */
+	in = (struct cpus_topo_cpuid){ .amd = 1, .htt = 1, .logical_ids = 2 };
+	cpus_topo_from_cpuid(&in, &t);
+	CHECK(t.known && t.smt_shift == 0 && t.pkg_shift == 1, "AMD legacy HTT: cores, no SMT");
 
 	CHECK_STR(cpus_core_type_name(0x40), "P-core (Intel Core)",
 	          "core type 40h (leaf 1AH) is a P-core");
 	CHECK_STR(cpus_core_type_name(0x20), "E-core (Intel Atom)", "core type 20h is an E-core");
 	CHECK_STR(cpus_core_type_name(0), "not hybrid", "core type 0: not hybrid");
 	CHECK_STR(cpus_core_type_name(0x10), "unknown core type", "core type 10h: unknown");
+	CHECK_STR(cpus_core_type_name(CPU_TYPE_AMD(0)), "performance core (AMD)", "AMD CoreType 0: performance");
+	CHECK_STR(cpus_core_type_name(CPU_TYPE_AMD(1)), "efficiency core (AMD)", "AMD CoreType 1: efficiency");
+	CHECK(cpus_core_is_p(CPU_TYPE_AMD(0)) && cpus_core_is_e(CPU_TYPE_AMD(1)) && !cpus_core_is_p(CPU_TYPE_AMD(1)),
+	      "AMD's performance cores are cpus=p's, its efficiency cores cpus=e's");
 }
 
 static int parse(const char *v, struct cpus_sel *s, char *err)
@@ -208,7 +237,8 @@ static void test_select(void)
 	CHECK_EQ_U64(sel("p", smp4, 4, ch, &out), 0x1, "cpus=p, not hybrid: the boot CPU");
 	CHECK(out.fell_back && out.nmsgs == 2, "cpus=p, not hybrid: fell back, two messages");
 	CHECK_STR(out.msg[0], "cpus=p: no CPU reports a hybrid core type (CPUID.07H:EDX[15] Hybrid is 0, or leaf "
-			      "1AH is absent)", "cpus=p, not hybrid: message says why");
+			      "1AH is absent; AMD: CPUID 80000026H:EAX[30] is 0, or the leaf is absent)",
+		  "cpus=p, not hybrid: message says why");
 	CHECK_EQ_U64(sel("e", smp4, 4, ch, &out), 0x1, "cpus=e, not hybrid: the boot CPU");
 	CHECK(strncmp(out.msg[0], "cpus=e: ", 8) == 0, "cpus=e, not hybrid: message for cpus=e");
 
