@@ -94,6 +94,8 @@ int qrtext_body(const struct qrtext_run *r, char *buf, size_t size)
 	put_text(&o, r->hypervisor ? r->hypervisor : "none", 0);
 	put(&o, "\ntsc %llu %u ", (unsigned long long)r->tsc_hz, r->tsc_ppm);
 	put_text(&o, r->tsc_source ? r->tsc_source : "none", 1);
+	if (r->tsc_step > 1)
+		put(&o, "\ntstep %llu %s", (unsigned long long)r->tsc_step, r->tsc_step_sure ? "sure" : "may");
 	put(&o, "\nsize %llu %llu %llu\nlimits %llu %llu\n", (unsigned long long)r->ensembles,
 	    (unsigned long long)r->samples, (unsigned long long)r->warmup,
 	    (unsigned long long)r->max_var_of_vars, (unsigned long long)r->max_var_of_mins);
@@ -129,6 +131,17 @@ int qrtext_body(const struct qrtext_run *r, char *buf, size_t size)
 		for (int m = 0; m < r->nmethods; m++)
 			put_group(&o, w->units[m], w->net[m], 1);
 		put(&o, "\n");
+		for (int m = 0; m < r->nmethods; m++)
+			for (int u = 0; u < QRTEXT_UNITS; u++) {
+				if (!(w->units[m] >> u & 1) || w->low[m][u] == QRTEXT_LOW_NONE)
+					continue;
+				put(&o, "low ");
+				put_text(&o, w->name, 1);
+				put(&o, " ");
+				put_text(&o, r->methods[m].name, 1);
+				put(&o, " %c %s %llu\n", "tci"[u], w->low[m][u] == QRTEXT_LOW_ZERO ? "zero" : "resolution",
+				    (unsigned long long)r->resolution[u]);
+			}
 	}
 	put(&o, "rec ");
 	put_text(&o, r->recommended ? r->recommended : "none", 1);
