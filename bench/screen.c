@@ -49,8 +49,9 @@ static void screen_qr(const struct config *cfg, const struct cpu_info *cpu, cons
 	};
 	const struct tsc_step *st = report_tsc_step();
 	r.tsc_step = results_step(st, &r.tsc_step_sure);
+	uint64_t resolution[UNIT_COUNT];
 	for (int u = 0; u < UNIT_COUNT; u++)
-		r.resolution[u] = results_resolution(st, (enum unit)u);
+		resolution[u] = results_resolution(st, (enum unit)u);
 	int col[METHOD_COUNT]; /* a method's place among the m lines */
 	for (int m = 0; m < METHOD_COUNT; m++) {
 		const struct method_row *row = &res->rows[m];
@@ -85,7 +86,7 @@ static void screen_qr(const struct config *cfg, const struct cpu_info *cpu, cons
 			w->units[col[m]] = res->net_units[m][i];
 			has |= res->net_units[m][i];
 			for (int u = 0; u < UNIT_COUNT; u++) {
-				enum net_flag f = results_net_flag(res->net_in[m][i][u], r.resolution[u]);
+				enum net_flag f = results_net_flag(res->net_in[m][i][u], resolution[u]);
 				w->net[col[m]][u] = res->net_in[m][i][u];
 				w->low[col[m]][u] = (uint8_t)(f == NET_BELOW_ZERO ? QRTEXT_LOW_ZERO
 							      : f == NET_BELOW_RESOLUTION ? QRTEXT_LOW_RESOLUTION

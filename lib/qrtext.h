@@ -41,13 +41,12 @@
  *                          too): its net least minimum (least minimum -
  *                          offset) by each method of the m lines, in their
  *                          order, one group each
- *   low NAME METHOD U KIND R
- *                          after a w line, one per figure of it that is
- *                          flagged: method METHOD's net in unit U (t, c, i)
- *                          is below zero (KIND 'zero': not a duration) or
- *                          below its resolution R [U] (KIND 'resolution':
- *                          the body took less than R; R is the TSC's step
- *                          for TSC ticks, 1 for the counters)
+ *   low NAME G...          after a w line with a flagged figure: its flags
+ *                          in groups like the w line's, 'z' below zero
+ *                          (not a duration), 'r' below its resolution (the
+ *                          body took less: 1 count, or for TSC ticks the
+ *                          step of the tstep line when 'sure'), '-' not
+ *                          flagged (bench/results.h results_net_flag)
  *   rec NAME               the recommended method, or 'none'
  *   final TEXT             the run's final line
  *
@@ -110,7 +109,6 @@ struct qrtext_run {
 	const char *tsc_source;
 	uint64_t tsc_step;               /* [TSC ticks]; a tstep line when > 1 */
 	int tsc_step_sure;
-	uint64_t resolution[QRTEXT_UNITS]; /* of the nets [unit u], for the low lines */
 	uint64_t ensembles, samples, warmup;
 	uint64_t max_var_of_vars, max_var_of_mins;
 	const struct qrtext_method *methods;
