@@ -1,5 +1,6 @@
 /* bench/code.c - see code.h. */
 #include "code.h"
+#include "results.h"
 #include "walk.h"
 #include "../kernel/config.h"
 #include "../kernel/console.h"
@@ -362,22 +363,12 @@ void code_report_offset(enum method_id m, const struct workload *w, const char *
 	}
 }
 
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t r = a % b;
-		a = b;
-		b = r;
-	}
-	return a;
-}
-
 void code_report_per_copy(enum method_id m, const struct workload *w, const char *unit_key,
 			  const char *unit_name, uint64_t copies, uint64_t least_n, uint64_t least_2n)
 {
 	int neg = least_2n < least_n;
 	uint64_t num = neg ? least_n - least_2n : least_2n - least_n, den = copies ? copies : 1;
-	uint64_t g = gcd(num, den);
+	uint64_t g = results_gcd(num, den);
 	uint64_t rn = g ? num / g : 0, rd = g ? den / g : 1;
 	/* num / den to three places, rounded half away from zero; num < 2^63. */
 	uint64_t milli = num / den * 1000 + ((num % den) * 1000 + den / 2) / den;

@@ -121,11 +121,27 @@ static void report_ensemble_compact(const char *unit, uint64_t j, const struct e
 		ULL(r->median), ULL(d->nmis), smis);
 }
 
+/* The TSC's step over the boot, from every ensemble's figures in TSC
+ * ticks (results_step_add). */
+static struct tsc_step tsc_step;
+
+const struct tsc_step *report_tsc_step(void)
+{
+	return &tsc_step;
+}
+
 void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uint64_t param,
 		     const char *unit, int primary, const struct ensemble_stats *e,
 		     const struct robust_stats *r, const struct disturbance *d)
 {
 	char mean[32], sd[32], nsbuf[32];
+	if (unit == unit_key[UNIT_TSC]) {
+		/* Sample values all: the minimum, the nearest-rank quantiles
+		 * (lib/robust.h) and the maximum. */
+		const uint64_t f[] = { e->min, r->p1, r->q1, r->median, r->q3, r->p99, e->max };
+		for (unsigned i = 0; i < sizeof f / sizeof f[0]; i++)
+			results_step_add(&tsc_step, f[i]);
+	}
 	if (!config_per_ensemble())
 		return;
 	if (config_human() && primary) {
@@ -260,6 +276,28 @@ static const char *sdiff(char *buf, uint64_t a, uint64_t b)
 	return buf;
 }
 
+/* The remark after net figure `what` on its line when it is flagged
+ * (results_net_flag at resolution res, in unit un), else "". buf holds
+ * 200 bytes. */
+static const char *net_remark(char *buf, const char *what, enum net_flag f, uint64_t res, const char *un)
+{
+	if (f == NET_BELOW_ZERO)
+		fmt_format(buf, 200, "; %s BELOW ZERO: under the empty window's, so not a duration (noise, or a "
+			   "counter moving in steps)", what);
+	else if (f == NET_BELOW_RESOLUTION)
+		fmt_format(buf, 200, "; %s BELOW THE RESOLUTION of %llu %s: the body took less than that, not "
+			   "this figure", what, ULL(res), un);
+	else
+		buf[0] = 0;
+	return buf;
+}
+
+/* A signed difference a - b, at least INT64_MIN. */
+static int64_t idiff(uint64_t a, uint64_t b)
+{
+	return a >= b ? (int64_t)(a - b) : b - a > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)(b - a);
+}
+
 /* A figure into a record: v, or null where it overflowed (!ok). */
 static void rec_fig(struct rec *r, const char *key, uint64_t v, int ok)
 {
@@ -278,7 +316,14 @@ void report_summary(enum method_id m, const struct workload *w, const struct wor
 {
 	const struct summary_result *r = &wr->s;
 	const char *un = unit_name[wr->unit], *uk = unit_key[wr->unit];
-	char a[24], b[24], c[24], n1[24], n2[24], nsb[64];
+	char a[24], b[24], c[24], n1[24], n2[24], nsb[64], k1[200], k2[200];
+	/* The nets' flags, at the resolution known now (the TSC's step from
+	 * the ensembles so far, results_resolution); none for the empty
+	 * window and the resolution test, whose nets are not figures. */
+	int nets = !(w->flags & (WL_OFFSET | WL_RESOLUTION));
+	uint64_t res = results_resolution(&tsc_step, wr->unit);
+	enum net_flag f_min = nets ? results_net_flag(idiff(r->min_of_mins, wr->offset), res) : NET_OK;
+	enum net_flag f_med = nets ? results_net_flag(idiff(wr->median_of_medians, wr->offset_median), res) : NET_OK;
 	if (config_human()) {
 		if (primary) {
 			kprintf("total number of spurious min values = %llu\n", ULL(r->spurious));
@@ -303,13 +348,15 @@ void report_summary(enum method_id m, const struct workload *w, const struct wor
 				methods[m].name, w->name, ULL(wr->median_of_mins), un, ULL(wr->mins_ci_low),
 				ULL(wr->mins_ci_high), ULL(wr->median_of_medians), un, ULL(wr->outliers_1_5),
 				ULL(wr->outliers_3), ULL(wr->samples_total));
-		if (!(w->flags & (WL_OFFSET | WL_RESOLUTION)))
+		if (nets)
 			kprintf("result %s/%s: %s %s net (least minimum %llu - offset %llu); "
-				"median of ensemble medians net %s %s (%llu - the empty window's %llu)\n",
+				"median of ensemble medians net %s %s (%llu - the empty window's %llu)%s%s\n",
 				methods[m].name, w->name, sdiff(n1, r->min_of_mins, wr->offset), un,
 				ULL(r->min_of_mins), ULL(wr->offset),
 				sdiff(n2, wr->median_of_medians, wr->offset_median), un,
-				ULL(wr->median_of_medians), ULL(wr->offset_median));
+				ULL(wr->median_of_medians), ULL(wr->offset_median),
+				net_remark(k1, "the net", f_min, res, un),
+				net_remark(k2, "the net median", f_med, res, un));
 	}
 	if (config_json()) {
 		struct rec k;
@@ -341,6 +388,14 @@ void report_summary(enum method_id m, const struct workload *w, const struct wor
 		rec_u64(&k, "outliers_1_5iqr", wr->outliers_1_5);
 		rec_u64(&k, "outliers_3iqr", wr->outliers_3);
 		rec_u64(&k, "samples_total", wr->samples_total);
+		/* Only on a flagged net (README "Machine-readable output"). */
+		if (f_min || f_med) {
+			if (f_min)
+				rec_str(&k, "net_min_flag", results_net_flag_key(f_min));
+			if (f_med)
+				rec_str(&k, "net_median_flag", results_net_flag_key(f_med));
+			rec_u64(&k, "resolution", res);
+		}
 		rec_end(&k);
 	}
 }
@@ -368,10 +423,16 @@ void report_counters(enum method_id m, const struct workload *w, const struct wo
 				   "clock over the TSC's)", ratio);
 		}
 	}
+	char k1[200], k2[200];
+	int nets = !(w->flags & (WL_OFFSET | WL_RESOLUTION));
 	if (config_human())
 		kprintf("counters %s/%s: %s core cycles and %s instructions retired net of the offset "
-			"(least minimums %llu core cycles, %llu instructions)%s\n",
-			methods[m].name, w->name, nc, ni, ULL(cy->s.min_of_mins), ULL(in->s.min_of_mins), clock);
+			"(least minimums %llu core cycles, %llu instructions)%s%s%s\n",
+			methods[m].name, w->name, nc, ni, ULL(cy->s.min_of_mins), ULL(in->s.min_of_mins), clock,
+			net_remark(k1, "core cycles", nets ? results_net_flag(idiff(cy->s.min_of_mins, cy->offset), 1) : NET_OK, 1,
+				   unit_name[UNIT_CYC]),
+			net_remark(k2, "instructions", nets ? results_net_flag(idiff(in->s.min_of_mins, in->offset), 1) : NET_OK, 1,
+				   unit_name[UNIT_INS]));
 	if (config_json()) {
 		struct rec r;
 		rec_begin(&r, "counters");

@@ -46,6 +46,14 @@ void report_smi_choice(int ok, int intel);
  * at most 100 values each (at most DUMP_MAX_SAMPLES values in all). */
 void report_samples(enum method_id m, const struct workload *w, uint64_t j, const char *unit,
 		    const uint64_t *values, uint64_t n);
+/* report_tsc_step - the TSC's step over the boot so far: report_ensemble
+ * adds every ensemble's figures in TSC ticks (results_step_add). */
+const struct tsc_step *report_tsc_step(void);
+/* report_summary - a (method, workload)'s summary in one unit: the paper's
+ * lines, the summary and robust lines, the result line and the summary
+ * record. A net below zero or below its resolution (results_net_flag, at
+ * the resolution known when it is printed) is flagged on the result line
+ * and in the record ("net_min_flag", "net_median_flag", "resolution"). */
 void report_summary(enum method_id m, const struct workload *w, const struct workload_result *r,
 		    int primary);
 /* report_counters - the counters' view of a (method, workload): net core

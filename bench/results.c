@@ -115,3 +115,53 @@ void results_disturbances(const struct bench_results *r, uint64_t *smis, uint64_
 		*unread |= r->rows[m].smi_unread;
 	}
 }
+
+uint64_t results_gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+void results_step_add(struct tsc_step *s, uint64_t ticks)
+{
+	if (!ticks)
+		return;
+	s->gcd = results_gcd(ticks, s->gcd);
+	for (int i = 0; i < s->distinct; i++)
+		if (s->seen[i] == ticks)
+			return;
+	if (s->distinct < RESULTS_STEP_FIGURES)
+		s->seen[s->distinct++] = ticks;
+}
+
+uint64_t results_step(const struct tsc_step *s, int *sure)
+{
+	*sure = 0;
+	if (s->gcd < 2 || s->distinct < 2)
+		return 0;
+	*sure = s->distinct >= RESULTS_STEP_FIGURES;
+	return s->gcd;
+}
+
+uint64_t results_resolution(const struct tsc_step *s, enum unit u)
+{
+	int sure;
+	uint64_t step = u == UNIT_TSC ? results_step(s, &sure) : 0;
+	return step && sure ? step : 1;
+}
+
+enum net_flag results_net_flag(int64_t net, uint64_t res)
+{
+	if (net < 0)
+		return NET_BELOW_ZERO;
+	return (uint64_t)net < res ? NET_BELOW_RESOLUTION : NET_OK;
+}
+
+const char *results_net_flag_key(enum net_flag f)
+{
+	return f == NET_BELOW_ZERO ? "below_zero" : f == NET_BELOW_RESOLUTION ? "below_resolution" : 0;
+}

@@ -168,4 +168,69 @@ int results_counters_by(const struct bench_results *r, int by, int nworkloads);
  * some method's SMIs could not be read. */
 void results_disturbances(const struct bench_results *r, uint64_t *smis, uint64_t *nmis, int *unread);
 
+/* The TSC's step: how far it moves at once. A TSC that counts every tick
+ * of its clock moves by 1 (QEMU -icount, real CPUs so far); Bochs with 4
+ * CPUs moves it by 5 at a time. Every sample is the difference of two
+ * TSC reads, so when the TSC moves in steps of s, every sample, and so
+ * every ensemble's minimum, quantile and maximum, is a multiple of s; the
+ * step is found as the greatest common divisor of those figures.
+ *
+ * The resolution of a figure in TSC ticks, as used here, is that step:
+ * the smallest nonzero difference two readings of the TSC can show. A
+ * window shorter than one step reads as 0 or as one step; a net figure
+ * (the difference of two minimums) is a multiple of it, so a net of 0 says
+ * the body took less than one step, not that it took no time. (The
+ * paper's resolution test, section 3.3, measures another thing: how many
+ * iterations of a measured loop it takes for a method's minimum to
+ * change, in loop iterations; with a TSC moving in steps of s, that
+ * minimum can only change by multiples of s.) For core cycles and
+ * instructions retired the resolution is one count. */
+#define RESULTS_STEP_FIGURES 8 /* distinct figures that make a step sure */
+
+struct tsc_step {
+	uint64_t gcd;      /* of every nonzero figure added; 0: none yet */
+	uint64_t seen[RESULTS_STEP_FIGURES]; /* the first distinct nonzero figures */
+	int distinct;      /* of them, 0..RESULTS_STEP_FIGURES (saturates) */
+};
+
+/* results_gcd - the greatest common divisor of a and b (Euclid); 0 when
+ * both are 0, a when b is 0. */
+uint64_t results_gcd(uint64_t a, uint64_t b);
+
+/* results_step_add - one figure in TSC ticks (a sample, or an ensemble's
+ * minimum, quantile or maximum: each a difference of two TSC reads) into
+ * s. A 0 is a window inside one step: it says nothing of the step's size
+ * and is not counted. Starts from a zeroed struct tsc_step. */
+void results_step_add(struct tsc_step *s, uint64_t ticks);
+
+/* results_step - the step the figures of s show, in TSC ticks: their gcd
+ * when it is above 1 and at least 2 distinct nonzero figures back it, else
+ * 0 (a step of 1, the common case, or too little data: nothing to say).
+ * *sure: 1 when at least RESULTS_STEP_FIGURES distinct figures back it (a
+ * TSC moving by 1 gives that many multiples of one number >= 2 by chance
+ * with a probability of about 2^-8, 0.4 %), 0 when fewer do (it may
+ * move in steps). */
+uint64_t results_step(const struct tsc_step *s, int *sure);
+
+/* results_resolution - the resolution of a net figure in unit u, in that
+ * unit: for TSC ticks the step when it is sure (results_step), else 1; 1
+ * for core cycles and instructions. */
+uint64_t results_resolution(const struct tsc_step *s, enum unit u);
+
+/* What a net figure (a difference of least minimums) says. */
+enum net_flag {
+	NET_OK,               /* at least the resolution */
+	NET_BELOW_ZERO,       /* negative: the workload's least minimum is under the empty
+			       * window's (noise, or the TSC's step): not a duration */
+	NET_BELOW_RESOLUTION, /* 0 <= net < resolution: the body took less than one
+			       * resolution, not the figure's time */
+};
+
+/* results_net_flag - the flag of net figure net at resolution res (>= 1). */
+enum net_flag results_net_flag(int64_t net, uint64_t res);
+
+/* results_net_flag_key - "below_zero", "below_resolution", or NULL for
+ * NET_OK: the records' value of a flag. */
+const char *results_net_flag_key(enum net_flag f);
+
 #endif

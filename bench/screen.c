@@ -1,5 +1,6 @@
 /* bench/screen.c - see screen.h. */
 #include "screen.h"
+#include "report.h"
 #include "summary.h"
 #include "../kernel/config.h"
 #include "../kernel/clocks.h"
@@ -47,6 +48,11 @@ static void screen_qr(const struct config *cfg, const struct cpu_info *cpu, cons
 		.recommended = t->recommended >= 0 ? methods[t->recommended].name : 0,
 		.final_line = final_line,
 	};
+	const struct tsc_step *st = report_tsc_step();
+	r.tsc_step = results_step(st, &r.tsc_step_sure);
+	uint64_t resolution[UNIT_COUNT];
+	for (int u = 0; u < UNIT_COUNT; u++)
+		resolution[u] = results_resolution(st, (enum unit)u);
 	int col[METHOD_COUNT]; /* a method's place among the m lines */
 	for (int m = 0; m < METHOD_COUNT; m++) {
 		const struct method_row *row = &res->rows[m];
@@ -80,8 +86,13 @@ static void screen_qr(const struct config *cfg, const struct cpu_info *cpu, cons
 				continue;
 			w->units[col[m]] = res->net_units[m][i];
 			has |= res->net_units[m][i];
-			for (int u = 0; u < UNIT_COUNT; u++)
+			for (int u = 0; u < UNIT_COUNT; u++) {
+				enum net_flag f = results_net_flag(res->net_in[m][i][u], resolution[u]);
 				w->net[col[m]][u] = res->net_in[m][i][u];
+				w->low[col[m]][u] = (uint8_t)(f == NET_BELOW_ZERO ? QRTEXT_LOW_ZERO
+							      : f == NET_BELOW_RESOLUTION ? QRTEXT_LOW_RESOLUTION
+											  : QRTEXT_LOW_NONE);
+			}
 		}
 		if (!has)
 			continue;
@@ -100,12 +111,50 @@ static void screen_qr(const struct config *cfg, const struct cpu_info *cpu, cons
  * two and the halt line one. */
 #define SCREEN_SUMMARY_ROWS 22
 
+/* Whether the screen needs its note line (screen_note): a net of a
+ * measured unit of any of the n runs cr[] is flagged, or the TSC moves in
+ * steps. */
+static int note_needed(const struct bench_results *const *cr, int n)
+{
+	int sure;
+	if (results_step(report_tsc_step(), &sure))
+		return 1;
+	for (int c = 0; c < n; c++)
+		for (int m = 0; m < METHOD_COUNT; m++)
+			for (int i = 0; i <= RESULTS_CODE_ROW; i++)
+				for (int u = 0; u < UNIT_COUNT; u++)
+					if (cr[c]->net_units[m][i] >> u & 1 &&
+					    results_net_flag(cr[c]->net_in[m][i][u],
+							     results_resolution(report_tsc_step(), (enum unit)u)))
+						return 1;
+	return 0;
+}
+
+/* The note under the nets: what their marks mean (summary_net_legend) and
+ * the TSC's step; nothing when neither applies. */
+static void screen_note(unsigned marks)
+{
+	char line[160], legend[128];
+	int sure;
+	uint64_t step = results_step(report_tsc_step(), &sure);
+	summary_net_legend(legend, sizeof legend, marks);
+	if (!step && !marks)
+		return;
+	if (step)
+		fmt_format(line, sizeof line, "TSC %s in steps of %llu ticks%s%s", sure ? "moves" : "may move",
+			   (unsigned long long)step, marks ? "; " : "", legend);
+	else
+		fmt_format(line, sizeof line, "%s", legend);
+	kprintf("%.79s\n", line);
+}
+
 /* The screen's per-CPU section (cpus= other than boot): each workload's
  * net least minimum in TSC ticks by method by on each CPU measured, as
  * many CPUs as fit in 80 columns (P-cores marked P, E-cores E), as many
  * workloads as fit in the rows left. */
-static void per_cpu_section(const struct screen_cpus *cpus, int by, int rows_used)
+static void per_cpu_section(const struct screen_cpus *cpus, int by, int rows_used, int note)
 {
+	unsigned marks = 0;
 	const struct bench_results *const *cr = cpus->r;
 	const int *number = cpus->number;
 	const uint8_t *type = cpus->type;
@@ -125,7 +174,7 @@ static void per_cpu_section(const struct screen_cpus *cpus, int by, int rows_use
 	for (int i = 0; i < workload_count(); i++) {
 		if (!results_has_net(cr[0], by, i))
 			continue;
-		if (rows_used >= SCREEN_SUMMARY_ROWS - 1) {
+		if (rows_used >= SCREEN_SUMMARY_ROWS - 1 - note) {
 			kprintf("... more workloads: see the serial log\n");
 			break;
 		}
@@ -133,11 +182,13 @@ static void per_cpu_section(const struct screen_cpus *cpus, int by, int rows_use
 		for (int c = 0; c < n; c++) {
 			int has = (cr[c]->net_units[by][i] >> UNIT_TSC) & 1;
 			k += fmt_format(line + k, sizeof line - (size_t)k, " %9s",
-					has ? fmt_fit_i64(v, sizeof v, cr[c]->net_in[by][i][UNIT_TSC], 9) : "-");
+					has ? summary_net_cell(v, sizeof v, cr[c]->net_in[by][i][UNIT_TSC], UNIT_TSC, 9,
+							       &marks) : "-");
 		}
 		kprintf("%.79s\n", line);
 		rows_used++;
 	}
+	screen_note(marks);
 }
 
 void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, const struct bench_results *r,
@@ -222,8 +273,10 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 	for (int i = 0; by >= 0 && i < workload_count(); i++)
 		wl_total += results_has_net(r, by, i);
 	if (wl_total && cpus && cpus->active) {
-		per_cpu_section(cpus, by, rows_used);
+		per_cpu_section(cpus, by, rows_used, note_needed(cpus->r, cpus->n));
 	} else if (wl_total) {
+		int note = note_needed(&r, 1);
+		unsigned marks = 0;
 		/* Core cycles and instructions: from the same windows when the
 		 * counters were read beside the method, else from a counter
 		 * method. */
@@ -240,7 +293,7 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 		for (int i = 0; i < workload_count(); i++) {
 			if (!r->net_units[by][i])
 				continue;
-			if (rows_used >= SCREEN_SUMMARY_ROWS - 1 && shown + 1 < wl_total) {
+			if (rows_used >= SCREEN_SUMMARY_ROWS - 1 - note && shown + 1 < wl_total) {
 				kprintf("... and %d more workloads: see the serial log\n", wl_total - shown);
 				break;
 			}
@@ -248,18 +301,21 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 			int has_tsc = (r->net_units[by][i] >> UNIT_TSC) & 1;
 			int64_t ticks = r->net_in[by][i][UNIT_TSC];
 			int n = fmt_format(line, sizeof line, "%-24.24s %10s %9s", workload_at(i)->name,
-				       has_tsc ? fmt_fit_i64(a, sizeof a, ticks, 10) : "-",
+				       has_tsc ? summary_net_cell(a, sizeof a, ticks, UNIT_TSC, 10, &marks) : "-",
 				       has_tsc ? ns_of(nsb, sizeof nsb, ticks) : "-");
 			if (cnt >= 0) {
 				int hc = (r->net_units[cnt][i] >> UNIT_CYC) & 1, hi = (r->net_units[cnt][i] >> UNIT_INS) & 1;
 				fmt_format(line + n, sizeof line - (size_t)n, " %12s %12s",
-					   hc ? fmt_fit_i64(b, sizeof b, r->net_in[cnt][i][UNIT_CYC], 12) : "-",
-					   hi ? fmt_fit_i64(e, sizeof e, r->net_in[cnt][i][UNIT_INS], 12) : "-");
+					   hc ? summary_net_cell(b, sizeof b, r->net_in[cnt][i][UNIT_CYC], UNIT_CYC, 12,
+								 &marks) : "-",
+					   hi ? summary_net_cell(e, sizeof e, r->net_in[cnt][i][UNIT_INS], UNIT_INS, 12,
+								 &marks) : "-");
 			}
 			kprintf("%s\n", line);
 			rows_used++;
 			shown++;
 		}
+		screen_note(marks);
 	}
 	kprintf("%s\n", final_line);
 	screen_qr(cfg, cpu, r, final_line, has_ucode, ucode);

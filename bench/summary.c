@@ -1,10 +1,12 @@
 /* bench/summary.c - see summary.h. */
 #include "summary.h"
+#include "report.h"
 #include "../kernel/config.h"
 #include "../kernel/clocks.h"
 #include "../kernel/console.h"
 #include "../kernel/cpu.h"
 #include "../lib/fmt.h"
+#include "../lib/record.h"
 
 /* The SMI column of the summary table: the count, "n/a" where SMIs are
  * not counted on this machine, "unreadable" where MSR_SMI_COUNT faulted
@@ -22,6 +24,60 @@ static const char *smi_text(char *buf, size_t size, int smi_counted, int unread,
 const char *summary_row_name(const struct bench_results *r, int i)
 {
 	return i == RESULTS_CODE_ROW ? r->code_row_name : workload_at(i)->name;
+}
+
+const char *summary_net_cell(char *buf, size_t size, int64_t v, enum unit u, int width, unsigned *marks)
+{
+	enum net_flag f = results_net_flag(v, results_resolution(report_tsc_step(), u));
+	if (f == NET_OK)
+		return fmt_fit_i64(buf, size, v, width);
+	char fig[24];
+	*marks |= 1u << f;
+	fmt_format(buf, size, "%s%c", fmt_fit_i64(fig, sizeof fig, v, width - 1),
+		   f == NET_BELOW_ZERO ? SUMMARY_MARK_ZERO : SUMMARY_MARK_RESOLUTION);
+	return buf;
+}
+
+const char *summary_net_legend(char *buf, size_t size, unsigned marks)
+{
+	uint64_t res = results_resolution(report_tsc_step(), UNIT_TSC);
+	int k = 0;
+	buf[0] = 0;
+	if (!marks)
+		return buf;
+	if (marks >> NET_BELOW_ZERO & 1)
+		k += fmt_format(buf, size, "%c below zero", SUMMARY_MARK_ZERO);
+	if (marks >> NET_BELOW_RESOLUTION & 1)
+		k += fmt_format(buf + k, size - (size_t)k, "%s%c below the resolution (%llu TSC tick%s, 1 count)",
+				k ? "; " : "", SUMMARY_MARK_RESOLUTION, (unsigned long long)res, res == 1 ? "" : "s");
+	fmt_format(buf + k, size - (size_t)k, ": not durations");
+	return buf;
+}
+
+/* The TSC's step, when its figures show one (results_step): a line and a
+ * record; nothing for a TSC moving by 1. */
+static void step_line(void)
+{
+	int sure;
+	const struct tsc_step *st = report_tsc_step();
+	uint64_t step = results_step(st, &sure);
+	if (!step)
+		return;
+	kprintf("tsc step: the TSC %s in steps of %llu ticks: the %s%d distinct TSC-tick figures of the "
+		"ensembles (minimums, quantiles, maximums) are all multiples of %llu (their greatest common "
+		"divisor)%s\n", sure ? "moves" : "may move", (unsigned long long)step, sure ? "first " : "",
+		st->distinct, (unsigned long long)step,
+		sure ? "; a window shorter than a step reads 0 or one step: offsets of 0 and nets below a step "
+		       "are not durations, and every figure in TSC ticks is this coarse"
+		     : "; too few figures to be sure (a TSC moving by 1 can give a few multiples of one number)");
+	if (config_json()) {
+		struct rec k;
+		rec_begin(&k, "tsc_step");
+		rec_u64(&k, "step", step);
+		rec_bool(&k, "sure", sure);
+		rec_u64(&k, "figures", (uint64_t)st->distinct);
+		rec_end(&k);
+	}
 }
 
 /* A row per method, then the net result of each workload per method. */
@@ -58,9 +114,12 @@ void summary_tables(const struct bench_results *r)
 	int any = 0;
 	for (int i = 0; i <= RESULTS_CODE_ROW; i++)
 		any |= results_has_net(r, -1, i);
-	if (!any)
+	if (!any) {
+		step_line();
 		return;
-	char line[512];
+	}
+	char line[512], cell[24];
+	unsigned marks = 0;
 	int n = fmt_format(line, sizeof line, "%-18s", "net (least min)");
 	for (int m = 0; m < METHOD_COUNT; m++)
 		if (r->rows[m].ran)
@@ -72,10 +131,13 @@ void summary_tables(const struct bench_results *r)
 		n = fmt_format(line, sizeof line, "%-18s", summary_row_name(r, i));
 		for (int m = 0; m < METHOD_COUNT; m++)
 			if (r->rows[m].ran)
-				n += r->net_units[m][i] ? fmt_format(line + n, sizeof line - (size_t)n, " %13lld",
-								     (long long)r->net_in[m][i][r->rows[m].r.unit])
-						  : fmt_format(line + n, sizeof line - (size_t)n, " %13s", "-");
+				n += fmt_format(line + n, sizeof line - (size_t)n, " %13s", !r->net_units[m][i] ? "-"
+						: summary_net_cell(cell, sizeof cell, r->net_in[m][i][r->rows[m].r.unit],
+								   r->rows[m].r.unit, 13, &marks));
 		kprintf("%s\n", line);
 	}
 	kprintf("(net figures are TSC ticks, or core cycles for the ctr_ methods)\n");
+	if (marks)
+		kprintf("(%s)\n", summary_net_legend(line, sizeof line, marks));
+	step_line();
 }

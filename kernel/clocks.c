@@ -367,6 +367,24 @@ static void print_clocks(const struct cpu_info *c, const struct tsc_rate *out, c
 					      : " (a crystal off nominal, an SMI at a window's end, or a wrong crystal "
 						"table entry)");
 		}
+	for (int i = 0; i < CLOCK_COUNT; i++) {
+		if (!(ch->left_out >> i & 1))
+			continue;
+		/* The measured clocks present, "pit, hpet and pmtimer". */
+		char names[64] = "";
+		int n = 0, k = 0, idx = 0;
+		for (int j = 0; j < CLOCK_COUNT; j++)
+			n += out->clock[j].hz && out->clock[j].measured;
+		for (int j = 0; j < CLOCK_COUNT; j++)
+			if (out->clock[j].hz && out->clock[j].measured)
+				k += fmt_format(names + k, sizeof names - (size_t)k, "%s%s",
+						!idx++ ? "" : idx == n ? " and " : ", ", out->clock[j].name);
+		kprintf("clocks: %s LEFT OUT of the bound: its nominal %s (%s) is contradicted by %s, measured "
+			"clocks that agree with each other%s\n", out->clock[i].name,
+			tscfreq_format_mhz(mhz, sizeof mhz, out->clock[i].hz), tscfreq_kind_name(out->cpuid.kind), names,
+			c->hypervisor ? " (a hypervisor's figure, or a scaled TSC)"
+				      : " (a crystal off nominal or a wrong crystal table entry)");
+	}
 	if (ch->pairs == 1 && !ch->disagree)
 		kprintf("clocks: the two clocks agree within their combined uncertainty\n");
 	else if (ch->pairs && !ch->disagree)

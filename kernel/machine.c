@@ -49,14 +49,46 @@ int quiet_microcode(const struct cpu_info *c, uint64_t *rev)
 	return result;
 }
 
-int quiet_smi_count(const struct cpu_info *c, uint64_t *count)
+/* machine_smi_read - one RDMSR of MSR_SMI_COUNT: 0, or the fault
+ * (rdmsr_safe, kernel/trap.h). Weak, so that a test build can make it
+ * fault as on a CPU or hypervisor without the MSR (tests/boot/smi_gp_test.c). */
+int machine_smi_read(uint64_t *v);
+__attribute__((weak)) int machine_smi_read(uint64_t *v)
+{
+	return rdmsr_safe(MSR_SMI_COUNT, v);
+}
+
+/* quiet_smi_count with the fault: 0, -1 (not Intel: not read), or the
+ * read's fault (TRAP_FAULTED | vector). */
+static int smi_count_read(const struct cpu_info *c, uint64_t *count)
 {
 	uint64_t v;
 	*count = 0;
-	if (!is_intel(c) || rdmsr_safe(MSR_SMI_COUNT, &v))
+	if (!is_intel(c))
 		return -1;
-	*count = v & 0xFFFFFFFFu;
-	return 0;
+	int err = machine_smi_read(&v);
+	if (!err)
+		*count = v & 0xFFFFFFFFu;
+	return err;
+}
+
+int quiet_smi_count(const struct cpu_info *c, uint64_t *count)
+{
+	return smi_count_read(c, count) ? -1 : 0;
+}
+
+/* The smi count line when MSR_SMI_COUNT faulted: what faulted and what is
+ * known of the CPU, no guess at why. SDM Vol. 4 lists MSR_SMI_COUNT (34H)
+ * among the MSRs of Nehalem (family 6, model 1AH) and later Intel CPUs; a
+ * hypervisor may or may not implement it (KVM and QEMU TCG do). */
+static void smi_unreadable(const struct cpu_info *c, int err)
+{
+	kprintf("quiet: smi count: unreadable: RDMSR of MSR_SMI_COUNT (34H) raised %s (vector %d) on %s family 0x%x model "
+		"0x%x stepping %u (CPUID.1:EAX=0x%08x); CPUID.1:ECX[31]=%d: %s%s%s; SMIs are not counted (the "
+		"SDM lists this MSR from Nehalem, family 6 model 1AH, on)\n",
+		trap_fault_string(err), err & 0xFF, c->vendor, c->family, c->model, c->stepping, c->signature,
+		c->hypervisor ? 1 : 0, c->hypervisor ? "a hypervisor is present, vendor \"" : "no hypervisor present",
+		c->hypervisor ? c->hv_vendor : "", c->hypervisor ? "\"" : "");
 }
 
 int quiet_ratios(const struct cpu_info *c, uint32_t *max_nonturbo, uint32_t *current)
@@ -143,14 +175,14 @@ int quiet_cpu_report(const struct cpu_info *c)
 		kprintf("quiet: microcode: unknown (%s)\n",
 			is_intel(c) || c->is_amd ? "MSR 8BH faulted" : "not Intel or AMD");
 
-	int have_smi = quiet_smi_count(c, &smi) == 0;
+	int smi_err = smi_count_read(c, &smi), have_smi = smi_err == 0;
 	if (have_smi)
 		kprintf("quiet: smi count: %llu since reset (MSR_SMI_COUNT 34H); read it around "
 			"measurements to count SMIs inside\n", (unsigned long long)smi);
+	else if (is_intel(c))
+		smi_unreadable(c, smi_err);
 	else
-		kprintf("quiet: smi count: %s\n", is_intel(c) ? "unreadable (MSR 34H faulted: before Nehalem, "
-							       "or a hypervisor)"
-							     : "skipped: MSR_SMI_COUNT is Intel's");
+		kprintf("quiet: smi count: skipped: MSR_SMI_COUNT is Intel's\n");
 
 	uint32_t maxr, curr;
 	int got = quiet_ratios(c, &maxr, &curr);

@@ -41,7 +41,8 @@ static void put_text(struct out *o, const char *s, int name)
 	}
 }
 
-/* A group "T/C/I" of the units in mask; values are signed when sign. */
+/* A group "T/C/I" of the units in mask; values are uint64_t (sign 0),
+ * int64_t (1) or enum qrtext_low as uint8_t, written 'z' or 'r' (2). */
 static void put_group(struct out *o, uint8_t mask, const void *values, int sign)
 {
 	int last = -1;
@@ -58,6 +59,8 @@ static void put_group(struct out *o, uint8_t mask, const void *values, int sign)
 			put(o, "/");
 		if (!(mask >> u & 1))
 			put(o, "-");
+		else if (sign == 2)
+			put(o, "%c", ((const uint8_t *)values)[u] == QRTEXT_LOW_ZERO ? 'z' : 'r');
 		else if (sign)
 			put(o, "%lld", (long long)((const int64_t *)values)[u]);
 		else
@@ -94,6 +97,8 @@ int qrtext_body(const struct qrtext_run *r, char *buf, size_t size)
 	put_text(&o, r->hypervisor ? r->hypervisor : "none", 0);
 	put(&o, "\ntsc %llu %u ", (unsigned long long)r->tsc_hz, r->tsc_ppm);
 	put_text(&o, r->tsc_source ? r->tsc_source : "none", 1);
+	if (r->tsc_step > 1)
+		put(&o, "\ntstep %llu %s", (unsigned long long)r->tsc_step, r->tsc_step_sure ? "sure" : "may");
 	put(&o, "\nsize %llu %llu %llu\nlimits %llu %llu\n", (unsigned long long)r->ensembles,
 	    (unsigned long long)r->samples, (unsigned long long)r->warmup,
 	    (unsigned long long)r->max_var_of_vars, (unsigned long long)r->max_var_of_mins);
@@ -129,6 +134,18 @@ int qrtext_body(const struct qrtext_run *r, char *buf, size_t size)
 		for (int m = 0; m < r->nmethods; m++)
 			put_group(&o, w->units[m], w->net[m], 1);
 		put(&o, "\n");
+		uint8_t low[QRTEXT_METHODS] = { 0 }, any = 0;
+		for (int m = 0; m < r->nmethods; m++)
+			for (int u = 0; u < QRTEXT_UNITS; u++)
+				if (w->units[m] >> u & 1 && w->low[m][u] != QRTEXT_LOW_NONE)
+					any |= low[m] |= (uint8_t)(1u << u);
+		if (any) {
+			put(&o, "low ");
+			put_text(&o, w->name, 1);
+			for (int m = 0; m < r->nmethods; m++)
+				put_group(&o, low[m], w->low[m], 2);
+			put(&o, "\n");
+		}
 	}
 	put(&o, "rec ");
 	put_text(&o, r->recommended ? r->recommended : "none", 1);

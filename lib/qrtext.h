@@ -17,6 +17,9 @@
  *                          when CPUID.1:ECX[31] = 0
  *   tsc HZ PPM SOURCE      the TSC rate [Hz], its bound [ppm], its source
  *                          (tsc_rate record); HZ 0: unknown
+ *   tstep S SURE           only when the TSC moves in steps of S > 1 ticks
+ *                          (the tsc_step record): SURE 'sure', or 'may'
+ *                          when few figures show it
  *   size E S W             ensembles, samples per ensemble, warm-up samples
  *   limits VV VM           the verdict's limits: a method is ergodic when its
  *                          variance of variances <= VV [U^4] and variance of
@@ -38,6 +41,12 @@
  *                          too): its net least minimum (least minimum -
  *                          offset) by each method of the m lines, in their
  *                          order, one group each
+ *   low NAME G...          after a w line with a flagged figure: its flags
+ *                          in groups like the w line's, 'z' below zero
+ *                          (not a duration), 'r' below its resolution (the
+ *                          body took less: 1 count, or for TSC ticks the
+ *                          step of the tstep line when 'sure'), '-' not
+ *                          flagged (bench/results.h results_net_flag)
  *   rec NAME               the recommended method, or 'none'
  *   final TEXT             the run's final line
  *
@@ -80,10 +89,14 @@ struct qrtext_method {
 	uint64_t smis, nmis;             /* [count] */
 };
 
+/* A net figure's flag (bench/results.h results_net_flag). */
+enum qrtext_low { QRTEXT_LOW_NONE, QRTEXT_LOW_ZERO, QRTEXT_LOW_RESOLUTION };
+
 struct qrtext_workload {
 	const char *name;
 	uint8_t units[QRTEXT_METHODS];   /* per method (m lines' order): bit u measured */
 	int64_t net[QRTEXT_METHODS][QRTEXT_UNITS]; /* [unit u] */
+	uint8_t low[QRTEXT_METHODS][QRTEXT_UNITS]; /* enum qrtext_low of net[][] */
 };
 
 struct qrtext_run {
@@ -94,6 +107,8 @@ struct qrtext_run {
 	uint64_t tsc_hz;                 /* [Hz], 0: unknown */
 	uint32_t tsc_ppm;
 	const char *tsc_source;
+	uint64_t tsc_step;               /* [TSC ticks]; a tstep line when > 1 */
+	int tsc_step_sure;
 	uint64_t ensembles, samples, warmup;
 	uint64_t max_var_of_vars, max_var_of_mins;
 	const struct qrtext_method *methods;

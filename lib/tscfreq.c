@@ -151,6 +151,38 @@ int tscfreq_disagree(uint64_t a_hz, uint32_t a_ppm, uint64_t b_hz, uint32_t b_pp
 	return (u128)gap * 1000000u > (u128)a_hz * a_ppm + (u128)b_hz * b_ppm;
 }
 
+/* The nominal clocks (bits of c[] indices) that every measured clock
+ * contradicts: two or more measured clocks are present, no two of them
+ * disagree, and the nominal clock disagrees with each. They are then
+ * several independent measurements of this TSC that agree, against one
+ * specification's figure. Indices of 32 and above are never left out. */
+static uint32_t contradicted(const struct tscfreq_clock *c, int n)
+{
+	int measured = 0;
+	for (int i = 0; i < n; i++) {
+		if (!c[i].hz || !c[i].measured)
+			continue;
+		measured++;
+		for (int j = 0; j < i; j++)
+			if (c[j].hz && c[j].measured && tscfreq_disagree(c[i].hz, c[i].ppm, c[j].hz, c[j].ppm))
+				return 0;
+	}
+	if (measured < 2)
+		return 0;
+	uint32_t out = 0;
+	for (int i = 0; i < n && i < 32; i++) {
+		if (!c[i].hz || c[i].measured)
+			continue;
+		int all = 1;
+		for (int j = 0; j < n && all; j++)
+			if (c[j].hz && c[j].measured)
+				all = tscfreq_disagree(c[i].hz, c[i].ppm, c[j].hz, c[j].ppm);
+		if (all)
+			out |= 1u << i;
+	}
+	return out;
+}
+
 int tscfreq_choose(const struct tscfreq_clock *c, int n, struct tscfreq_choice *out)
 {
 	*out = (struct tscfreq_choice){ .best = -1 };
@@ -179,6 +211,8 @@ int tscfreq_choose(const struct tscfreq_clock *c, int n, struct tscfreq_choice *
 		best = measured;
 	out->best = best;
 	out->hz = c[best].hz;
+	if (c[best].measured)
+		out->left_out = contradicted(c, n);
 	/* Widened to the far end of each disagreeing clock's interval: gap x
 	 * 10^6 + other x other_ppm (< 2^97), in ppm of the chosen figure,
 	 * rounded up. */
@@ -190,7 +224,7 @@ int tscfreq_choose(const struct tscfreq_clock *c, int n, struct tscfreq_choice *
 		uint32_t d = tscfreq_ppm(gap, out->hz);
 		if (d > out->diff_ppm)
 			out->diff_ppm = d;
-		if (!tscfreq_disagree(c[i].hz, c[i].ppm, out->hz, c[best].ppm))
+		if ((out->left_out >> i & 1) || !tscfreq_disagree(c[i].hz, c[i].ppm, out->hz, c[best].ppm))
 			continue;
 		out->widened = 1;
 		u128 far = (u128)gap * 1000000u + (u128)c[i].hz * c[i].ppm;
@@ -203,6 +237,10 @@ int tscfreq_choose(const struct tscfreq_clock *c, int n, struct tscfreq_choice *
 		out->why = "the only clock that gave a rate";
 	else if (!out->widened && !out->disagree)
 		out->why = "the smallest uncertainty; every pair of clocks agrees within its combined uncertainty";
+	else if (!out->widened && out->left_out)
+		out->why = "the smallest uncertainty among the measured clocks, which agree with each other; the "
+			   "nominal figure they all contradict is left out of the bound (a crystal off nominal, "
+			   "a wrong crystal table entry or a hypervisor's figure)";
 	else if (!out->widened)
 		out->why = "the smallest uncertainty; it agrees with every other clock, though some of the others "
 			   "disagree among themselves";

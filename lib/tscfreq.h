@@ -111,6 +111,9 @@ struct tscfreq_choice {
 	int widened;       /* the chosen clock disagrees with another: ppm widened */
 	uint32_t diff_ppm; /* the largest |other - chosen| in ppm of the chosen
 			    * figure, rounded up, saturated; 0 with one clock */
+	uint32_t left_out; /* bit i: nominal clock c[i] is left out of ppm: it
+			    * disagrees with every measured clock, and they (two
+			    * or more) agree with each other; 0: none */
 	const char *why;   /* one sentence: why this figure (static) */
 };
 
@@ -132,7 +135,15 @@ int tscfreq_disagree(uint64_t a_hz, uint32_t a_ppm, uint64_t b_hz, uint32_t b_pp
  * the chosen uncertainty is widened to reach the far end of the interval
  * of every clock it disagrees with, (|other - chosen| + other x other_ppm
  * / 10^6) in ppm of the chosen figure, rounded up (at least its own, at
- * most UINT32_MAX). out->why says which case it was. Returns 0, or -1
+ * most UINT32_MAX). One exception: a nominal clock contradicted by
+ * agreeing measured clocks (two or more measured clocks present, no two of
+ * them disagreeing, the nominal one disagreeing with each) is left out of
+ * that widening and named in out->left_out: several measurements of this
+ * TSC that agree outweigh one specification's figure, which would
+ * otherwise widen the bound to its own error (a 2.4 GHz nominal against a
+ * 2.496 GHz TSC: 38597 ppm instead of the PM timer's 106). A single
+ * measured clock, or measured clocks that disagree among themselves, do
+ * not outweigh it. out->why says which case it was. Returns 0, or -1
  * when no clock gave a rate (out->hz = 0, out->best = -1). */
 int tscfreq_choose(const struct tscfreq_clock *c, int n, struct tscfreq_choice *out);
 

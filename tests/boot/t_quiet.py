@@ -8,6 +8,7 @@ import tempfile
 import threading
 import time
 
+import builds
 import machines
 from qemu import check, command, expect_complete, qemu, run_files
 
@@ -38,6 +39,30 @@ def test_smi_not_counted_on_amd():
     check(run.has_line("disturbances: SMIs cannot be counted here (MSR_SMI_COUNT (34H) is Intel's"),
           "no line saying SMIs are not counted", text)
     check(all(e["smis"] is None for e in run.by("ensemble")), "smis not null on AMD", text)
+
+
+def test_smi_count_fault_says_what_faulted():
+    """GenuineIntel with MSR_SMI_COUNT faulting (tests/boot/smi_gp_test.c):
+    the smi count line says which MSR raised which fault on which CPU
+    (family, model, CPUID.1:ECX[31] and the hypervisor's vendor), not a
+    guess ("before Nehalem, or a hypervisor" was wrong on machines that
+    are neither); the run goes on without SMI counts."""
+    build = builds.variant("smi-gp", "tests/boot/smi_gp_test.c")
+    rc, text = qemu("smi-gp", "q35-tcg-intel", "ensembles=2 samples=100 methods=rdtscp workloads=add_chain_64",
+                    image=os.path.join(build, "bench32.elf"))
+    run = expect_complete(rc, text)
+    env = run.one("env")
+    want = (f"quiet: smi count: unreadable: RDMSR of MSR_SMI_COUNT (34H) raised #GP (vector 13) on GenuineIntel "
+            f"family {env['family']:#x} model {env['model']:#x} stepping {env['stepping']} "
+            f"(CPUID.1:EAX={env['signature']:#010x}); CPUID.1:ECX[31]=1: a hypervisor is present, vendor "
+            f"\"{env['hypervisor_vendor']}\"; SMIs are not counted (the SDM lists this MSR from Nehalem, "
+            f"family 6 model 1AH, on)")
+    lines = [l for l in run.lines if l.startswith("quiet: smi count:")]
+    check(lines == [want], f"smi count lines {lines}, expected [{want!r}]", text)
+    check(not [l for l in run.lines if "before Nehalem" in l], "a guess at why the MSR faulted", text)
+    check(run.has_line("disturbances: SMIs cannot be counted here (MSR_SMI_COUNT (34H) faulted)"),
+          "no line saying SMIs are not counted", text)
+    check(run.one("machine")["smi_count"] is None, "machine record: smi_count not null", text)
 
 
 def test_nmi_injected_is_counted():

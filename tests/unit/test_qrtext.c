@@ -101,6 +101,53 @@ static void test_body(void)
 	CHECK(qrtext_body(&r, buf, sizeof buf) == -1, "more methods than QRTEXT_METHODS: -1");
 }
 
+/* Flagged nets (issue 20 item 17: Bochs with 4 CPUs, a TSC moving in
+ * steps of 5, offsets of 0 and a net of -5): a "tstep" line after the
+ * "tsc" line and a "low" line after the w line with flagged figures;
+ * nothing new when nothing is flagged and the step is 1 (test_body). */
+static void test_flags(void)
+{
+	struct qrtext_workload w[2] = { workloads[0], workloads[1] };
+	w[1].net[0][0] = -5;
+	w[1].units[1] = 1; /* rdtscp: 0 TSC ticks */
+	w[1].low[2][2] = QRTEXT_LOW_ZERO;       /* not measured: no low line */
+	w[1].low[0][0] = QRTEXT_LOW_ZERO;       /* cpuid: -5 TSC ticks */
+	w[1].low[1][0] = QRTEXT_LOW_RESOLUTION; /* rdtscp: 0 TSC ticks */
+	w[1].low[2][1] = QRTEXT_LOW_ZERO;       /* ctr_rdpmc: -1 core cycles */
+	struct qrtext_run r = run;
+	r.workloads = w;
+	r.tsc_step = 5;
+	r.tsc_step_sure = 1;
+	char buf[2048];
+	int n = qrtext_body(&r, buf, sizeof buf);
+	static const char flagged[] =
+		"vendor GenuineIntel\n"
+		"cpu 6 85 4 0x2006906\n"
+		"brand   Intel(R) Core(TM) i7?\n"
+		"hv none\n"
+		"tsc 2095074000 12 cpuid_15h\n"
+		"tstep 5 sure\n"
+		"size 100 10000 1000\n"
+		"limits 10 1\n"
+		"m cpuid t 36 2 10 0 ergodic 3 0\n"
+		"m rdtscp t 20/55/4 0 ovf 1 unknown unread 2\n"
+		"m ctr_rdpmc c -/30/2 18446744073709551615 5 6 not-ergodic na 1\n"
+		"skip serialize lfence\n"
+		"w add_chain_64 64 63/70/64 -/65/64\n"
+		"w my_code -5 0 -/-1\n"
+		"low my_code z r -/z\n"
+		"rec rdtscp\n"
+		"final bench: run complete: 3 methods run, 2 skipped (exit code 0x10)\n";
+	CHECK_STR(buf, flagged, "flagged nets and the TSC's step in the compact text");
+	CHECK_EQ_U64(n, sizeof flagged - 1, "flagged: the body's length");
+	r.tsc_step_sure = 0;
+	qrtext_body(&r, buf, sizeof buf);
+	CHECK(strstr(buf, "\ntstep 5 may\n") != NULL, "a step not sure: 'may'");
+	r.tsc_step = 1;
+	qrtext_body(&r, buf, sizeof buf);
+	CHECK(strstr(buf, "tstep") == NULL, "a step of 1: no tstep line");
+}
+
 static void test_crc(void)
 {
 	CHECK_EQ_U64(qrtext_crc32("123456789", 9), 0xCBF43926u,
@@ -201,6 +248,7 @@ static void test_capacity(void)
 int main(void)
 {
 	test_body();
+	test_flags();
 	test_crc();
 	test_split();
 	test_capacity();

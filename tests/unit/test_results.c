@@ -196,8 +196,80 @@ static void test_recommend(void)
 	CHECK_EQ_U64(v.ergodic, 0, "verdict on overflowed figures: never ergodic");
 }
 
+/* An ensemble's figures as bench/report.c adds them: minimum, the
+ * nearest-rank quantiles (p1, q1, median, q3, p99; sample values) and
+ * maximum, in TSC ticks. */
+static void add_ensemble(struct tsc_step *s, const uint64_t f[7])
+{
+	for (int i = 0; i < 7; i++)
+		results_step_add(s, f[i]);
+}
+
+/* The TSC's step from the ensembles' figures, the resolution it gives and
+ * the flags of net figures: Bochs with 4 CPUs (steps of 5), QEMU -icount
+ * (steps of 1: nothing said) and too little data. */
+static void test_step(void)
+{
+	struct tsc_step s = { 0 };
+	int sure = -1;
+
+	/* Bochs, 4 CPUs: the empty window reads 0 or 5 ticks, add_chain_64
+	 * 60..75: every figure a multiple of 5, 8 distinct nonzero ones. */
+	static const uint64_t bochs[][7] = {
+		{ 0, 0, 0, 5, 5, 5, 10 }, { 0, 0, 5, 5, 5, 10, 15 }, { 0, 0, 0, 0, 5, 5, 20 },
+		{ 60, 60, 65, 65, 65, 70, 120 }, { 55, 60, 60, 65, 70, 75, 95 },
+	};
+	CHECK_EQ_U64(results_step(&s, &sure), 0, "no figures: no step");
+	CHECK_EQ_U64(sure, 0, "no figures: not sure");
+	add_ensemble(&s, bochs[0]);
+	CHECK_EQ_U64(results_step(&s, &sure), 5, "Bochs empty window 0/5/10: may move in steps of 5");
+	CHECK_EQ_U64(sure, 0, "Bochs empty window: 2 distinct figures: not sure");
+	CHECK_EQ_U64(results_resolution(&s, UNIT_TSC), 1, "a step not sure: resolution 1 tick");
+	for (int i = 1; i < 5; i++)
+		add_ensemble(&s, bochs[i]);
+	CHECK_EQ_U64(results_step(&s, &sure), 5, "Bochs, 4 CPUs: steps of 5 ticks");
+	CHECK_EQ_U64(sure, 1, "Bochs, 4 CPUs: 8 or more distinct figures: sure");
+	CHECK_EQ_U64(s.distinct, RESULTS_STEP_FIGURES, "distinct figures saturate");
+	CHECK_EQ_U64(results_resolution(&s, UNIT_TSC), 5, "Bochs: resolution 5 TSC ticks");
+	CHECK_EQ_U64(results_resolution(&s, UNIT_CYC), 1, "core cycles: resolution 1 whatever the TSC");
+	CHECK_EQ_U64(results_resolution(&s, UNIT_INS), 1, "instructions: resolution 1 whatever the TSC");
+	/* One figure off the step: the gcd falls to 1, nothing to say. */
+	results_step_add(&s, 63);
+	CHECK_EQ_U64(results_step(&s, &sure), 0, "a figure of 63 among multiples of 5: no step");
+	CHECK_EQ_U64(results_resolution(&s, UNIT_TSC), 1, "no step: resolution 1 tick");
+
+	/* QEMU -icount: offsets 3 and 5, nets 64: figures 3, 5, 67, 69, 261.
+	 * The step is 1: nothing is said (not even "steps of 1"). */
+	s = (struct tsc_step){ 0 };
+	static const uint64_t icount[] = { 3, 3, 3, 67, 67, 5, 69, 261 };
+	for (unsigned i = 0; i < sizeof icount / sizeof icount[0]; i++)
+		results_step_add(&s, icount[i]);
+	CHECK_EQ_U64(results_step(&s, &sure), 0, "QEMU -icount: a step of 1 is not said");
+	/* One distinct figure (an empty window of zero variance): its own
+	 * value is no step. */
+	s = (struct tsc_step){ 0 };
+	results_step_add(&s, 5);
+	results_step_add(&s, 5);
+	results_step_add(&s, 0);
+	CHECK_EQ_U64(results_step(&s, &sure), 0, "one distinct figure: no step");
+
+	/* The flags: Bochs's net of -5 and offsets of 0. */
+	CHECK_EQ_U64(results_net_flag(-5, 5), NET_BELOW_ZERO, "net -5: below zero");
+	CHECK_EQ_U64(results_net_flag(-1, 1), NET_BELOW_ZERO, "net -1: below zero");
+	CHECK_EQ_U64(results_net_flag(0, 5), NET_BELOW_RESOLUTION, "net 0 in steps of 5: below the resolution");
+	CHECK_EQ_U64(results_net_flag(0, 1), NET_BELOW_RESOLUTION, "net 0 at 1 tick: below the resolution");
+	CHECK_EQ_U64(results_net_flag(4, 5), NET_BELOW_RESOLUTION, "net 4 at 5: below the resolution");
+	CHECK_EQ_U64(results_net_flag(5, 5), NET_OK, "net 5 at 5: a figure");
+	CHECK_EQ_U64(results_net_flag(64, 1), NET_OK, "net 64 at 1: a figure");
+	CHECK_STR(results_net_flag_key(NET_BELOW_ZERO), "below_zero", "below zero's record value");
+	CHECK_STR(results_net_flag_key(NET_BELOW_RESOLUTION), "below_resolution",
+		  "below the resolution's record value");
+	CHECK(results_net_flag_key(NET_OK) == NULL, "no record value for a figure not flagged");
+}
+
 int main(void)
 {
+	test_step();
 	test_units();
 	test_keep();
 	test_disturbances();

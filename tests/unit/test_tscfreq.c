@@ -348,13 +348,41 @@ static void test_choose_n(void)
 	CHECK(strstr(ch.why, "widened"), "emulated PIT: the reason says widened");
 	/* CPUID (nominal, +-100) disagrees with the measured clocks, which
 	 * agree among themselves: the PM timer (the smallest measured bound)
-	 * is used, widened to reach CPUID's far end: 3850 MHz +-100 from
-	 * 3696.1 MHz: (153.9 + 0.385) MHz / 3696.1 MHz = 41742.3 -> 41743. */
+	 * is used, and CPUID, contradicted by three measured clocks that agree
+	 * with each other, is left out of the bound: the PM timer's own 105
+	 * ppm, not widened to CPUID's far end (41743 ppm). */
 	ch = choose4(3850000000ull, 100, 3696100000ull, 150, 3696110000ull, 505, 3696100000ull, 105);
 	CHECK_EQ_U64(ch.best, 3, "CPUID off: the PM timer, smallest measured bound");
 	CHECK_EQ_U64(ch.hz, 3696100000ull, "CPUID off: the PM timer's rate");
-	CHECK_EQ_U64(ch.ppm, 41743, "CPUID off: widened to reach CPUID's far end");
+	CHECK_EQ_U64(ch.ppm, 105, "CPUID off: the PM timer's own bound, CPUID left out");
+	CHECK_EQ_U64(ch.left_out, 1u << 0, "CPUID off: CPUID (clock 0) named as left out");
 	CHECK_EQ_U64(ch.disagree, 3, "CPUID off: disagrees with the three measured clocks");
+	/* Issue 20 item 15: CPUID 15H says 2.4 GHz (24 MHz crystal x 200/2,
+	 * +-100 ppm) and the PIT, HPET and PM timer all measure about 2.496
+	 * GHz, within 100 ppm of each other (2496000000, 2496150000,
+	 * 2496100000 Hz, +-118, +-501, +-106 ppm). The nominal figure is
+	 * contradicted by clocks that agree with each other: it is named and
+	 * left out, and the bound stays the PM timer's 106 ppm instead of
+	 * (96.1 MHz + 240 kHz) / 2496.1 MHz = 38597 ppm. */
+	ch = choose4(2400000000ull, 100, 2496000000ull, 118, 2496150000ull, 501, 2496100000ull, 106);
+	CHECK_EQ_U64(ch.best, 3, "2.4 GHz nominal vs 2.496 GHz measured: the PM timer");
+	CHECK_EQ_U64(ch.hz, 2496100000ull, "2.4 GHz nominal vs 2.496 GHz measured: the PM timer's rate");
+	CHECK_EQ_U64(ch.ppm, 106, "2.4 GHz nominal vs 2.496 GHz measured: CPUID left out of the bound");
+	CHECK_EQ_U64(ch.left_out, 1u << 0, "2.4 GHz nominal vs 2.496 GHz measured: CPUID named");
+	CHECK_EQ_U64(ch.widened, 0, "2.4 GHz nominal vs 2.496 GHz measured: not widened");
+	CHECK_EQ_U64(ch.disagree, 3, "2.4 GHz nominal vs 2.496 GHz measured: 3 pairs disagree");
+	CHECK_EQ_U64(ch.diff_ppm, 38501, "2.4 GHz nominal vs 2.496 GHz measured: CPUID 38500.06 ppm away, rounded up");
+	CHECK(strstr(ch.why, "left out"), "2.4 GHz nominal vs 2.496 GHz measured: the reason says left out");
+	/* One measured clock alone does not outvote a nominal one (the Xeon
+	 * W case above: widened); nor do measured clocks that disagree among
+	 * themselves: the PIT off by 1000 ppm from the PM timer, CPUID off
+	 * from both: CPUID stays in the bound. */
+	ch = choose4(2400000000ull, 100, 2498600000ull, 118, 0, 0, 2496100000ull, 106);
+	CHECK_EQ_U64(ch.left_out, 0, "measured clocks that disagree: CPUID not left out");
+	CHECK_EQ_U64(ch.widened, 1, "measured clocks that disagree: widened");
+	ch = choose4(2400000000ull, 100, 0, 0, 0, 0, 2496100000ull, 106);
+	CHECK_EQ_U64(ch.left_out, 0, "one measured clock: CPUID not left out");
+	CHECK_EQ_U64(ch.ppm, 38597, "one measured clock: widened to CPUID's far end");
 	/* Others disagree among themselves but not with the chosen one: the
 	 * PIT 300 ppm above, the HPET 300 below, each +-250; the PM timer
 	 * +-200 between them. */
