@@ -183,6 +183,23 @@ def _group(tok, signed=False):
     return out
 
 
+LOW = {"z": "below_zero", "r": "below_resolution"}  # lib/qrtext.c's letters, the records' keys
+
+
+def _low_group(tok):
+    """{unit: flag} of a "T/C/I" group of a low line ('z' below zero, 'r'
+    below the resolution, '-' none)."""
+    out = {}
+    if tok == "-":
+        return out
+    for u, v in zip(UNITS, tok.split("/")):
+        if v != "-":
+            if v not in LOW:
+                raise ValueError(f"flag {v!r}")
+            out[u] = LOW[v]
+    return out
+
+
 def parse_body(body, path="QR code", crc=None, problems=()):
     """A benchlog.Log of the joined body (module docstring)."""
     log = Log()
@@ -196,7 +213,7 @@ def parse_body(body, path="QR code", crc=None, problems=()):
     log.qr_crc = crc
     env = {"rec": "env"}
     cfg = {"rec": "config"}
-    methods, order, skips, workloads = {}, [], [], []
+    methods, order, skips, workloads, lows = {}, [], [], [], {}
     for no, line in log.lines:
         if not line:
             continue
@@ -218,6 +235,14 @@ def parse_body(body, path="QR code", crc=None, problems=()):
             elif kind == "tsc":
                 log.by_kind["tsc_rate"].append((no, {"rec": "tsc_rate", "hz": int(toks[0]),
                                                      "ppm": int(toks[1]), "source": toks[2]}))
+            elif kind == "tstep":
+                log.by_kind["tsc_step"].append((no, {"rec": "tsc_step", "step": int(toks[0]),
+                                                     "sure": toks[1] == "sure"}))
+            elif kind == "low":  # the flags of the w line before it (lib/qrtext.c)
+                if not workloads or workloads[-1][1] != toks[0] or len(toks) - 1 != len(order):
+                    raise ValueError("not after its workload's w line, or not a group per method")
+                low = {toks[0]: [_low_group(t) for t in toks[1:]]}
+                lows.update(low)
             elif kind == "size":
                 cfg["ensembles"], cfg["samples"], cfg["warmup"] = (int(t) for t in toks[:3])
             elif kind == "limits":
@@ -283,10 +308,13 @@ def parse_body(body, path="QR code", crc=None, problems=()):
             "offset": m["offset"].get(own), "max_var_of_vars": cfg.get("max_var_of_vars"),
             "max_var_of_mins": cfg.get("max_var_of_mins")}))
     for no, w, groups in workloads:
-        for name, g in zip(order, groups):
+        for mi, (name, g) in enumerate(zip(order, groups)):
             for unit, net in g.items():
                 off = methods[name]["offset"].get(unit)
                 f = {"net_min": net}
+                flag = lows[w][mi].get(unit) if w in lows else None
+                if flag:
+                    f["net_min_flag"] = flag
                 if off is not None:
                     f.update(offset=off, min_of_mins=net + off)
                 series(name, w, unit, f, no, False)

@@ -42,6 +42,10 @@ def env_facts(log):
                     f"{rate.get('source', '?')})")
     else:
         tsc_rate = "unknown" if rate else "? (not in this log's format)"
+    step = dict(log.by_kind["tsc_step"][0][1]) if log.by_kind.get("tsc_step") else {}
+    if isinstance(step.get("step"), int):  # bench/summary.c: only a step above 1 is printed
+        tsc_rate += (f"; the TSC {'moves' if step.get('sure') else 'may move'} in steps of "
+                     f"{step['step']} TSC ticks")
     est = dict(log.by_kind["serial_estimate"][0][1]) if log.by_kind.get("serial_estimate") else {}
     serial = f"{log.size} bytes captured" if log.size else "?"
     if isinstance(est.get("bytes"), int):

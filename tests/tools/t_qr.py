@@ -109,3 +109,22 @@ def test_qr_store_photo_and_text():
     rc, out = bench("store", half, "--db", db)
     check(rc == 1 and "code 2/2 missing" in out and read(db) == data,
           "a code whose second part is missing is not refused", out)
+
+
+def test_qr_text_tsc_step_and_flags():
+    """A QR text's tstep and low lines (lib/qrtext.c) become the tsc_step
+    record and the flags of the nets they follow; a low line that does not
+    follow its workload's w line is a problem, not a silent guess."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import benchqr  # noqa: E402
+    head = ("vendor GenuineIntel\nbrand -\ncpu 6 1 2 -\nhv none\ntsc 1000000000 5 pit\ntstep 5 sure\n"
+            "size 3 50 10\nlimits 1 1\nm rdtscp t 35 0 0 0 ergodic na 0\nm cr0 t 40 0 0 0 ergodic na 0\n")
+    tail = "rec rdtscp\nfinal bench: run complete\n"
+    log = benchqr.parse_body(head + "w add_chain_64 -5 3\nlow add_chain_64 z r\n" + tail)
+    check(not log.problems, f"problems: {log.problems}")
+    check([r for _, r in log.by_kind["tsc_step"]] == [{"rec": "tsc_step", "step": 5, "sure": True}],
+          f"tsc_step: {log.by_kind['tsc_step']}")
+    flags = {k[0]: s.summary.get("net_min_flag") for k, s in log.series.items() if k[1] == "add_chain_64"}
+    check(flags == {"rdtscp": "below_zero", "cr0": "below_resolution"}, f"flags {flags}")
+    bad = benchqr.parse_body(head + "w add_chain_64 -5 3\nlow measured_function z r\n" + tail)
+    check(any("low" in p.text for p in bad.problems), f"a misplaced low line is not a problem: {bad.problems}")

@@ -32,7 +32,7 @@ SERIES_KINDS = ("method", "skip", "ensemble", "summary", "samples")
 RUN_KINDS = SERIES_KINDS + ("verdict", "resolution", "recommendation", "counters")
 # Kinds the report (tools/benchreport.py) shows but nothing here checks.
 SHOWN_KINDS = ("verdict", "resolution", "recommendation", "counters", "counters_choice", "pmu",
-               "tsc_rate", "machine", "quiet", "serial_estimate", "acpi", "cpus")
+               "tsc_rate", "tsc_step", "machine", "quiet", "serial_estimate", "acpi", "cpus")
 
 
 def unit_name(unit, power=1):
