@@ -29,7 +29,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tests", "boot"))
+# Last on the path: tests/boot has t_*.py modules of the same names as ours.
+sys.path.append(os.path.join(ROOT, "tests", "boot"))
 import machines  # noqa: E402  (the boot tests' table of machines)
 BUILD = os.environ.get("BENCH_BUILD") or os.path.join(ROOT, "build")
 KERNEL = os.path.join(BUILD, "bench32.elf")

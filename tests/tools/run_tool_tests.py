@@ -40,6 +40,8 @@ def collect():
     tests = []
     for path in sorted(glob.glob(os.path.join(HERE, "t_*.py"))):
         mod = importlib.import_module(os.path.basename(path)[:-3])
+        if os.path.dirname(os.path.abspath(mod.__file__)) != HERE:  # a module of that name found first elsewhere
+            raise SystemExit(f"tools: {path} is shadowed by {mod.__file__} on sys.path")
         tests += [f for n, f in vars(mod).items() if n.startswith("test_") and inspect.isfunction(f)
                   and f.__module__ == mod.__name__]
     return tests
