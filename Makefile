@@ -52,7 +52,7 @@ QEMU_CPU ?= max
 QEMU_RUN := $(QEMU) -machine q35 -cpu $(QEMU_CPU) -m 256M -display none \
 	-serial stdio -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
 
-.PHONY: all kernel iso run run-iso check unit fuzz boot-tests tools-tests benchmarks report deps clean structure
+.PHONY: all kernel iso run run-iso check unit fuzz boot-tests bochs-tests tools-tests benchmarks report deps clean structure
 all: kernel iso
 
 kernel: $(BUILD)/bench.elf $(BUILD)/bench32.elf
@@ -177,6 +177,11 @@ fuzz:
 boot-tests: kernel iso
 	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/boot/run_boot_tests.py
 
+# The image under Bochs, the second emulator: one run at a time, after QEMU's
+# (tests/boot/bochs_tests.py; its machines in tests/boot/bochs.py).
+bochs-tests: kernel iso
+	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/boot/bochs_tests.py
+
 # The statistics and the paper's figures of the last `make run` (README "Host tools").
 report:
 	@test -f $(BUILD)/logs/run.log || { echo "make report: no $(BUILD)/logs/run.log: run 'make run' first"; exit 1; }
@@ -202,9 +207,10 @@ check: deps
 	@$(MAKE) --no-print-directory structure || true
 	@$(MAKE) --no-print-directory fuzz || true
 	@$(MAKE) --no-print-directory boot-tests || true
+	@$(MAKE) --no-print-directory bochs-tests || true
 	@$(MAKE) --no-print-directory tools-tests || true
 	@$(MAKE) --no-print-directory benchmarks || true
-	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/total.py unit structure fuzz boot tools bench
+	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/total.py unit structure fuzz boot bochs tools bench
 
 # Network boot and the other boot paths (iso/netboot.mk, when present).
 -include iso/netboot.mk

@@ -7,6 +7,7 @@
 #include "../lib/fmt.h"
 #include "../lib/record.h"
 #include "../lib/string.h"
+#include "../lib/uartwait.h"
 
 /* The 16550's divisor latch is 16 bits (DLL, DLM; PC16550D data sheet,
  * "Programmable Baud Generator"): baud = 115200 / divisor, divisor 1..65535. */
@@ -20,6 +21,7 @@ static int serial;                   /* 1: output goes to the UART */
 static int serial_muted;             /* 1: console_set_serial(0) */
 static int init_done;                /* console_init has finished */
 static uint32_t serial_baud;         /* the UART's rate when serial is on */
+static int serial_port;              /* its ttyS number */
 static uint64_t written;             /* bytes given to console_write */
 
 int console_parse_choice(const char *v, int len, void *object)
@@ -83,6 +85,7 @@ void console_init(const struct boot_info *bi, const struct console_choice *choic
 	uint16_t base = sc.port >= 0 ? uart_port_base(sc.port) : 0;
 	serial = base && uart_init(base, sc.baud) == 0;
 	serial_baud = serial ? sc.baud : 0;
+	serial_port = sc.port;
 
 	/* The screen: a direct-colour framebuffer when the loader set one up
 	 * (GRUB under UEFI), else VGA text when a BIOS loader left text mode:
@@ -207,8 +210,15 @@ uint32_t console_serial_baud(void)
 void console_write(const char *s, size_t n)
 {
 	written += n;
-	if (serial && !serial_muted)
+	if (serial && !serial_muted) {
 		uart_write(s, n);
+		if (!uart_present()) { /* it stopped answering: said where it can be seen */
+			serial = 0;
+			kprintf("console: ttyS%d stopped answering: its transmitter took no byte within %llu ms "
+				"(%u baud); serial output off, the screen goes on\n", serial_port,
+				(unsigned long long)(uart_wait_ns(serial_baud) / 1000000), serial_baud);
+		}
+	}
 	if (!screen)
 		return;
 	if (screen_kind == SCREEN_FB)

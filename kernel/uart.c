@@ -2,6 +2,7 @@
  * table 2 ("Register summary"). */
 #include "uart.h"
 #include "cpu.h"
+#include "../lib/uartwait.h"
 
 enum {
 	UART_THR = 0, UART_RBR = 0, UART_DLL = 0,
@@ -21,6 +22,30 @@ enum {
 
 static uint16_t uart_base;
 static int present;
+static uint64_t wait_ticks; /* one wait's bound (lib/uartwait.h), TSC ticks at UART_TSC_HZ_MAX */
+static int have_tsc;        /* CPUID.1:EDX[4] (SDM Vol. 2A, CPUID): RDTSC does not #UD */
+/* Without a TSC (the run then stops: bench/main.c), a count of status reads
+ * stands for the time: 10^7 reads, seconds on any machine. */
+#define WAIT_READS_NO_TSC 10000000
+
+/* Poll LSR until one of bits is set; 1 if it was within the bound, else 0.
+ * The bound is a time (lib/uartwait.h), not a count of reads: at 9600 baud
+ * a byte takes 1.04 ms, which 10,000 reads do not cover on a fast CPU. */
+static int wait_lsr(uint8_t bits)
+{
+	if (!have_tsc) {
+		for (long i = 0; i < WAIT_READS_NO_TSC; i++)
+			if (inb(uart_base + UART_LSR) & bits)
+				return 1;
+		return 0;
+	}
+	uint64_t start = rdtsc();
+	do {
+		if (inb(uart_base + UART_LSR) & bits)
+			return 1;
+	} while (rdtsc() - start < wait_ticks);
+	return 0;
+}
 
 uint16_t uart_port_base(int n)
 {
@@ -35,6 +60,8 @@ int uart_init(uint16_t base, uint32_t baud)
 	if (baud == 0 || baud > 115200 || 115200 % baud)
 		baud = 115200;
 	uint16_t div = (uint16_t)(115200 / baud);
+	have_tsc = (cpuid(1, 0).edx >> 4) & 1;
+	wait_ticks = uart_wait_ticks(baud, UART_TSC_HZ_MAX);
 
 	outb(base + UART_IER, 0x00); /* no UART interrupts: we poll */
 	outb(base + UART_LCR, LCR_DLAB);
@@ -46,13 +73,7 @@ int uart_init(uint16_t base, uint32_t baud)
 	 * 0xFF everywhere, so LSR.DR looks set but RBR is not 0xAE. */
 	outb(base + UART_MCR, MCR_LOOP | 0x0F);
 	outb(base + UART_THR, 0xAE);
-	int ok = 0;
-	for (int i = 0; i < 10000; i++) {
-		if (inb(base + UART_LSR) & LSR_DR) {
-			ok = inb(base + UART_RBR) == 0xAE;
-			break;
-		}
-	}
+	int ok = wait_lsr(LSR_DR) && inb(base + UART_RBR) == 0xAE;
 	outb(base + UART_MCR, MCR_DTR_RTS_OUT2);
 	if (!ok)
 		return -1;
@@ -67,15 +88,10 @@ int uart_present(void)
 
 static void put_byte(uint8_t c)
 {
-	/* 115200 baud is ~87 us a byte; 10000 status reads of ~1 us each
-	 * is ample for a working UART and bounds a dead one. */
-	for (int i = 0; i < 10000; i++) {
-		if (inb(uart_base + UART_LSR) & LSR_THRE) {
-			outb(uart_base + UART_THR, c);
-			return;
-		}
-	}
-	present = 0;
+	if (wait_lsr(LSR_THRE))
+		outb(uart_base + UART_THR, c);
+	else
+		present = 0;
 }
 
 void uart_write(const char *s, size_t n)
@@ -89,7 +105,6 @@ void uart_write(const char *s, size_t n)
 
 void uart_flush(void)
 {
-	for (int i = 0; i < 100000 && present; i++)
-		if (inb(uart_base + UART_LSR) & LSR_TEMT)
-			return;
+	if (present)
+		wait_lsr(LSR_TEMT);
 }

@@ -14,19 +14,22 @@ uint16_t uart_port_base(int n);
 /* uart_init - probe the UART at I/O port base with the loopback test and,
  * if it answers, program baud (50..115200, a divisor of 115200) and 8N1 with
  * FIFOs on. Returns 0 when a UART is present, -1 when none answered (reads
- * of an absent port return 0xFF); output is then dropped. */
+ * of an absent port return 0xFF; a port whose loopback byte does not come
+ * back within uart_wait_ns(baud), lib/uartwait.h); output is then dropped. */
 int uart_init(uint16_t base, uint32_t baud);
 
-/* uart_present - 1 after a successful uart_init. */
+/* uart_present - 1 after a successful uart_init, until a wait ran out. */
 int uart_present(void);
 
-/* uart_write - send n bytes, '\n' as "\r\n". Each byte waits at most about
- * 10 ms for the transmitter; a UART that stops answering is given up on
- * (uart_present() becomes 0) instead of hanging the run. */
+/* uart_write - send n bytes, '\n' as "\r\n". Each byte waits for the
+ * transmitter at most uart_wait_ns(baud) (lib/uartwait.h: 64 byte times, at
+ * least 10 ms, timed by the TSC at an upper bound of its rate: never less); a
+ * UART that stops answering is given up on (uart_present() becomes 0; the
+ * console says so on the screen) instead of hanging the run. */
 void uart_write(const char *s, size_t n);
 
-/* uart_flush - wait, at most about 100 ms, until the transmitter has sent
- * everything (LSR.TEMT): before a reset, so the last line gets out. */
+/* uart_flush - wait, at most as long as for a byte, until the transmitter
+ * has sent everything (LSR.TEMT): before a reset, so the last line gets out. */
 void uart_flush(void);
 
 #endif

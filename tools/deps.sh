@@ -33,6 +33,12 @@ REQUIRED=(
 	"/usr/lib/x86_64-linux-gnu/libqrcodegen.a|libqrcodegen-dev"
 	"/usr/include/qrcodegen/qrcodegen.h|libqrcodegen-dev"
 	"zbarimg|zbar-tools"
+	# Bochs, the second emulator of the boot tests (tests/boot/bochs.py): its
+	# BIOS, its VGA BIOS, and the SDL2 display run headless.
+	"bochs|bochs"
+	"/usr/share/bochs/BIOS-bochs-latest|bochsbios"
+	"/usr/share/vgabios/vgabios.bin|vgabios"
+	"/usr/lib/x86_64-linux-gnu/bochs/plugins/libbx_sdl2_gui.so|bochs-sdl"
 )
 
 present() {

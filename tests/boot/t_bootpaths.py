@@ -299,6 +299,12 @@ def test_bootpaths_missing_uart_completes_on_screen():
 
 def grub_test_iso(name, entry):
     """A test-only ISO: the kernel and a one-entry grub.cfg, no menu delay."""
+    return grub_iso(name, "set timeout=0\ninsmod all_video\n"
+                    f'menuentry "{name}" {{\n{entry}\n\tboot\n}}\n')
+
+
+def grub_iso(name, cfg):
+    """A test-only ISO (logs/NAME.iso): build/bench.elf and the GRUB menu cfg."""
     if not shutil.which("grub-mkrescue"):
         raise Skip("grub-mkrescue is not installed")
     top = os.path.join(LOGS, f"iso-{name}")
@@ -306,8 +312,7 @@ def grub_test_iso(name, entry):
     os.makedirs(os.path.join(top, "boot", "grub"))
     shutil.copyfile(os.path.join(BUILD, "bench.elf"), os.path.join(top, "boot", "bench.elf"))
     with open(os.path.join(top, "boot", "grub", "grub.cfg"), "w") as f:
-        f.write("set timeout=0\ninsmod all_video\n"
-                f'menuentry "{name}" {{\n{entry}\n\tboot\n}}\n')
+        f.write(cfg)
     iso = os.path.join(LOGS, f"{name}.iso")
     p = subprocess.run(["grub-mkrescue", "-o", iso, top], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, timeout=120)
@@ -360,6 +365,18 @@ def test_bootpaths_console_ttyS1_baud():
     check(run.has_line("console: serial ttyS1 (I/O 0x2F8) 9600 baud 8N1; screen VGA text 80x25"),
           "no console line for ttyS1 at 9600", text)
     check(com1.strip() == "", "console=ttyS1: output on COM1 too", com1)
+
+
+def test_bootpaths_console_ttyS0_9600():
+    """console=ttyS0,9600: the port found and the whole log on it, to the
+    final line. QEMU's UART sends at once whatever its rate, so this proves
+    the path, not the waits: their arithmetic is tests/unit/test_uartwait.c,
+    their pacing tests/boot/bochs_tests.py (a UART paced in emulated time)."""
+    rc, text = qemu("console-9600", "q35-tcg", f"console=ttyS0,9600 {QUICK}")
+    run = expect_complete(rc, text)
+    check(run.has_line("console: serial ttyS0 (I/O 0x3F8) 9600 baud 8N1;"), "no console line for ttyS0 at 9600",
+          text)
+    check(run.one("serial_estimate")["baud"] == 9600, "the serial estimate is not at 9600 baud", text)
 
 
 def test_bootpaths_console_bad_values():

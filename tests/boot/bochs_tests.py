@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""tests/boot/bochs_tests.py - the image under Bochs, the second emulator
+(tests/boot/bochs.py: its machines and its harness). Each test boots the
+stock GRUB menu (iso/grub.cfg, sized down: bochs.stock_iso) from a CD on a
+machine of bochs.py's table and checks the serial log. The tests run one
+after another, after QEMU's (`make bochs-tests`, in `make check`); each
+is skipped, with the reason, where Bochs is not installed. The last line
+is "bochs: N passed, N failed, N skipped".
+
+    python3 tests/boot/bochs_tests.py            # all tests
+    python3 tests/boot/bochs_tests.py 9600       # tests whose name contains "9600"
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(1, os.path.dirname(HERE))
+import bochs  # noqa: E402
+from qemu import (BUILD, EXIT_SUCCESS, ICOUNT_NET, ICOUNT_OFFSETS, Skip, check,  # noqa: E402
+                  expect_complete)
+from runner import run_all  # noqa: E402
+
+# Small: two ensembles of 20 samples of each method and workload.
+SMALL = "ensembles=2 samples=20 warmup=0 workloads=add_chain_64,add_chain_256,imul_chain_64,measured_function"
+
+
+def boot(name, machine, args):
+    """The run's log (qemu.Run) after bochs.bochs(); complete, as
+    qemu.expect_complete checks a QEMU run (Bochs has no exit device: the
+    kernel's last line stands for QEMU's exit status)."""
+    reason = bochs.skip_reason()
+    if reason:
+        raise Skip(reason)
+    text = bochs.bochs(name, machine, bochs.stock_iso(name, args))
+    return expect_complete(EXIT_SUCCESS, text)
+
+
+def exact(name, machine):
+    """Under sync=none Bochs's TSC counts instructions, as QEMU's -icount:
+    every method that ran has the offset QEMU's -icount gives
+    (qemu.ICOUNT_OFFSETS) in every ensemble, and every calibrated workload
+    the net qemu.ICOUNT_NET; cpuid and cr0 run on every CPU, rdtscp where
+    CPUID says it is there."""
+    run = boot(name, machine, SMALL)
+    text, env = run.text, run.one("env")
+    ran = {r["method"] for r in run.by("verdict")}
+    want = {"cpuid", "cr0"} | ({"rdtscp"} if env["rdtscp"] else set())
+    check(want <= ran, f"{machine}: methods run {sorted(ran)}, expected at least {sorted(want)}", text)
+    for m in sorted(ran):
+        for e in run.by("ensemble", method=m, workload="empty"):
+            check(e["min"] == ICOUNT_OFFSETS[m] and e["variance"] == 0,
+                  f"{machine}: method {m}: ensemble {e['ensemble']}: offset {e['min']} TSC ticks, variance "
+                  f"{e['variance']}; expected {ICOUNT_OFFSETS[m]} exactly (the instructions, as under -icount)",
+                  text)
+        for w, net in ICOUNT_NET.items():
+            s = run.one("summary", method=m, workload=w)
+            check(s["net_min"] == net and s["total_variance"] == 0,
+                  f"{machine}: {m}/{w}: net {s['net_min']} TSC ticks, total variance {s['total_variance']}; "
+                  f"expected {net} exactly", text)
+    return run
+
+
+def test_bochs_skylake_exact():
+    """Intel Skylake-X (corei7_skylake_x): offsets and nets exact."""
+    exact("bochs-skylake", "bochs-skylake")
+
+
+def test_bochs_penryn_exact():
+    """Intel Core 2 Penryn (core2_penryn_t9600): offsets and nets exact."""
+    exact("bochs-penryn", "bochs-penryn")
+
+
+def test_bochs_ryzen_exact():
+    """AMD Zen (ryzen): offsets and nets exact."""
+    exact("bochs-ryzen", "bochs-ryzen")
+
+
+def test_bochs_clawhammer_exact():
+    """AMD K8 (athlon64_clawhammer: no RDTSCP): offsets and nets exact."""
+    run = exact("bochs-clawhammer", "bochs-clawhammer")
+    check(run.one("env")["rdtscp"] == 0 and run.by("skip", method="rdtscp"),
+          "athlon64_clawhammer: RDTSCP (K8 revision F and later) should be absent and rdtscp skipped", run.text)
+
+
+def test_bochs_8bpp_firmware_vga_text():
+    """Firmware whose VBE offers only 8 bpp (indexed) modes (Bochs's rfb
+    display): the stock menu's gfxpayload finds none of its 32 and 24 bpp
+    modes and falls back to VGA text, never to an indexed mode (GRUB faults
+    handing one over); the run completes on the text screen."""
+    run = boot("bochs-8bpp", "bochs-rfb", SMALL + " methods=cpuid")
+    check(run.has_line("console: serial ttyS0 (I/O 0x3F8) 115200 baud 8N1; screen VGA text 80x25"),
+          "the console line does not say VGA text 80x25", run.text)
+
+
+def test_bochs_serial_9600():
+    """console=ttyS0,9600 on a UART paced in emulated time (1.04 ms a
+    byte): the port is found and the whole log arrives, to the last line."""
+    run = boot("bochs-9600", "bochs-60mhz", "ensembles=2 samples=20 warmup=0 methods=cpuid "
+               "workloads=measured_function console=ttyS0,9600")
+    check(run.has_line("console: serial ttyS0 (I/O 0x3F8) 9600 baud 8N1;"),
+          "the console line does not say ttyS0 at 9600 baud", run.text)
+    check(not any("stopped answering" in l for l in run.lines), "the UART was given up mid-run", run.text)
+    check(run.one("serial_estimate")["baud"] == 9600, "the serial estimate is not at 9600 baud", run.text)
+
+
+def main(argv):
+    tests = [(n[len("test_"):], f) for n, f in sorted(globals().items())
+             if n.startswith("test_") and callable(f) and (not argv or any(a in n for a in argv))]
+    return run_all("bochs", tests, Skip, BUILD)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
