@@ -69,11 +69,19 @@ void probe_cpu(struct cpu_info *c)
 			break;
 	}
 
-	/* Documented: always on Intel (SDM Vol. 2A LFENCE), on AMD where
-	 * CPUID 80000021H:EAX[2] says so; kernel/machine.c settles AMD's DE_CFG
-	 * and says "unknown" for other vendors, which are then not trusted. */
-	c->lfence_serializing = cpu_vendor_is(c, "GenuineIntel") ||
-		(c->is_amd && c->max_ext >= 0x80000021u && ((cpuid(0x80000021u, 0).eax >> 2) & 1));
+	/* The vendors' rules (lib/lfence.h); kernel/machine.c settles AMD's
+	 * DE_CFG and says "unknown" for other vendors, which are then not
+	 * trusted. */
+	struct lfence_cpu lf = {
+		.intel = cpu_vendor_is(c, "GenuineIntel"),
+		.amd = cpu_vendor_is(c, "AuthenticAMD"),
+		.hygon = cpu_vendor_is(c, "HygonGenuine"),
+		.family = c->family,
+		.hypervisor = c->hypervisor,
+		.always = c->max_ext >= 0x80000021u && ((cpuid(0x80000021u, 0).eax >> 2) & 1),
+	};
+	c->lfence_rule = lfence_rule(&lf);
+	c->lfence_serializing = lfence_known(c->lfence_rule);
 
 	c->hv_vendor[0] = '\0';
 	if (c->hypervisor) {

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include "multiboot.h"
+#include "../lib/lfence.h"
 
 struct cpu_info {
 	char vendor[13];
@@ -17,11 +18,13 @@ struct cpu_info {
 	int hypervisor;      /* CPUID.1:ECX[31] */
 	int has_serialize;   /* CPUID.(EAX=07H,ECX=0):EDX[14] */
 	int is_amd;          /* vendor AuthenticAMD or HygonGenuine */
-	int lfence_serializing; /* LFENCE known to be dispatch-serializing: Intel
-				 * always (SDM Vol. 2A LFENCE); AMD per CPUID
-				 * 80000021H:EAX[2] or after DE_CFG bit 1 is set
-				 * (kernel/machine.c); other vendors never (not
-				 * documented: "unknown", the LFENCE methods skip) */
+	enum lfence_rule lfence_rule; /* lib/lfence.h: which vendor rule says
+				 * whether LFENCE is dispatch-serializing */
+	int lfence_serializing; /* LFENCE known to be dispatch-serializing: by the
+				 * rule alone (Intel; AMD per CPUID 80000021H:EAX[2];
+				 * AMD families 0Fh and 11h), or after DE_CFG bit 1
+				 * is set (kernel/machine.c); other vendors never
+				 * (not documented: "unknown", the LFENCE methods skip) */
 	char hv_vendor[13];  /* CPUID.40000000H:EBX,ECX,EDX when hypervisor */
 };
 
