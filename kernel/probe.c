@@ -4,6 +4,7 @@
 #include "cpu.h"
 #include "mem.h"
 #include "paging.h"
+#include "pmu.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
 
@@ -13,6 +14,16 @@ static void regs_str(char *dst, uint32_t a, uint32_t b, uint32_t c)
 	for (int i = 0; i < 12; i++)
 		dst[i] = (char)(w[i / 4] >> (8 * (i % 4)));
 	dst[12] = '\0';
+}
+
+/* probe_max_basic - CPUID.00H:EAX, for lib/cpuidlimit.c. Weak: a test
+ * build (tests/boot/cpuid_limit_test.c) plays a BIOS that set the limit,
+ * which QEMU's CPUID does not model. */
+uint32_t probe_max_basic(void *ctx);
+__attribute__((weak)) uint32_t probe_max_basic(void *ctx)
+{
+	(void)ctx;
+	return cpuid(0, 0).eax;
 }
 
 int cpu_vendor_is(const struct cpu_info *c, const char *v)
@@ -39,6 +50,14 @@ void probe_cpu(struct cpu_info *c)
 	c->stepping = r.eax & 0xF;
 	c->has_tsc = (r.edx >> 4) & 1;
 	c->hypervisor = (r.ecx >> 31) & 1;
+
+	/* Before any leaf above 2 is read: a BIOS's limit cleared, through
+	 * the fault-safe MSR accessors (kernel/pmu.c's backend wraps them). */
+	const struct cpuid_limit_ops limit_ops = { 0, probe_max_basic, pmu_kernel_backend.rdmsr,
+						   pmu_kernel_backend.wrmsr, pmu_kernel_backend.fault_name };
+	cpuid_limit_lift(&limit_ops, cpu_vendor_is(c, "GenuineIntel"), c->family, c->model,
+			 &c->cpuid_limit);
+	c->max_basic = c->cpuid_limit.max_after;
 
 	c->has_serialize = c->max_basic >= 7 && ((cpuid(7, 0).edx >> 14) & 1);
 	c->is_amd = cpu_vendor_is(c, "AuthenticAMD") || cpu_vendor_is(c, "HygonGenuine");
@@ -104,6 +123,8 @@ void probe_print(const struct cpu_info *c, const struct boot_info *bi)
 		h1, c->family, c->model, c->stepping, c->signature);
 	kprintf("env: brand: %s\n", c->brand[0] ? h2 : "(none: CPUID.80000000H:EAX < 80000004H)");
 	kprintf("env: cpuid: max basic leaf 0x%x, max extended leaf 0x%x\n", c->max_basic, c->max_ext);
+	if (c->cpuid_limit.line[0])
+		kprintf("%s\n", c->cpuid_limit.line);
 	kprintf("env: tsc: %s (CPUID.1:EDX[4]=%d)\n", c->has_tsc ? "yes" : "NO", c->has_tsc);
 	kprintf("env: rdtscp: %s (CPUID.80000001H:EDX[27]=%d)\n", c->has_rdtscp ? "yes" : "no",
 		c->has_rdtscp);

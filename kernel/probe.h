@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include "multiboot.h"
+#include "../lib/cpuidlimit.h"
 #include "../lib/lfence.h"
 
 struct cpu_info {
@@ -26,9 +27,16 @@ struct cpu_info {
 				 * is set (kernel/machine.c); other vendors never
 				 * (not documented: "unknown", the LFENCE methods skip) */
 	char hv_vendor[13];  /* CPUID.40000000H:EBX,ECX,EDX when hypervisor */
+	struct cpuid_limit cpuid_limit; /* a BIOS's Limit CPUID Maxval, cleared
+				 * (lib/cpuidlimit.h); its line, if any, printed
+				 * by probe_print */
 };
 
-/* probe_cpu - fill *c from CPUID. Never faults (CPUID is checked in boot). */
+/* probe_cpu - fill *c from CPUID, on the calling CPU. First, on Intel, a
+ * BIOS's "Limit CPUID Maxval" (IA32_MISC_ENABLE[22]) is cleared as Linux
+ * does (cpuid_limit_lift, with the fault-safe MSR accessors), so that
+ * max_basic and every leaf read after it are the CPU's own. Never faults
+ * (CPUID is checked in boot; the IDT must be set up: trap_init). */
 void probe_cpu(struct cpu_info *c);
 
 /* cpu_vendor_is - 1 when c's vendor string (CPUID leaf 0: EBX, EDX, ECX)
