@@ -2,6 +2,7 @@
 #include "methods.h"
 #include "../kernel/pmu.h"
 #include "../kernel/probe.h"
+#include "../lib/lfence.h"
 
 const struct method_desc methods[METHOD_COUNT] = {
 	[METHOD_cpuid] = { "cpuid", "CPUID;RDTSC ... CPUID;RDTSC", "Paoloni 2010 section 3.1" },
@@ -25,10 +26,11 @@ const char *method_unavailable(enum method_id m, const struct cpu_info *cpu)
 	if ((m == METHOD_rdtscp || m == METHOD_lfence_rdtscp) && !cpu->has_rdtscp)
 		return "RDTSCP is not supported (CPUID.80000001H:EDX[27]=0)";
 	if ((m == METHOD_lfence_rdtscp || m == METHOD_lfence) && !cpu->lfence_serializing)
-		return cpu->is_amd ? "LFENCE is not dispatch-serializing on this AMD CPU (CPUID 80000021H:EAX[2]=0 "
-				     "and DE_CFG MSR C001_1029h bit 1 could not be set)"
-				   : "LFENCE is not known to be dispatch-serializing on this vendor (documented for "
-				     "Intel and AMD only; see the quiet: lfence: line)";
+		return cpu->is_amd ? LFENCE_NOT_KNOWN " on this AMD CPU (CPUID 80000021H:EAX[2]=0, not "
+						      "family 0Fh or 11h on bare metal, and DE_CFG MSR "
+						      "C001_1029h bit 1 not set; see the quiet: lfence: line)"
+				   : LFENCE_NOT_KNOWN " on this vendor (documented for Intel and AMD only; "
+						      "see the quiet: lfence: line)";
 	if (m == METHOD_serialize && !cpu->has_serialize)
 		return "SERIALIZE is not supported (CPUID.(EAX=07H,ECX=0):EDX[14]=0)";
 	if (method_is_ctr(m)) {

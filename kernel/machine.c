@@ -5,6 +5,7 @@
 #include "msr.h"
 #include "trap.h"
 #include "../lib/fmt.h"
+#include "../lib/lfence.h"
 #include "../lib/record.h"
 
 static int is_intel(const struct cpu_info *c)
@@ -111,29 +112,32 @@ int quiet_ratios(const struct cpu_info *c, uint32_t *max_nonturbo, uint32_t *cur
 	return got;
 }
 
-/* The LFENCE check; returns 1 serializing, 0 not, -1 unknown. */
+/* The LFENCE check (lib/lfence.h's rules, then DE_CFG); returns 1
+ * serializing, 0 not, -1 unknown. Every "not settled" line ends in
+ * LFENCE_NOT_KNOWN, as the methods' skip reason does. */
 static int quiet_lfence(const struct cpu_info *c)
 {
-	if (is_intel(c)) {
-		kprintf("quiet: lfence: dispatch-serializing on Intel (SDM Vol. 2A LFENCE: it does not "
-			"execute until all prior instructions have completed locally)\n");
+	if (lfence_known(c->lfence_rule)) {
+		kprintf("quiet: lfence: %s\n", lfence_why(c->lfence_rule));
 		return 1;
 	}
-	if (!c->is_amd) {
+	if (c->lfence_rule == LFENCE_UNKNOWN) {
 		kprintf("quiet: lfence: unknown on vendor %s (documented for Intel and AMD only): the LFENCE "
 			"methods are skipped; the paper's CPUID and RDTSCP methods do not depend on it\n",
 			c->vendor);
 		return -1;
 	}
-	if (c->max_ext >= 0x80000021u && ((cpuid(0x80000021u, 0).eax >> 2) & 1)) {
-		kprintf("quiet: lfence: always serializing (CPUID.80000021H:EAX[2]=1)\n");
-		return 1;
-	}
+	/* AMD's families 0Fh and 11h under a hypervisor: the family is the
+	 * hypervisor's to say, so the MSR decides (lfence_rule). */
+	const char *fam = (c->family == 0xF || c->family == 0x11) && c->hypervisor
+				  ? " (AMD's rule for families 0Fh and 11h not applied: under a hypervisor "
+				    "CPUID's family is the hypervisor's)"
+				  : "";
 	uint64_t v, after;
 	int err = rdmsr_safe(MSR_AMD_DE_CFG, &v);
 	if (err) {
 		kprintf("quiet: lfence: DE_CFG (MSR C0011029H) unreadable (%s) and CPUID.80000021H:EAX[2] "
-			"not set: LFENCE may not be serializing\n", trap_fault_string(err));
+			"not set: " LFENCE_NOT_KNOWN "%s\n", trap_fault_string(err), fam);
 		return -1;
 	}
 	if (v & 2) {
@@ -143,15 +147,15 @@ static int quiet_lfence(const struct cpu_info *c)
 	}
 	err = wrmsr_safe(MSR_AMD_DE_CFG, v | 2);
 	if (err) {
-		kprintf("quiet: lfence: setting DE_CFG[1] FAILED (%s; DE_CFG=0x%llx): LFENCE may not be "
-			"serializing\n", trap_fault_string(err), (unsigned long long)v);
+		kprintf("quiet: lfence: setting DE_CFG[1] FAILED (%s; DE_CFG=0x%llx): " LFENCE_NOT_KNOWN
+			"%s\n", trap_fault_string(err), (unsigned long long)v, fam);
 		return 0;
 	}
 	err = rdmsr_safe(MSR_AMD_DE_CFG, &after);
 	int ok = !err && (after & 2);
-	kprintf("quiet: lfence: set DE_CFG[1] (0x%llx -> %s0x%llx): %s\n", (unsigned long long)v,
+	kprintf("quiet: lfence: set DE_CFG[1] (0x%llx -> %s0x%llx): %s%s\n", (unsigned long long)v,
 		err ? "unreadable, " : "", (unsigned long long)after,
-		ok ? "serializing now" : "the bit did not stick: LFENCE may not be serializing");
+		ok ? "serializing now" : "the bit did not stick: " LFENCE_NOT_KNOWN, ok ? "" : fam);
 	return ok;
 }
 

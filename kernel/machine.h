@@ -45,10 +45,11 @@ int quiet_ratios(const struct cpu_info *c, uint32_t *max_nonturbo, uint32_t *cur
  * turbo/EIST state (IA32_MISC_ENABLE, 1A0H, bits 38 and 16), and LFENCE:
  * whether it is dispatch-serializing, the property the paper's alternative
  * LFENCE;RDTSC sequences need. On Intel it is (SDM Vol. 2A "LFENCE"). On
- * AMD: CPUID.80000021H:EAX[2] says it always is; otherwise bit 1 of
- * DE_CFG (MSR C0011029H) makes it so, and is set with wrmsr_safe and read
- * back, as Linux's init_amd() does (AMD "Software techniques for managing
- * speculation on AMD processors"). One "quiet:" line per fact, then a
+ * AMD: CPUID.80000021H:EAX[2] says it always is, and so is it on families
+ * 0Fh and 11h on bare metal (c->lfence_rule, lib/lfence.h); otherwise bit
+ * 1 of DE_CFG (MSR C0011029H) makes it so, and is set with wrmsr_safe and
+ * read back, as Linux's init_amd() does (AMD "Software techniques for
+ * managing speculation on AMD processors"). One "quiet:" line per fact, then a
  * "machine" record. Never faults. Returns the LFENCE finding: 1
  * dispatch-serializing, 0 not, -1 unknown. */
 int quiet_cpu_report(const struct cpu_info *c);

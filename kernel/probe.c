@@ -4,12 +4,33 @@
 #include "cpu.h"
 #include "mem.h"
 #include "paging.h"
+#include "pmu.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
+
+/* probe_max_basic - CPUID.00H:EAX, for lib/cpuidlimit.c. Weak: a test
+ * build (tests/boot/cpuid_limit_test.c) plays a BIOS that set the limit,
+ * which QEMU's CPUID does not model. */
+uint32_t probe_max_basic(void *ctx);
+__attribute__((weak)) uint32_t probe_max_basic(void *ctx)
+{
+	(void)ctx;
+	return cpuid(0, 0).eax;
+}
 
 void probe_cpu(struct cpu_info *c)
 {
 	cpuinfo_read(cpuid_into, 0, c);
+	/* The limit lifted before any leaf above 2 counts: the leaves are read
+	 * again when it was cleared (kernel/pmu.c's backend wraps the
+	 * fault-safe MSR accessors). */
+	struct cpuid_limit limit;
+	const struct cpuid_limit_ops limit_ops = { 0, probe_max_basic, pmu_kernel_backend.rdmsr,
+						   pmu_kernel_backend.wrmsr, pmu_kernel_backend.fault_name };
+	cpuid_limit_lift(&limit_ops, cpu_vendor_is(c, "GenuineIntel"), c->family, c->model, &limit);
+	if (limit.cleared)
+		cpuinfo_read(cpuid_into, 0, c);
+	c->cpuid_limit = limit;
 }
 
 void probe_print(const struct cpu_info *c, const struct boot_info *bi)
@@ -26,6 +47,8 @@ void probe_print(const struct cpu_info *c, const struct boot_info *bi)
 		h1, c->family, c->model, c->stepping, c->signature);
 	kprintf("env: brand: %s\n", c->brand[0] ? h2 : "(none: CPUID.80000000H:EAX < 80000004H)");
 	kprintf("env: cpuid: max basic leaf 0x%x, max extended leaf 0x%x\n", c->max_basic, c->max_ext);
+	if (c->cpuid_limit.line[0])
+		kprintf("%s\n", c->cpuid_limit.line);
 	kprintf("env: tsc: %s (CPUID.1:EDX[4]=%d)\n", c->has_tsc ? "yes" : "NO", c->has_tsc);
 	kprintf("env: rdtscp: %s (CPUID.80000001H:EDX[27]=%d)\n", c->has_rdtscp ? "yes" : "no",
 		c->has_rdtscp);

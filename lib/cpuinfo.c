@@ -104,14 +104,22 @@ void cpuinfo_read(cpuid_fn *f, void *ctx, struct cpu_info *c)
 			break;
 	}
 
-	/* Documented: always on Intel (SDM Vol. 2A LFENCE), on AMD where
-	 * CPUID 80000021H:EAX[2] says so; kernel/machine.c settles AMD's DE_CFG
-	 * and says "unknown" for other vendors, which are then not trusted. */
-	c->lfence_serializing = cpu_vendor_is(c, "GenuineIntel");
+	/* The vendors' rules (lib/lfence.h); kernel/machine.c settles AMD's
+	 * DE_CFG and says "unknown" for other vendors, which are then not
+	 * trusted. */
+	struct lfence_cpu lf = {
+		.intel = cpu_vendor_is(c, "GenuineIntel"),
+		.amd = cpu_vendor_is(c, "AuthenticAMD"),
+		.hygon = cpu_vendor_is(c, "HygonGenuine"),
+		.family = c->family,
+		.hypervisor = c->hypervisor,
+	};
 	if (c->is_amd && c->max_ext >= 0x80000021u) {
 		f(ctx, 0x80000021u, 0, r);
-		c->lfence_serializing = (r[0] >> 2) & 1;
+		lf.always = (r[0] >> 2) & 1;
 	}
+	c->lfence_rule = lfence_rule(&lf);
+	c->lfence_serializing = lfence_known(c->lfence_rule);
 
 	if (c->hypervisor) {
 		f(ctx, 0x40000000u, 0, r);

@@ -12,6 +12,8 @@
 #define LIB_CPUINFO_H
 
 #include <stdint.h>
+#include "cpuidlimit.h"
+#include "lfence.h"
 
 /* CPUID with EAX = leaf, ECX = sub: out[] = EAX, EBX, ECX, EDX. A leaf
  * above the maximum returns what the CPU returns there: the caller of a
@@ -30,12 +32,18 @@ struct cpu_info {
 	int hypervisor;      /* CPUID.1:ECX[31] */
 	int has_serialize;   /* CPUID.(EAX=07H,ECX=0):EDX[14] */
 	int is_amd;          /* vendor AuthenticAMD or HygonGenuine */
-	int lfence_serializing; /* LFENCE known to be dispatch-serializing: Intel
-				 * always (SDM Vol. 2A LFENCE); AMD per CPUID
-				 * 80000021H:EAX[2] or after DE_CFG bit 1 is set
-				 * (kernel/machine.c); other vendors never (not
-				 * documented: "unknown", the LFENCE methods skip) */
+	enum lfence_rule lfence_rule; /* lib/lfence.h: which vendor rule says
+				 * whether LFENCE is dispatch-serializing */
+	int lfence_serializing; /* LFENCE known to be dispatch-serializing: by the
+				 * rule alone (Intel; AMD per CPUID 80000021H:EAX[2];
+				 * AMD families 0Fh and 11h), or after DE_CFG bit 1
+				 * is set (kernel/machine.c); other vendors never
+				 * (not documented: "unknown", the LFENCE methods skip) */
 	char hv_vendor[13];  /* CPUID.40000000H:EBX,ECX,EDX when hypervisor */
+	struct cpuid_limit cpuid_limit; /* a BIOS's Limit CPUID Maxval, cleared
+				 * (lib/cpuidlimit.h, by the kernel's probe_cpu;
+				 * cpuinfo_read leaves it zero); its line, if any,
+				 * printed by probe_print */
 };
 
 /* cpuinfo_read - fill *c from CPUID through f(ctx, ...). Never fails:

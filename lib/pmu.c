@@ -7,29 +7,21 @@
 
 const char *const pmu_mode_words[] = { "auto", "off", "force", 0 };
 
-/* Static description of each counter, in enum pmu_counter_id order. The
- * EBX bit is the architectural event of the fixed counter (18.2.1.2):
- * bit 1 instructions retired, bit 0 unhalted core cycles, bit 2 unhalted
- * reference cycles. */
+/* Static description of each counter, in enum pmu_counter_id order. */
 static const struct {
 	const char *label, *event;
 	uint32_t msr;
 	enum pmu_kind kind;
-	int ebx_bit;
 } counter_desc[PMU_NCOUNTERS] = {
 	[PMU_FIXED0] = { "fixed ctr0", "instructions retired", PMU_MSR_FIXED_CTR0,
-			 PMU_KIND_INSTRUCTIONS, 1 },
+			 PMU_KIND_INSTRUCTIONS },
 	[PMU_FIXED1] = { "fixed ctr1", "unhalted core cycles", PMU_MSR_FIXED_CTR0 + 1,
-			 PMU_KIND_CYCLES, 0 },
+			 PMU_KIND_CYCLES },
 	[PMU_FIXED2] = { "fixed ctr2", "unhalted reference cycles", PMU_MSR_FIXED_CTR0 + 2,
-			 PMU_KIND_CYCLES, 2 },
-	[PMU_APERF] = { "aperf", "core clocks in C0", PMU_MSR_APERF, PMU_KIND_CYCLES, -1 },
+			 PMU_KIND_CYCLES },
+	[PMU_APERF] = { "aperf", "core clocks in C0", PMU_MSR_APERF, PMU_KIND_CYCLES },
 	[PMU_IRPERF] = { "irperf", "instructions retired", PMU_MSR_AMD_IRPERF,
-			 PMU_KIND_INSTRUCTIONS, -1 },
-};
-
-static const char *const ebx_event_names[3] = {
-	"core-cycles", "instructions-retired", "reference-cycles",
+			 PMU_KIND_INSTRUCTIONS },
 };
 
 static void say(char *dst, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -128,15 +120,39 @@ static void deny(struct pmu_info *info, enum pmu_counter_id id, const char *reas
 	}
 }
 
+/* A width of 1..64 bits, else 0. */
+static unsigned valid_width(unsigned w)
+{
+	return w >= 1 && w <= 64 ? w : 0;
+}
+
+/* The width of a fixed counter CPUID does not size: the GP width, else
+ * PMU_FORCE_DEFAULT_WIDTH. */
+static unsigned fallback_width(const struct pmu_info *info)
+{
+	return valid_width(info->gp_width) ? info->gp_width : PMU_FORCE_DEFAULT_WIDTH;
+}
+
+/* Early Intel processors' under-reported EDX (pmu_detect): versions 2-4 on
+ * GenuineIntel, not under a hypervisor, fewer than 3 fixed counters. */
+static void assume_fixed(struct pmu_info *info)
+{
+	if (info->vendor != PMU_VENDOR_INTEL || info->hypervisor || info->version < 2 ||
+	    info->version > 4 || info->fixed_contig >= PMU_NFIXED)
+		return;
+	info->fixed_assumed = 1;
+	info->fixed_contig = PMU_NFIXED;
+	if (!valid_width(info->fixed_width))
+		info->fixed_width = fallback_width(info);
+}
+
 static void detect_fixed(struct pmu_info *info)
 {
-	unsigned force_width = info->version > 1 && info->fixed_width >= 1 && info->fixed_width <= 64
+	unsigned force_width = info->version > 1 && valid_width(info->fixed_width)
 				       ? info->fixed_width
-			       : info->gp_width >= 1 && info->gp_width <= 64 ? info->gp_width
-									      : PMU_FORCE_DEFAULT_WIDTH;
+				       : fallback_width(info);
 	for (int i = 0; i < PMU_NFIXED; i++) {
 		struct pmu_counter *c = &info->ctr[i];
-		int bit = counter_desc[i].ebx_bit;
 		char reason[160];
 		reason[0] = '\0';
 		if (info->arch_why[0]) {
@@ -152,19 +168,13 @@ static void detect_fixed(struct pmu_info *info)
 				say(reason, sizeof reason,
 				    "CPUID.0AH:EDX[4:0]=%u: fixed counter %d not enumerated%s", info->fixed_contig,
 				    i,
-				    info->version == 2 && info->fixed_contig == 0
-					    ? " (early Core 2 processors under-report, SDM 18.2.2 NOTE: try pmu=force)"
+				    info->vendor == PMU_VENDOR_INTEL && info->hypervisor
+					    ? " (early Intel processors' 3 not assumed under a hypervisor: "
+					      "try pmu=force)"
 					    : "");
-		} else if (info->fixed_width < 1 || info->fixed_width > 64) {
+		} else if (!valid_width(info->fixed_width)) {
 			say(reason, sizeof reason, "CPUID.0AH:EDX[12:5]=%u: no valid fixed-counter width",
 			    info->fixed_width);
-		} else if ((info->ebx_unavail >> bit) & 1) {
-			say(reason, sizeof reason, "CPUID.0AH:EBX[%d]=1: %s event not available", bit,
-			    ebx_event_names[bit]);
-		} else if (info->ebx_length <= (unsigned)bit) {
-			say(reason, sizeof reason,
-			    "CPUID.0AH:EAX[31:24]=%u: EBX enumerates no %s event (bit %d)",
-			    info->ebx_length, ebx_event_names[bit], bit);
 		}
 		if (!reason[0]) {
 			c->state = PMU_PRESENT;
@@ -205,6 +215,7 @@ void pmu_detect(const struct pmu_backend *b, enum pmu_mode mode, struct pmu_info
 	regs_str(info->vendor_str, r[1], r[3], r[2]);
 	info->vendor = str_eq(info->vendor_str, "GenuineIntel")   ? PMU_VENDOR_INTEL
 		       : str_eq(info->vendor_str, "AuthenticAMD") ? PMU_VENDOR_AMD
+		       : str_eq(info->vendor_str, "HygonGenuine") ? PMU_VENDOR_HYGON
 								  : PMU_VENDOR_OTHER;
 	if (info->max_basic >= 1) {
 		b->cpuid(b->ctx, 1, 0, r);
@@ -240,6 +251,7 @@ void pmu_detect(const struct pmu_backend *b, enum pmu_mode mode, struct pmu_info
 		}
 		if (info->version >= 5)
 			info->fixed_mask = info->leaf_a[2];
+		assume_fixed(info);
 		if (info->version == 0)
 			copy_str(info->arch_why, sizeof info->arch_why,
 				 "CPUID.0AH:EAX[7:0]=0: no architectural performance monitoring");
@@ -266,7 +278,7 @@ void pmu_detect(const struct pmu_backend *b, enum pmu_mode mode, struct pmu_info
 	}
 
 	/* IRPERF: CPUID.80000008H:EBX[1] InstRetCntMsr (AMD PPR); erratum
-	 * 1054 on family 17h models 00h-2Fh. */
+	 * 1054 on family 17h models 00h-2Fh and on Hygon's family 18h. */
 	if (info->max_ext < 0x80000008u) {
 		char reason[112];
 		say(reason, sizeof reason,
@@ -279,6 +291,10 @@ void pmu_detect(const struct pmu_backend *b, enum pmu_mode mode, struct pmu_info
 		else if (info->vendor == PMU_VENDOR_AMD && info->family == 0x17 && info->model < 0x30)
 			deny(info, PMU_IRPERF,
 			     "AMD erratum 1054: IRPerfCount may be inaccurate on family 17h models 00h-2Fh");
+		else if (info->vendor == PMU_VENDOR_HYGON)
+			deny(info, PMU_IRPERF,
+			     "not used on Hygon: its family 18h is AMD's Zen 1 core, whose IRPerfCount "
+			     "may be inaccurate (AMD erratum 1054); Linux never enables it on Hygon");
 		else
 			info->ctr[PMU_IRPERF].state = PMU_PRESENT;
 	}
@@ -595,14 +611,23 @@ void pmu_describe(const struct pmu_info *info, void (*emit)(void *ctx, const cha
 		    info->arch_why, pmu_mode_words[info->mode]);
 		emit(ctx, line);
 	} else {
+		char assumed[400];
+		assumed[0] = '\0';
+		if (info->fixed_assumed)
+			say(assumed, sizeof assumed,
+			    " (assumed: CPUID.0AH:EDX reports %u x %u bits; early Intel Core and Atom "
+			    "processors under-report it, SDM Vol. 3B NOTE in \"Architectural Performance "
+			    "Monitoring Version 2\", and have three fixed counters, as Linux assumes; each "
+			    "is checked before use)",
+			    info->leaf_a[3] & 0x1F, (info->leaf_a[3] >> 5) & 0xFF);
 		say(line, sizeof line,
 		    "env: pmu: architectural performance monitoring version %u (CPUID.0AH: EAX=0x%08x "
 		    "EBX=0x%08x ECX=0x%08x EDX=0x%08x): %u GP counters x %u bits, %u fixed counters x "
-		    "%u bits%s, EBX length %u (pmu=%s)",
+		    "%u bits%s%s, EBX length %u (pmu=%s)",
 		    info->version, info->leaf_a[0], info->leaf_a[1], info->leaf_a[2], info->leaf_a[3],
 		    info->gp_count, info->gp_width, info->fixed_contig, info->fixed_width,
 		    info->version >= 5 ? " + ECX mask" : info->version == 1 ? " (version 1: none)" : "",
-		    info->ebx_length, pmu_mode_words[info->mode]);
+		    assumed, info->ebx_length, pmu_mode_words[info->mode]);
 		emit(ctx, line);
 	}
 	if (info->mode != PMU_MODE_OFF && info->hypervisor) {
@@ -632,6 +657,7 @@ void pmu_record(const struct pmu_info *info)
 	rec_u64(&r, "gp_width", info->gp_width);
 	rec_u64(&r, "fixed_counters", info->fixed_contig);
 	rec_u64(&r, "fixed_width", info->fixed_width);
+	rec_i64(&r, "fixed_assumed", info->fixed_assumed);
 	rec_u64(&r, "fixed_mask", info->fixed_mask);
 	rec_u64(&r, "ebx_unavailable", info->ebx_unavail);
 	rec_u64(&r, "ebx_length", info->ebx_length);

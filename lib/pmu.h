@@ -116,7 +116,7 @@ enum pmu_mode {
 /* "auto", "off", "force", NULL: the choices of a CFG_CHOICE key. */
 extern const char *const pmu_mode_words[];
 
-enum pmu_vendor { PMU_VENDOR_OTHER, PMU_VENDOR_INTEL, PMU_VENDOR_AMD };
+enum pmu_vendor { PMU_VENDOR_OTHER, PMU_VENDOR_INTEL, PMU_VENDOR_AMD, PMU_VENDOR_HYGON };
 
 /* The counters this module knows: indexes of pmu_info.ctr[]. */
 enum pmu_counter_id {
@@ -184,10 +184,14 @@ struct pmu_info {
 	unsigned gp_width;      /* EAX[23:16] */
 	unsigned ebx_length;    /* EAX[31:24]: valid bits of EBX */
 	uint32_t ebx_unavail;   /* EBX: bit x set = architectural event x not available */
-	unsigned fixed_contig;  /* EDX[4:0], version > 1 only: fixed counters 0..n-1 exist */
-	unsigned fixed_width;   /* EDX[12:5], version > 1 only */
+	unsigned fixed_contig;  /* EDX[4:0], version > 1 only: fixed counters 0..n-1 exist
+				 * (3 when fixed_assumed) */
+	unsigned fixed_width;   /* EDX[12:5], version > 1 only (when fixed_assumed and EDX's
+				 * is invalid: the GP width, else PMU_FORCE_DEFAULT_WIDTH) */
 	uint32_t fixed_mask;    /* ECX, version >= 5 only: fixed counter i exists if bit i */
 	char arch_why[160];     /* why there are no fixed counters at all, or "" */
+	int fixed_assumed;      /* 1: fixed_contig and fixed_width are the early Intel
+				 * processors' rule, not EDX (pmu_detect) */
 
 	/* What pmu_program wrote (or tried to) and read back (version >= 2
 	 * sequence). */
@@ -208,17 +212,31 @@ struct pmu_info {
  *    fixed counters and CPUID.0AH:EDX exist from version 2 only);
  *  - EDX[4:0] > i, or, from version 5, ECX[i] = 1 (18.2.5; leaf 0AH:
  *    "FxCtr[i]_is_supported := ECX[i] || (EDX[4:0] > i)");
- *  - EDX[12:5] (width) is 1..64;
- *  - its architectural event is available: EBX[x] = 0 and EAX[31:24] > x,
- *    x = 1 (instructions retired), 0 (core cycles), 2 (reference cycles)
- *    (leaf 0AH; 18.2.1.2 "Pre-defined Architectural Performance Events").
- *    The SDM does not tie fixed counters to EBX in so many words; we
- *    refuse a counter whose event CPUID says is unavailable (pmu=force
- *    tries it anyway).
+ *  - EDX[12:5] (width) is 1..64.
+ * CPUID.0AH:EBX plays no part: its bits say which architectural events the
+ * general-purpose counters cannot count (leaf 0AH; 18.2.1.2 "Pre-defined
+ * Architectural Performance Events"), not which fixed counters exist
+ * (Nehalem and Lakefield set EBX[2] and have fixed counter 2).
+ * Early Intel processors under-report EDX (SDM Vol. 3B, "Architectural
+ * Performance Monitoring Version 2", NOTE: "Early generation of processors
+ * based on Intel Core microarchitecture may report in CPUID.0AH:EDX of
+ * support for version 2 but indicating incorrect information of version 2
+ * facilities"; e.g. Core 2 6300: EDX = 0; Atom N270, version 3: one
+ * counter), while the SDM's chapters on the Intel Core and Atom
+ * microarchitectures give them three fixed counters. So on GenuineIntel,
+ * versions 2 to 4, not under a hypervisor (whose CPUID says what it
+ * virtualizes), EDX[4:0] < 3 is taken as 3 (fixed_assumed = 1), with
+ * EDX's width if valid, else the GP width EAX[23:16] if valid, else
+ * PMU_FORCE_DEFAULT_WIDTH; Linux does the same (arch/x86/events/intel/
+ * core.c: "v2 perfmon does not report fixed-purpose events, so assume at
+ * least 3 events, when not running in a hypervisor"). pmu_verify still
+ * proves each counts before use.
  * APERF is PRESENT when max basic >= 6 and CPUID.06H:ECX[0] = 1; IRPERF
  * when max extended >= 80000008H and CPUID.80000008H:EBX[1] = 1, except
  * on AMD family 17h models 00h-2Fh (erratum 1054: IRPerfCount may be
- * inaccurate; Linux does not enable it there either).
+ * inaccurate; Linux does not enable it there either) and on Hygon
+ * (HygonGenuine, family 18h: AMD's Zen 1 core, erratum 1054 with it;
+ * Linux's arch/x86/kernel/cpu/hygon.c never enables it).
  * Everything not PRESENT is ABSENT with a why. Under PMU_MODE_FORCE
  * every ABSENT counter becomes PRESENT with forced = 1 and the CPUID
  * reason in cpuid_note; a forced fixed counter's width is EDX[12:5] if

@@ -1,7 +1,8 @@
 """tests/boot/t_figures.py - derived figures the kernel prints (issue 11,
 section 2): the net median subtracts the empty window's median of medians,
 nanoseconds are said to be unknown rather than printed as "null", LFENCE is
-trusted on no vendor that does not document it, and SMIs that become
+trusted on no vendor that does not document it and on AMD's families 0Fh
+and 11h by AMD's word, and SMIs that become
 unreadable in the middle of a run are said to be so, never counted as
 0 - the last count. (The figures' arithmetic is host-tested in
 tests/unit/test_figures.c, test_robust.c and test_tscfreq.c.)"""
@@ -86,6 +87,43 @@ def test_lfence_unknown_vendor_not_trusted():
     run = expect_complete(rc, text)
     check(run.one("machine")["lfence_serializing"] is True, "Intel's LFENCE not serializing", text)
     check(not run.by("skip"), f"a method skipped on GenuineIntel: {run.by('skip')}", text)
+
+
+def test_lfence_amd_families_0f_11():
+    """AMD's families 0Fh and 11h serialize LFENCE with no DE_CFG MSR (AMD,
+    "Software Techniques for Managing Speculation on AMD Processors", G-2):
+    on bare metal (-hypervisor) the LFENCE methods run and the quiet line
+    says why; family 10h (DE_CFG, which TCG does not keep) and family 0Fh
+    under a hypervisor (whose family proves nothing) skip them, the quiet
+    line and the skip reason saying the same "not known to be
+    dispatch-serializing"."""
+    args = "ensembles=2 samples=100 methods=rdtscp,lfence_rdtscp,lfence workloads=add_chain_64"
+    phrase = "LFENCE is not known to be dispatch-serializing"
+    for name, cpu, family in (("lfence-amd-0f", "max,-hypervisor", 0xF),
+                              ("lfence-amd-11", "max,family=17,-hypervisor", 0x11)):
+        rc, text = qemu(name, "q35-tcg", args, cpu=cpu)
+        run = expect_complete(rc, text)
+        env = run.one("env")
+        check(env["family"] == family and env["hypervisor"] == 0, f"QEMU's CPU: {env}", text)
+        check(run.has_line("quiet: lfence: dispatch-serializing on AMD families 0Fh and 11h, which "
+                           "have no DE_CFG MSR"), f"family {family:#x}: no quiet line with AMD's rule", text)
+        check(run.one("machine")["lfence_serializing"] is True, "lfence_serializing not true", text)
+        check(not run.by("skip"), f"family {family:#x}: a method skipped: {run.by('skip')}", text)
+        for m in ("lfence_rdtscp", "lfence"):
+            expect_workload_ran(run, m, "add_chain_64", 2, 100)
+
+    for name, cpu, extra in (("lfence-amd-10", "max,family=16,-hypervisor", ""),
+                             ("lfence-amd-0f-hv", "max", "under a hypervisor CPUID's family is the hypervisor's")):
+        rc, text = qemu(name, "q35-tcg", args, cpu=cpu)
+        run = expect_complete(rc, text)
+        quiet = next((l for l in run.lines if l.startswith("quiet: lfence: ")), "")
+        check(phrase in quiet and extra in quiet, f"{name}: quiet line {quiet!r}", text)
+        check(run.one("machine")["lfence_serializing"] is False, "lfence_serializing not false", text)
+        for m in ("lfence_rdtscp", "lfence"):
+            skip = run.by("skip", method=m)
+            check(len(skip) == 1 and skip[0]["reason"].startswith(phrase + " on this AMD CPU"),
+                  f"{name}: {m}'s skip {skip}", text)
+            check(not run.by("method", method=m), f"{name}: {m} measured although skipped", text)
 
 
 def test_smi_unreadable_mid_run():

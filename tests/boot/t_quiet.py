@@ -148,3 +148,19 @@ def test_tcg_two_calibrations_agree():
     a, b = r["pit_hz"]
     check(a > 0 and b > 0 and abs(a - b) <= 0.02 * max(a, b), f"calibrations {a} and {b} Hz differ by > 2 %", text)
     check(run.has_line("tsc: rate used: "), "no 'tsc: rate used' line", text)
+
+
+def test_cpuid_limit_cleared():
+    """A BIOS's "Limit CPUID Maxval" (IA32_MISC_ENABLE[22]), played by a
+    test build (tests/boot/cpuid_limit_test.c: QEMU keeps the MSR but its
+    CPUID ignores the bit): the kernel clears the bit on Intel as Linux
+    does, says so in one line, and the max basic leaf is the CPU's own."""
+    build = builds.variant("cpuid-limit", "tests/boot/cpuid_limit_test.c")
+    rc, text = qemu("cpuid-limit", "q35-tcg-intel", "ensembles=2 samples=100 methods=rdtscp "
+                    "workloads=add_chain_64", image=os.path.join(build, "bench32.elf"))
+    run = expect_complete(rc, text)
+    check(run.has_line("env: cpuid: the BIOS limited CPUID to leaf 0x2 (IA32_MISC_ENABLE[22] Limit "
+                       "CPUID Maxval, MSR 1A0H): cleared, as Linux does; max basic leaf now 0xd"),
+          "no line saying the limit was cleared", text)
+    check(run.has_line("env: cpuid: max basic leaf 0xd,"), "max basic leaf not the CPU's own", text)
+    check(sum(l.startswith("env: cpuid: ") for l in run.lines) == 2, "not exactly one more cpuid line", text)

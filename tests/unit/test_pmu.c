@@ -6,10 +6,13 @@
  * Cases: no PMU (max basic leaf < 0xA; version 0 as QEMU TCG reports),
  * version 1 (no fixed counters whatever EDX says), version 2 with three
  * 48-bit counters (the exact WRMSR sequence), version 4 with four,
- * version 5's ECX mask, EBX marking events unavailable, counters that do
- * not count (QEMU TCG: MSRs read 0 and swallow writes), MSRs that fault,
+ * version 5's ECX mask, EBX (which refuses no fixed counter), counters that
+ * do not count (QEMU TCG: MSRs read 0 and swallow writes), MSRs that fault,
  * wrap-around at 40/48/64 bits, AMD IRPERF and APERF, RDPMC, pmu=off and
- * pmu=force, and the header lines and record. */
+ * pmu=force, the header lines and record; and real CPUs' leaves copied
+ * from libcpuid's dumps: fixed counter 2 where EBX[2] = 1 (i5-650,
+ * i5-L16G7), the fixed counters early Intel processors under-report (Core
+ * 2 6300, Atom N270; not the N450), Hygon's IRPerfCount. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +192,17 @@ static void fake_init(struct fake *f, const char *vendor, uint32_t max_basic, ui
 	f->inc[PMU_IRPERF] = 20013;
 }
 
+/* The MSRs of nfixed fixed counters and of their controls. */
+static void add_fixed_msrs(struct fake *f, int nfixed)
+{
+	for (int i = 0; i < nfixed; i++)
+		add_msr(f, PMU_MSR_FIXED_CTR0 + (uint32_t)i, 0x1234 + (uint64_t)i);
+	add_msr(f, PMU_MSR_FIXED_CTR_CTRL, 0xB0); /* firmware left something */
+	add_msr(f, PMU_MSR_PERF_GLOBAL_STATUS, 0);
+	add_msr(f, PMU_MSR_PERF_GLOBAL_CTRL, 0xF);  /* reset value: GP enables */
+	add_msr(f, PMU_MSR_PERF_GLOBAL_OVF_CTRL, 0);
+}
+
 /* An Intel CPU with the architectural PMU of leaf 0AH = eax..edx and
  * every MSR of the fixed counters (nfixed of them). */
 static void intel_pmu(struct fake *f, uint32_t eax, uint32_t ebx, uint32_t ecx, uint32_t edx,
@@ -196,12 +210,19 @@ static void intel_pmu(struct fake *f, uint32_t eax, uint32_t ebx, uint32_t ecx, 
 {
 	fake_init(f, "GenuineIntel", 0x16, 0x80000008u, 0x000906EA);
 	set_leaf(f, 0xA, eax, ebx, ecx, edx);
-	for (int i = 0; i < nfixed; i++)
-		add_msr(f, PMU_MSR_FIXED_CTR0 + (uint32_t)i, 0x1234 + (uint64_t)i);
-	add_msr(f, PMU_MSR_FIXED_CTR_CTRL, 0xB0); /* firmware left something */
-	add_msr(f, PMU_MSR_PERF_GLOBAL_STATUS, 0);
-	add_msr(f, PMU_MSR_PERF_GLOBAL_CTRL, 0xF);  /* reset value: GP enables */
-	add_msr(f, PMU_MSR_PERF_GLOBAL_OVF_CTRL, 0);
+	add_fixed_msrs(f, nfixed);
+}
+
+/* A real CPU: its CPUID leaves as a dump lists them (leaf, EAX, EBX, ECX,
+ * EDX; leaf 0 first), and the MSRs it has: nfixed fixed counters with
+ * their controls, and APERF. */
+static void dump_cpu(struct fake *f, const uint32_t (*leaves)[5], int nleaves, int nfixed)
+{
+	fake_init(f, "............", 0, 0, 0);
+	for (int i = 0; i < nleaves; i++)
+		set_leaf(f, leaves[i][0], leaves[i][1], leaves[i][2], leaves[i][3], leaves[i][4]);
+	add_fixed_msrs(f, nfixed);
+	add_msr(f, PMU_MSR_APERF, 0x5555);
 }
 
 static struct pmu_backend backend(struct fake *f)
@@ -561,64 +582,226 @@ static void test_version5_mask(void)
 		CHECK(f.log[k].msr != 0x30A,
 		      "version 5 mask 101b: WRMSR %d leaves fixed counter 1 untouched", k);
 
-	/* Before version 5 ECX is reserved: ignored even if nonzero. */
+	/* Before version 5 ECX is reserved: ignored even if nonzero. Under a
+	 * hypervisor, so that EDX[4:0] = 1 is taken as it is (no early Intel
+	 * processors' rule). */
 	intel_pmu(&f, leaf_eax(4, 8, 48, 8), 0, 0x7, leaf_edx(1, 48), 3);
+	set_leaf(&f, 1, 0x000906EA, 0, 1u << 31, 0x10);
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
 	CHECK_EQ_U64(info.fixed_mask, 0, "version 4: ECX reserved, no mask");
 	CHECK_EQ_U64(n, 1, "version 4, EDX[4:0] = 1: one counter counts");
 	CHECK(pmu_usable(&info, PMU_FIXED0), "version 4, EDX[4:0] = 1: fixed ctr0 usable");
-	CHECK_STR(info.ctr[PMU_FIXED2].why, "CPUID.0AH:EDX[4:0]=1: fixed counter 2 not enumerated",
+	CHECK_HAS(info.ctr[PMU_FIXED2].why, "CPUID.0AH:EDX[4:0]=1: fixed counter 2 not enumerated (",
 	          "version 4, EDX[4:0] = 1: fixed ctr2's reason");
 	CHECK_EQ_U64(info.fixed_ctrl, 0x1, "version 4, EDX[4:0] = 1: only fixed ctr0 enabled");
 
-	/* Version 2 reporting no fixed counters: the Core 2 hint. */
+	/* Another vendor's version 2 reporting no fixed counters: Intel's
+	 * rule for its own early processors is not applied. */
 	intel_pmu(&f, leaf_eax(2, 2, 40, 7), 0, 0, leaf_edx(0, 0), 3);
+	set_leaf(&f, 0, 0x16, 0x746E6543, 0x736C7561, 0x48727561); /* "CentaurHauls" */
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
 	CHECK_HAS(info.ctr[PMU_FIXED0].why, "CPUID.0AH:EDX[4:0]=0: fixed counter 0 not enumerated",
 	          "version 2 without fixed counters: the reason");
-	CHECK_HAS(info.ctr[PMU_FIXED0].why, "try pmu=force",
-	          "version 2 without fixed counters: the Core 2 hint");
+	CHECK(!info.fixed_assumed, "version 2 without fixed counters, not Intel: nothing assumed");
 	CHECK_EQ_U64(f.nlog, 0, "version 2 without fixed counters: no WRMSR");
 }
 
+/* CPUID.0AH:EBX says which architectural events the general-purpose
+ * counters cannot count (Vol. 2A leaf 0AH); which fixed counters exist is
+ * EDX[4:0] and, from version 5, ECX alone. So no EBX bit and no EBX length
+ * refuses a fixed counter. */
 static void test_ebx_unavailable(void)
 {
 	struct fake f;
 	struct pmu_info info;
 	int fault, n;
-	/* EBX[1]: instructions retired not available. */
-	intel_pmu(&f, leaf_eax(3, 4, 48, 7), 0x2, 0, leaf_edx(3, 48), 3);
+	/* EBX[1] and EBX[2]: instructions retired and reference cycles not
+	 * available to the GP counters. */
+	intel_pmu(&f, leaf_eax(3, 4, 48, 7), 0x6, 0, leaf_edx(3, 48), 3);
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_EQ_U64(info.ctr[PMU_FIXED0].state, PMU_ABSENT, "EBX[1] set: fixed ctr0 absent");
-	CHECK_STR(info.ctr[PMU_FIXED0].why, "CPUID.0AH:EBX[1]=1: instructions-retired event not available",
-	          "EBX[1] set: fixed ctr0's reason");
-	CHECK_EQ_U64(n, 2, "EBX[1] set: two counters count");
-	CHECK_EQ_U64(info.fixed_ctrl, 0x110,
-	             "EBX[1] set: fixed ctr0 not enabled in IA32_FIXED_CTR_CTRL");
-	CHECK_EQ_U64(info.global_ctrl, 0x600000000ull,
-	             "EBX[1] set: fixed ctr0 not enabled in IA32_PERF_GLOBAL_CTRL");
-	CHECK_EQ_U64(f.nlog, 7, "EBX[1] set: CTR0 neither zeroed nor enabled, 7 WRMSRs");
-	for (int k = 0; k < f.nlog; k++)
-		CHECK(f.log[k].msr != 0x309,
-		      "EBX[1] set: WRMSR %d leaves IA32_FIXED_CTR0 untouched", k);
+	CHECK_EQ_U64(info.ebx_unavail, 6, "EBX read: events 1 and 2 unavailable to GP counters");
+	CHECK_EQ_U64(n, 3, "EBX[1], EBX[2] set: the three fixed counters still count");
+	for (int i = 0; i < PMU_NFIXED; i++)
+		CHECK(pmu_usable(&info, (enum pmu_counter_id)i) && !info.ctr[i].forced,
+		      "EBX[1], EBX[2] set: fixed ctr%d usable without pmu=force", i);
+	CHECK_EQ_U64(info.fixed_ctrl, 0x111, "EBX[1], EBX[2] set: all three enabled");
 
-	/* EBX length 2: bit 2 (reference cycles) is not enumerated. */
+	/* EBX length 2: bit 2 (reference cycles) is not enumerated; fixed
+	 * counter 2 exists all the same. */
 	intel_pmu(&f, leaf_eax(3, 4, 48, 2), 0, 0, leaf_edx(3, 48), 3);
 	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
-	CHECK_STR(info.ctr[PMU_FIXED2].why,
-		  "CPUID.0AH:EAX[31:24]=2: EBX enumerates no reference-cycles event (bit 2)",
-		  "EBX length 2: fixed ctr2's reason");
-	CHECK(pmu_usable(&info, PMU_FIXED0), "EBX length 2: fixed ctr0 usable");
-	CHECK(pmu_usable(&info, PMU_FIXED1), "EBX length 2: fixed ctr1 usable");
+	CHECK_EQ_U64(n, 3, "EBX length 2: the three fixed counters count");
+	CHECK(pmu_usable(&info, PMU_FIXED2), "EBX length 2: fixed ctr2 usable");
+}
 
-	/* pmu=force tries it anyway. */
-	intel_pmu(&f, leaf_eax(3, 4, 48, 7), 0x2, 0, leaf_edx(3, 48), 3);
+/* CPUID leaves copied from real CPUs' dumps (libcpuid's tests/ folder,
+ * BSD-2-Clause, github:anrieff/libcpuid; the file of each is named):
+ * {leaf, EAX, EBX, ECX, EDX}. */
+
+/* tests/intel/x86-64/nehalem/intel-core-i5-cpu-650.test (Clarkdale, family
+ * 6 model 25H): version 3, EBX[2] = 1 (reference cycles unavailable to the
+ * GP counters), three 48-bit fixed counters. */
+static const uint32_t i5_650[][5] = {
+	{ 0x0, 0x0000000B, 0x756E6547, 0x6C65746E, 0x49656E69 },
+	{ 0x1, 0x00020652, 0x00100800, 0x0298E3FF, 0xBFEBFBFF },
+	{ 0x6, 0x00000007, 0x00000002, 0x00000001, 0x00000000 },
+	{ 0xA, 0x07300403, 0x00000004, 0x00000000, 0x00000603 },
+	{ 0x80000000u, 0x80000008, 0x00000000, 0x00000000, 0x00000000 },
+	{ 0x80000008u, 0x00003024, 0x00000000, 0x00000000, 0x00000000 },
+};
+
+/* tests/intel/x86-atom/tremont/intel-core-i5-l16g7-cpu.test (Lakefield,
+ * family 6 model 8AH): version 5, EBX[2] = 1, ECX = 7 lists fixed counters
+ * 0-2, EDX = 8603H (three, 48 bits). */
+static const uint32_t i5_l16g7[][5] = {
+	{ 0x0, 0x0000001B, 0x756E6547, 0x6C65746E, 0x49656E69 },
+	{ 0x1, 0x000806A1, 0x00100800, 0x4FD8EBBF, 0xBFEBFBFF },
+	{ 0x6, 0x001F8FF7, 0x00000002, 0x00000009, 0x00000003 },
+	{ 0xA, 0x07300405, 0x00000004, 0x00000007, 0x00008603 },
+	{ 0x80000000u, 0x80000008, 0x00000000, 0x00000000, 0x00000000 },
+};
+
+/* tests/intel/x86-64/core/intel-core2-cpu-6300.test (Conroe, family 6
+ * model 0FH): version 2, EDX = 0: no fixed counter enumerated. */
+static const uint32_t core2_6300[][5] = {
+	{ 0x0, 0x0000000A, 0x756E6547, 0x6C65746E, 0x49656E69 },
+	{ 0x1, 0x000006F2, 0x00020800, 0x0000E3BD, 0xBFEBFBFF },
+	{ 0x6, 0x00000001, 0x00000002, 0x00000001, 0x00000000 },
+	{ 0xA, 0x07280202, 0x00000000, 0x00000000, 0x00000000 },
+	{ 0x80000000u, 0x80000008, 0x00000000, 0x00000000, 0x00000000 },
+	{ 0x80000008u, 0x00003024, 0x00000000, 0x00000000, 0x00000000 },
+};
+
+/* tests/intel/x86-atom/bonnell/intel-atom-cpu-n270.test (Bonnell, family
+ * 6 model 1CH): version 3, EDX = 2501H: one 40-bit fixed counter. */
+static const uint32_t atom_n270[][5] = {
+	{ 0x0, 0x0000000A, 0x756E6547, 0x6C65746E, 0x49656E69 },
+	{ 0x1, 0x000106C2, 0x00020800, 0x0040C39D, 0xBFE9FBFF },
+	{ 0x6, 0x00000001, 0x00000002, 0x00000001, 0x00000000 },
+	{ 0xA, 0x07280203, 0x00000000, 0x00000000, 0x00002501 },
+	{ 0x80000000u, 0x80000008, 0x00000000, 0x00000000, 0x00000000 },
+	{ 0x80000008u, 0x00002020, 0x00000000, 0x00000000, 0x00000000 },
+};
+
+/* tests/intel/x86-atom/bonnell/intel-atom-cpu-n450.test (Pineview, family
+ * 6 model 1CH): version 3, EDX = 503H: three 40-bit fixed counters. */
+static const uint32_t atom_n450[][5] = {
+	{ 0x0, 0x0000000A, 0x756E6547, 0x6C65746E, 0x49656E69 },
+	{ 0x1, 0x000106CA, 0x01020800, 0x0040E39D, 0xBFE9FBFF },
+	{ 0xA, 0x07280203, 0x00000000, 0x00000000, 0x00000503 },
+	{ 0x80000000u, 0x80000008, 0x00000000, 0x00000000, 0x00000000 },
+	{ 0x80000008u, 0x00003020, 0x00000000, 0x00000000, 0x00000000 },
+};
+
+/* tests/hygon/dhyana/hygon-c86-7185-32-core-processor.test (family 18h
+ * model 00h): CPUID.80000008H:EBX[1] = 1 offers IRPerfCount. */
+static const uint32_t hygon_c86_7185[][5] = {
+	{ 0x0, 0x0000000D, 0x6F677948, 0x656E6975, 0x6E65476E },
+	{ 0x1, 0x00900F01, 0x3E400800, 0x7CD83209, 0x178BFBFF },
+	{ 0x6, 0x00000004, 0x00000000, 0x00000001, 0x00000000 },
+	{ 0xA, 0x00000000, 0x00000000, 0x00000000, 0x00000000 },
+	{ 0x80000000u, 0x8000001F, 0x6F677948, 0x656E6975, 0x6E65476E },
+	{ 0x80000008u, 0x00003030, 0x00001007, 0x0000603F, 0x00000000 },
+};
+
+#define DUMP(f, d, nfixed) dump_cpu((f), (d), (int)(sizeof(d) / sizeof((d)[0])), (nfixed))
+
+/* Fixed counter 2 on CPUs whose EBX[2] = 1 (issue 20, item 4). */
+static void test_real_fixed_ctr2(void)
+{
+	struct fake f;
+	struct pmu_info info;
+	int fault, n;
+	DUMP(&f, i5_650, 3);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(info.ebx_unavail, 4, "i5-650: EBX[2] = 1 read");
+	CHECK_EQ_U64(info.ctr[PMU_FIXED2].state, PMU_COUNTING, "i5-650: fixed ctr2 counting");
+	CHECK(!info.ctr[PMU_FIXED2].forced, "i5-650: fixed ctr2 needs no pmu=force");
+	CHECK_EQ_U64(info.ctr[PMU_FIXED2].width, 48, "i5-650: fixed ctr2 48 bits");
+	CHECK_EQ_U64(info.fixed_ctrl, 0x111, "i5-650: IA32_FIXED_CTR_CTRL enables the three");
+	CHECK_EQ_U64(n, 4, "i5-650: three fixed counters and APERF count");
+
+	DUMP(&f, i5_l16g7, 3);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(info.version, 5, "i5-L16G7: version 5");
+	CHECK_EQ_U64(info.fixed_mask, 7, "i5-L16G7: ECX lists fixed counters 0-2");
+	CHECK_EQ_U64(info.ctr[PMU_FIXED2].state, PMU_COUNTING, "i5-L16G7: fixed ctr2 counting");
+	CHECK_EQ_U64(info.global_ctrl, 0x700000000ull,
+	             "i5-L16G7: IA32_PERF_GLOBAL_CTRL enables the three");
+}
+
+/* Early Core 2 and Bonnell under-report the fixed counters (item 5). */
+static void test_real_fixed_assumed(void)
+{
+	struct fake f;
+	struct pmu_info info;
+	int fault, n;
+	DUMP(&f, core2_6300, 3);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK(info.fixed_assumed, "Core 2 6300 (version 2, EDX = 0): three fixed counters assumed");
+	CHECK_EQ_U64(info.fixed_contig, 3, "Core 2 6300: 3 fixed counters used");
+	CHECK_EQ_U64(info.fixed_width, 40, "Core 2 6300: the GP width, 40 bits, for want of EDX's");
+	CHECK_EQ_U64(n, 4, "Core 2 6300: three fixed counters and APERF count");
+	for (int i = 0; i < PMU_NFIXED; i++) {
+		CHECK(pmu_usable(&info, (enum pmu_counter_id)i) && !info.ctr[i].forced,
+		      "Core 2 6300: fixed ctr%d usable without pmu=force", i);
+		CHECK_EQ_U64(info.ctr[i].width, 40, "Core 2 6300: fixed ctr%d 40 bits", i);
+	}
+	struct lines ls = { .n = 0 };
+	pmu_describe(&info, capture, &ls);
+	CHECK_HAS(ls.l[0], "3 fixed counters x 40 bits (assumed: CPUID.0AH:EDX reports 0 x 0 bits;",
+	          "Core 2 6300: the pmu line says the counters were assumed");
+	CHECK_HAS(ls.l[0], "\"Architectural Performance Monitoring Version 2\"",
+	          "Core 2 6300: the pmu line names the SDM's section");
+	CHECK_HAS(record_text(&info), "\"fixed_assumed\":1", "Core 2 6300: the record says so too");
+
+	DUMP(&f, atom_n270, 3);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK(info.fixed_assumed, "Atom N270 (version 3, EDX[4:0] = 1): three assumed");
+	CHECK_EQ_U64(info.fixed_width, 40, "Atom N270: EDX's width, 40 bits, kept");
+	CHECK(pmu_usable(&info, PMU_FIXED2), "Atom N270: fixed ctr2 usable");
+
+	DUMP(&f, atom_n450, 3);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK(!info.fixed_assumed, "Atom N450 (EDX[4:0] = 3): nothing assumed");
+	CHECK_HAS(record_text(&info), "\"fixed_assumed\":0", "Atom N450: the record says not");
+	CHECK(pmu_usable(&info, PMU_FIXED2), "Atom N450: fixed ctr2 usable");
+
+	/* Under a hypervisor CPUID says what is virtualized: not assumed. */
+	DUMP(&f, core2_6300, 3);
+	set_leaf(&f, 1, 0x000006F2, 0x00020800, 0x0000E3BD | 1u << 31, 0xBFEBFBFF);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK(!info.fixed_assumed, "Core 2 under a hypervisor: nothing assumed");
+	CHECK_EQ_U64(f.nlog, 0, "Core 2 under a hypervisor: no WRMSR");
+	CHECK_HAS(info.ctr[PMU_FIXED0].why, "not assumed under a hypervisor",
+	          "Core 2 under a hypervisor: the reason says why");
+
+	/* Version 5 enumerates by ECX: never assumed. */
+	intel_pmu(&f, leaf_eax(5, 8, 48, 8), 0, 0x1, leaf_edx(0, 48), 3);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK(!info.fixed_assumed, "version 5: nothing assumed");
+	CHECK_EQ_U64(n, 1, "version 5, ECX = 1: one counter counts");
+}
+
+/* Hygon family 18h: IRPerfCount not used (item 6). */
+static void test_real_hygon(void)
+{
+	struct fake f;
+	struct pmu_info info;
+	int fault, n;
+	DUMP(&f, hygon_c86_7185, 0);
+	add_msr(&f, PMU_MSR_AMD_HWCR, 0);
+	add_msr(&f, PMU_MSR_AMD_IRPERF, 0);
+	run_all(&f, PMU_MODE_AUTO, &info, &fault, &n);
+	CHECK_EQ_U64(info.family, 0x18, "Hygon C86 7185: family 18h");
+	CHECK_EQ_U64(info.ctr[PMU_IRPERF].state, PMU_ABSENT, "Hygon: IRPERF not used");
+	CHECK_HAS(info.ctr[PMU_IRPERF].why, "Hygon", "Hygon: the reason names the vendor");
+	CHECK_HAS(info.ctr[PMU_IRPERF].why, "erratum 1054", "Hygon: the reason names erratum 1054");
+	CHECK_EQ_U64(f.nlog, 0, "Hygon: HWCR not written");
+	CHECK(pmu_usable(&info, PMU_APERF), "Hygon: APERF usable");
 	run_all(&f, PMU_MODE_FORCE, &info, &fault, &n);
-	CHECK_EQ_U64(n, 3, "EBX[1] set, forced: all three count");
-	CHECK(info.ctr[PMU_FIXED0].forced, "EBX[1] set, forced: fixed ctr0 forced");
-	CHECK(!info.ctr[PMU_FIXED1].forced, "EBX[1] set, forced: fixed ctr1 needed no forcing");
-	CHECK_EQ_U64(info.ctr[PMU_FIXED0].width, 48, "EBX[1] set, forced: fixed ctr0 48 bits");
-	CHECK_EQ_U64(info.fixed_ctrl, 0x111, "EBX[1] set, forced: all three enabled");
+	CHECK(info.ctr[PMU_IRPERF].forced && pmu_usable(&info, PMU_IRPERF),
+	      "Hygon, pmu=force: IRPERF tried and counting");
 }
 
 static void test_faults(void)
@@ -1010,6 +1193,9 @@ int main(void)
 	test_version4();
 	test_version5_mask();
 	test_ebx_unavailable();
+	test_real_fixed_ctr2();
+	test_real_fixed_assumed();
+	test_real_hygon();
 	test_faults();
 	test_rdpmc();
 	test_bad_counts();
