@@ -104,6 +104,30 @@ def test_bochs_serial_9600():
     check(run.one("serial_estimate")["baud"] == 9600, "the serial estimate is not at 9600 baud", run.text)
 
 
+def test_bochs_4cpu_tsc_steps():
+    """Four CPUs: Bochs runs each a quantum of 5 instructions in turn, so
+    the TSC read on one moves in steps of 5 TSC ticks. The kernel finds the
+    step from the figures (every TSC-tick figure a multiple of 5; sure from
+    8 distinct figures) and says so (the tsc step line and record), and a
+    net below the resolution is flagged, never printed as a duration."""
+    run = boot("bochs-4cpu", "bochs-4cpu", "ensembles=3 samples=40 warmup=0 methods=cpuid,rdtscp,cr0 "
+               "workloads=all")
+    step = run.by("tsc_step")
+    check(len(step) == 1 and step[0]["step"] == 5 and step[0]["sure"],
+          f"the TSC's step of 5 is not said as sure: tsc_step records {step}", run.text)
+    check(run.has_line("tsc step: the TSC moves in steps of 5 ticks"), "no 'tsc step:' line", run.text)
+    low = [s for s in run.by("summary") if s["workload"] != "empty" and s["unit"] == "tsc_ticks"
+           and s["net_min"] < 5]
+    check(low, "no net below a step of 5 TSC ticks: the test no longer shows a flag", run.text)
+    # A series printed before the step is sure is flagged at the resolution
+    # known then (1 tick; bench/results.h): its nets are multiples of 5, so a
+    # net below 5 is 0 or below zero and flagged either way.
+    for s in low:
+        check(s.get("net_min_flag") in ("below_zero", "below_resolution") and s.get("resolution") in (1, 5),
+              f"{s['method']}/{s['workload']}: net {s['net_min']} TSC ticks, below the step of 5, flag "
+              f"{s.get('net_min_flag')} at resolution {s.get('resolution')}", run.text)
+
+
 def main(argv):
     tests = [(n[len("test_"):], f) for n, f in sorted(globals().items())
              if n.startswith("test_") and callable(f) and (not argv or any(a in n for a in argv))]

@@ -33,8 +33,10 @@ def test_net_median_subtracts_empty_median():
               f"window's median of medians {empty['median_of_medians']}", text)
         want = (f"median of ensemble medians net {s['net_median']} TSC ticks "
                 f"({s['median_of_medians']} - the empty window's {empty['median_of_medians']})")
+        if s["net_median"] < 1:  # TCG's coarse TSC: flagged (issue 20 item 17)
+            want += (f"; the net median {'BELOW ZERO' if s['net_median'] < 0 else 'BELOW THE RESOLUTION'}")
         line = next((l for l in run.lines if l.startswith(f"result {m}/add_chain_64: ")), "")
-        check(line.endswith(want), f"{m}: result line {line!r} does not end with {want!r}", text)
+        check(want in line, f"{m}: result line {line!r} does not hold {want!r}", text)
 
 
 def test_ns_unknown_said_not_null():
