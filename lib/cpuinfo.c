@@ -1,7 +1,7 @@
 /* lib/cpuinfo.c - see cpuinfo.h. */
 #include "cpuinfo.h"
 
-static void regs_str(char *dst, uint32_t a, uint32_t b, uint32_t c)
+void cpuinfo_regs_str(char dst[13], uint32_t a, uint32_t b, uint32_t c)
 {
 	uint32_t w[3] = { a, b, c };
 	for (int i = 0; i < 12; i++)
@@ -57,7 +57,7 @@ void cpuinfo_read(cpuid_fn *f, void *ctx, struct cpu_info *c)
 	*c = (struct cpu_info){ 0 };
 	f(ctx, 0, 0, r);
 	c->max_basic = r[0];
-	regs_str(c->vendor, r[1], r[3], r[2]);
+	cpuinfo_regs_str(c->vendor, r[1], r[3], r[2]);
 
 	f(ctx, 1, 0, r);
 	c->signature = r[0];
@@ -123,6 +123,6 @@ void cpuinfo_read(cpuid_fn *f, void *ctx, struct cpu_info *c)
 
 	if (c->hypervisor) {
 		f(ctx, 0x40000000u, 0, r);
-		regs_str(c->hv_vendor, r[1], r[2], r[3]);
+		cpuinfo_regs_str(c->hv_vendor, r[1], r[2], r[3]);
 	}
 }

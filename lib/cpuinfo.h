@@ -50,6 +50,12 @@ struct cpu_info {
  * what a leaf below the maximum does not say is 0 (or empty). */
 void cpuinfo_read(cpuid_fn *f, void *ctx, struct cpu_info *c);
 
+/* cpuinfo_regs_str - the 12 characters of three CPUID registers, a's
+ * bytes first, lowest byte first, and a NUL into dst[12]: the vendor
+ * string of leaf 0 (EBX, EDX, ECX) or a hypervisor's of 40000000H (EBX,
+ * ECX, EDX). SDM Vol. 2A CPUID. */
+void cpuinfo_regs_str(char dst[13], uint32_t a, uint32_t b, uint32_t c);
+
 /* cpu_vendor_is - 1 when c's vendor string (CPUID leaf 0: EBX, EDX, ECX)
  * is v, else 0. v holds at least 12 characters ("GenuineIntel",
  * "AuthenticAMD", "HygonGenuine"); its first 12 are compared. */

@@ -1,6 +1,7 @@
 /* lib/pmu.c - see pmu.h. Sections are the SDM's (Vol. 3B, "Performance
  * Monitoring", 2016-2022 numbering) unless said otherwise. */
 #include "pmu.h"
+#include "cpuinfo.h"
 #include <stdarg.h>
 #include "fmt.h"
 #include "record.h"
@@ -82,14 +83,6 @@ static int wr(const struct pmu_backend *b, uint32_t msr, uint64_t v, char *out, 
 		    (unsigned long long)v, fault_str(b, f, fb, sizeof fb));
 	}
 	return f;
-}
-
-static void regs_str(char *dst, uint32_t a, uint32_t b, uint32_t c)
-{
-	uint32_t w[3] = { a, b, c };
-	for (int i = 0; i < 12; i++)
-		dst[i] = (char)(w[i / 4] >> (8 * (i % 4)));
-	dst[12] = '\0';
 }
 
 static int str_eq(const char *a, const char *b)
@@ -212,21 +205,20 @@ void pmu_detect(const struct pmu_backend *b, enum pmu_mode mode, struct pmu_info
 	uint32_t r[4];
 	b->cpuid(b->ctx, 0, 0, r);
 	info->max_basic = r[0];
-	regs_str(info->vendor_str, r[1], r[3], r[2]);
+	cpuinfo_regs_str(info->vendor_str, r[1], r[3], r[2]);
 	info->vendor = str_eq(info->vendor_str, "GenuineIntel")   ? PMU_VENDOR_INTEL
 		       : str_eq(info->vendor_str, "AuthenticAMD") ? PMU_VENDOR_AMD
 		       : str_eq(info->vendor_str, "HygonGenuine") ? PMU_VENDOR_HYGON
 								  : PMU_VENDOR_OTHER;
 	if (info->max_basic >= 1) {
 		b->cpuid(b->ctx, 1, 0, r);
-		uint32_t fam = (r[0] >> 8) & 0xF, mod = (r[0] >> 4) & 0xF;
-		info->family = fam == 0xF ? fam + ((r[0] >> 20) & 0xFF) : fam;
-		info->model = (fam == 0x6 || fam == 0xF) ? mod + (((r[0] >> 16) & 0xF) << 4) : mod;
+		info->family = cpuinfo_family(r[0]);
+		info->model = cpuinfo_model(info->vendor_str, r[0]);
 		info->hypervisor = (r[2] >> 31) & 1;
 	}
 	if (info->hypervisor) {
 		b->cpuid(b->ctx, 0x40000000u, 0, r);
-		regs_str(info->hv_vendor, r[1], r[2], r[3]);
+		cpuinfo_regs_str(info->hv_vendor, r[1], r[2], r[3]);
 	}
 	b->cpuid(b->ctx, 0x80000000u, 0, r);
 	info->max_ext = (r[0] >= 0x80000000u && r[0] <= 0x8000FFFFu) ? r[0] : 0;
