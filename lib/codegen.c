@@ -110,8 +110,12 @@ static size_t emit(struct out *o, const struct codegen_spec *s, struct codegen_l
 	}
 	bytes(o, s->start, s->start_len);
 	l->window = l->code = o->n;
-	for (uint64_t k = 0; k < s->copies; k++)
-		bytes(o, s->code, s->code_len);
+	if (o->p) {
+		for (uint64_t k = 0; k < s->copies; k++)
+			bytes(o, s->code, s->code_len);
+	} else { /* sizing only: spec_ok bounds the product below 2^31 */
+		o->n += (size_t)(s->copies * s->code_len);
+	}
 	l->code_end = o->n;
 	if (s->loops) {
 		b(o, 0x49), b(o, 0xFF), b(o, 0xCF);   /* dec r15 */
