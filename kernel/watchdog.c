@@ -43,7 +43,7 @@ static struct {
 	enum timer timer;
 	volatile uint64_t *hpet;   /* its registers, mapped UC */
 	int hpet64;                /* timer 0 has a 64-bit comparator */
-	uint64_t hpet_conf;        /* General Configuration as found (restored at disarm) */
+	uint64_t hpet_conf;        /* General Configuration as found */
 	volatile uint32_t *ioapic; /* IOREGSEL; IOWIN is 4 dwords on */
 	uint32_t pin;
 	uint32_t rte_low;          /* the entry written when armed, mask bit clear */
@@ -95,7 +95,6 @@ static void stop(void)
 {
 	if (wd.timer == HPET) {
 		wd.hpet[HPET_T0_CONF / 8] &= ~HPET_TN_INT_ENB;
-		wd.hpet[HPET_CONF / 8] = wd.hpet_conf;
 	} else if (wd.timer == PIT) {
 		pit_stop_channel0();
 	}
@@ -172,6 +171,17 @@ void watchdog_init(void)
 		return;
 	}
 	wd.timer = no_hpet ? PIT : HPET;
+	/* The HPET's counter running and its legacy route set once, for the
+	 * rest of the run: turning the route off gives input 2 back to the
+	 * 8254, whose OUT0 may then be high (QEMU's i8254 counts on a count
+	 * of 0 in mode 0 and its output rises 65536 periods later), an edge,
+	 * i.e. an NMI, at every disarming. Interrupts stay off, so the 8254's
+	 * and the RTC's interrupts, which the route takes away, reach nobody
+	 * anyway. */
+	if (wd.timer == HPET) {
+		wd.hpet[HPET_T0_CONF / 8] &= ~HPET_TN_INT_ENB;
+		wd.hpet[HPET_CONF / 8] = wd.hpet_conf | HPET_CONF_ENABLE | HPET_CONF_LEG_RT;
+	}
 	/* An edge the I/O APIC latched while masked (QEMU's hw/intc/ioapic.c
 	 * keeps it pending, where the 82093AA ignores it) would be an NMI at
 	 * the first arming: taken here, while the input is unmasked once. */
@@ -210,13 +220,11 @@ int watchdog_arm(uint32_t ms)
 	if (wd.timer == HPET) {
 		volatile uint64_t *h = wd.hpet;
 		/* Timer 0: interrupt off, edge, one shot, no FSB; then the
-		 * counter running with the legacy route; then the comparator,
-		 * ms x 10^12 fs ahead (ms <= 3000: no overflow), and only
-		 * then the interrupt. */
+		 * comparator, ms x 10^12 fs ahead of the running counter (ms
+		 * <= 3000: no overflow), and only then the interrupt. */
 		uint64_t conf = h[HPET_T0_CONF / 8] & ~(HPET_TN_INT_ENB | HPET_TN_INT_TYPE | HPET_TN_PERIODIC |
 							  HPET_TN_FSB_EN | HPET_TN_32MODE);
 		h[HPET_T0_CONF / 8] = conf | (wd.hpet64 ? 0 : HPET_TN_32MODE);
-		h[HPET_CONF / 8] = wd.hpet_conf | HPET_CONF_ENABLE | HPET_CONF_LEG_RT;
 		uint64_t ticks = (uint64_t)ms * 1000000000000ull / acpi_hpet_period_fs;
 		wd.cmp = h[HPET_COUNTER / 8] + ticks;
 		if (!wd.hpet64)
