@@ -48,7 +48,7 @@ static struct {
 	uint32_t pin;
 	uint32_t rte_low;          /* the entry written when armed, mask bit clear */
 	uint32_t rte_found_low, rte_found_high; /* as found (restored, masked, at disarm) */
-	volatile int armed, flushing;
+	volatile int armed, flushing, disarming;
 	uint32_t apic_id;          /* the CPU armed for */
 	uint64_t cmp;              /* HPET: the comparator armed */
 	uint32_t periods, seen;    /* PIT: the periods of the bound, those counted */
@@ -163,7 +163,8 @@ void watchdog_init(void)
 	const char *no_ioapic = find_ioapic(route, sizeof route);
 	uint8_t pit = no_hpet ? pit_stop_channel0() : 0;
 	if (no_ioapic) {
-		kprintf("watchdog: none (%s; %s): an endless code= hangs\n", no_hpet ? no_hpet : "a HPET", no_ioapic);
+		kprintf("watchdog: none (%s%s; %s): an endless code= hangs\n", no_hpet ? no_hpet : "a HPET",
+			no_hpet ? "" : ", but its legacy route needs an I/O APIC", no_ioapic);
 		return;
 	}
 	if (no_hpet && pit == 0xFF) {
@@ -249,8 +250,16 @@ void watchdog_disarm(void)
 {
 	if (wd.timer == NONE || !wd.armed)
 		return;
+	wd.disarming = 1;
 	stop();
 	wd.armed = 0;
+	wd.disarming = 0;
+}
+
+void watchdog_rearm(void)
+{
+	if (!wd.disarming)
+		watchdog_arm(wd.bound_ms);
 }
 
 enum watchdog_nmi watchdog_nmi(void)

@@ -74,6 +74,12 @@ enum watchdog_nmi {
  * periods counted). Never faults, prints nothing. */
 enum watchdog_nmi watchdog_nmi(void);
 
+/* watchdog_rearm - from the NMI handler, after WATCHDOG_FIRED when the
+ * NMI did not find the CPU in the code (it was in a handler the code
+ * entered, e.g. a single step's #DB): the same bound once more, unless a
+ * watchdog_disarm was under way. */
+void watchdog_rearm(void);
+
 /* watchdog_bound_ms - the bound of the last arming, milliseconds (0 none). */
 uint32_t watchdog_bound_ms(void);
 

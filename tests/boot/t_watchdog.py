@@ -72,3 +72,11 @@ def test_watchdog_none_without_acpi():
                        "endless code= hangs"), "no 'watchdog: none' line", text)
     check(run.by("summary", method="rdtscp", workload="code") and not run.by("code_fault"),
           "the code not measured, or a fault", text)
+
+
+def test_watchdog_walk_tcg():
+    """walk=on: the single-stepped sample of code=ebfe gives up at its step
+    limit, and the watchdog (armed again when its NMI found the CPU in the
+    #DB handler, not in the code) stops the loop that then runs free."""
+    run = hang_run("watchdog-walk", "q35-tcg", ["rdtscp"], "HPET timer 0", args="walk=on")
+    check(run.has_line("walk rdtscp/code: incomplete: more than 2000000 single steps"), "the walk's line", run.text)
