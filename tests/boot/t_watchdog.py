@@ -75,8 +75,8 @@ def test_watchdog_none_without_acpi():
 
 
 def test_watchdog_walk_tcg():
-    """walk=on: the single-stepped sample of code=ebfe gives up at its step
-    limit, and the watchdog (armed again when its NMI found the CPU in the
-    #DB handler, not in the code) stops the loop that then runs free."""
-    run = hang_run("watchdog-walk", "q35-tcg", ["rdtscp"], "HPET timer 0", args="walk=on")
-    check(run.has_line("walk rdtscp/code: incomplete: more than 2000000 single steps"), "the walk's line", run.text)
+    """walk=on: the watchdog stops code=ebfe whether its NMI comes while the
+    sample is single-stepped (in the code, or in the #DB handler: then it
+    is armed once more) or after the walk gave up at its step limit (which
+    of these depends on the host's speed under TCG: not asserted)."""
+    hang_run("watchdog-walk", "q35-tcg", ["rdtscp"], "HPET timer 0", args="walk=on")
