@@ -2,11 +2,13 @@
 #include "code.h"
 #include "results.h"
 #include "walk.h"
+#include "../kernel/clocks.h"
 #include "../kernel/config.h"
 #include "../kernel/console.h"
 #include "../kernel/cpu.h"
 #include "../kernel/mem.h"
 #include "../kernel/trap.h"
+#include "../kernel/watchdog.h"
 #include "../lib/codegen.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
@@ -236,6 +238,39 @@ static int code_trap(struct trap_frame *f)
 	return prev_hook ? prev_hook(f) : 0;
 }
 
+/* Each generated loop runs under the watchdog (kernel/watchdog.h), armed
+ * before it and disarmed after it, outside every measured window: the
+ * bound of a fill of n samples is 100 times n times the most TSC ticks a
+ * sample of the same loop took so far (watchdog_arm keeps it within 1 to
+ * 3 s), the least before one fill has finished (1 s: 1 ms a sample of the
+ * default warm-up, 1000 samples; 3 s is 300 us a sample of the default
+ * ensemble, 10000). A single-stepped fill (walk=on, RFLAGS.TF) is no
+ * measure of a sample. A fault not yet reported (code_fault_take) runs no
+ * loop: the run reports it first. */
+static uint64_t longest_sample[3]; /* TSC ticks per sample, per gens[] */
+
+static void fill_bounded(int k, struct samples *s, uint64_t n, struct wl_ctx *c)
+{
+	if (fault.pending)
+		return;
+	uint64_t khz = clocks_tsc_rate()->hz / 1000, per = longest_sample[k], ms = WATCHDOG_MIN_MS;
+	if (per && khz)
+		ms = n && per <= ~0ull / 100 / n ? per * n * 100 / khz : WATCHDOG_MAX_MS;
+	int stepping = (read_rflags() & 0x100) != 0;
+	watchdog_arm(ms < WATCHDOG_MAX_MS ? (uint32_t)ms : WATCHDOG_MAX_MS);
+	uint64_t t0 = rdtsc();
+	((fill_fn)(void *)gens[k].buf)(s, n, c);
+	uint64_t t = rdtsc() - t0;
+	watchdog_disarm();
+	if (!fault.pending && !stepping && n && t / n > longest_sample[k])
+		longest_sample[k] = t / n;
+}
+
+static void fill_empty(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(0, s, n, c); }
+static void fill_n(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(1, s, n, c); }
+static void fill_2n(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(2, s, n, c); }
+static const fill_fn fills[3] = { fill_empty, fill_n, fill_2n };
+
 const struct workload *code_workload(enum method_id m, int beside, int copies)
 {
 	struct gen *g = &gens[copies];
@@ -257,7 +292,7 @@ const struct workload *code_workload(enum method_id m, int beside, int copies)
 		fmt_format(g->name, sizeof g->name, "%s", cfg->code_name);
 	g->wl = (struct workload){ .name = g->name, .flags = WL_CODE,
 				   .desc = copies ? "the code= bytes, unrolled (boot parameters)" : "the generated empty window" };
-	g->wl.fill[m] = g->wl.fill_ctr[m] = (fill_fn)(void *)g->buf;
+	g->wl.fill[m] = g->wl.fill_ctr[m] = fills[copies];
 	uint64_t base = (uint64_t)g->buf;
 	g->marks[0] = (struct bench_mark){ base + g->lay.window, MARK_START_END };
 	g->marks[1] = (struct bench_mark){ base + g->lay.window, MARK_BODY_BEGIN };
@@ -293,18 +328,26 @@ int code_fault_take(enum method_id m, const struct workload *w)
 	}
 	if (fault.vector == VEC_PF)
 		fmt_format(cr2, sizeof cr2, ", CR2=0x%llx", (unsigned long long)fault.cr2);
+	char what[128];
+	int dog = fault.vector == WATCHDOG_VECTOR; /* the NMI of the watchdog (kernel/watchdog.h) */
+	if (dog)
+		fmt_format(what, sizeof what, "watchdog: the code did not finish within %u ms (an NMI from %s, "
+			   "vector 2)", watchdog_bound_ms(), watchdog_timer());
+	else
+		fmt_format(what, sizeof what, "%s (vector %llu, error code 0x%llx%s)", trap_vector_name(fault.vector),
+			   (unsigned long long)fault.vector, (unsigned long long)fault.error_code, cr2);
 	if (config_human())
-		kprintf("code %s/%s: FAULT %s (vector %llu, error code 0x%llx%s) at %s; this workload is skipped "
-			"for method %s, the run goes on\n", methods[m].name, w->name, trap_vector_name(fault.vector),
-			(unsigned long long)fault.vector, (unsigned long long)fault.error_code, cr2, where,
-			methods[m].name);
+		kprintf("code %s/%s: FAULT %s at %s; this workload is skipped for method %s, the run goes on\n",
+			methods[m].name, w->name, what, where, methods[m].name);
 	if (config_json()) {
 		struct rec r;
 		rec_begin(&r, "code_fault");
 		rec_str(&r, "method", methods[m].name);
 		rec_str(&r, "workload", w->name);
-		rec_u64(&r, "vector", fault.vector);
-		rec_str(&r, "name", trap_fault_string((int)fault.vector));
+		rec_u64(&r, "vector", dog ? VEC_NMI : fault.vector);
+		rec_str(&r, "name", dog ? "watchdog" : trap_fault_string((int)fault.vector));
+		if (dog)
+			rec_u64(&r, "bound_ms", watchdog_bound_ms());
 		rec_u64(&r, "error_code", fault.error_code);
 		rec_u64(&r, "cr2", fault.cr2);
 		rec_str(&r, "part", part);
@@ -340,6 +383,7 @@ void code_print_config(void)
 		rec_u64(&r, "loops", cfg->loops);
 		rec_end(&r);
 	}
+	watchdog_init();
 }
 
 void code_report_offset(enum method_id m, const struct workload *w, const char *unit_key,

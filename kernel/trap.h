@@ -98,7 +98,10 @@ const char *trap_vector_name(uint64_t vector);
  * returns to the frame), 0 to let the usual handling go on. Hooks chain:
  * one set over another calls the one before for what it does not handle.
  * Used by the single-step walk of a sampling window (bench/walk.c) and by
- * the recovery from faults in the user's code (bench/code.c). */
+ * the recovery from faults in the user's code (bench/code.c). Also called
+ * for the NMI of the watchdog whose bound passed, with vector
+ * WATCHDOG_VECTOR (kernel/watchdog.h): 1 when it stopped the code, else
+ * the watchdog is armed once more. */
 extern int (*trap_hook)(struct trap_frame *f);
 
 /* trap_nmi_count - NMIs the calling CPU received since it started, less

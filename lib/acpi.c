@@ -1,6 +1,6 @@
 /* lib/acpi.c - see acpi.h. Offsets are the spec's tables': RSDP 5-27,
  * system description header 5-29, MADT 5-43 and its entries 5-46 (type 0),
- * 5-62 (type 5) and 5-64 (type 9), FADT 5-35, HPET (IA-PC HPET 1.0a,
+ * 5.2.12.3 (type 1), 5.2.12.5 (type 2), 5-62 (type 5) and 5-64 (type 9), FADT 5-35, HPET (IA-PC HPET 1.0a,
  * table 3). */
 #include "acpi.h"
 
@@ -111,8 +111,14 @@ static void parse_madt(const uint8_t *p, uint32_t len, struct acpi_info *in)
 		} else if (type == 5 && l >= 12) { /* Local APIC Address Override */
 			in->lapic_addr = rd64(e + 4);
 			in->lapic_override = 1;
-		} else if (type == 1) {
+		} else if (type == 1) { /* I/O APIC */
+			if (l >= 12 && in->nioapics < ACPI_MAX_IOAPICS)
+				in->ioapics[in->nioapics] = (struct acpi_ioapic){ .id = e[2], .address = rd32(e + 4),
+										 .gsi_base = rd32(e + 8) };
 			in->nioapics++;
+		} else if (type == 2 && l >= 10 && in->noverrides < ACPI_MAX_OVERRIDES) { /* Interrupt Source Override */
+			in->overrides[in->noverrides++] = (struct acpi_override){ .bus = e[2], .source = e[3],
+										  .gsi = rd32(e + 4), .flags = rd16(e + 8) };
 		}
 		if (cpu) {
 			if (in->ncpus < ACPI_MAX_CPUS)

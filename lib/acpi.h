@@ -28,6 +28,11 @@ typedef const uint8_t *(*acpi_map_fn)(void *ctx, uint64_t phys, uint64_t len);
  * said on its own line (kernel/acpi.c). */
 #define ACPI_MAX_CPUS 4096
 #define ACPI_MAX_PROBLEMS 8
+/* The MADT's I/O APIC entries kept (a 32-socket server has 32; more are
+ * counted in nioapics, not kept) and its interrupt source overrides (one
+ * per ISA IRQ at most: 16). */
+#define ACPI_MAX_IOAPICS 16
+#define ACPI_MAX_OVERRIDES 16
 
 struct acpi_table {
 	char sig[5];
@@ -43,6 +48,22 @@ struct acpi_cpu {
 	int enabled;         /* flags bit 0 */
 	int online_capable;  /* flags bit 1 (ACPI 6.3+): may be enabled by the OS */
 	int x2apic;          /* from a local x2APIC entry (type 9) */
+};
+
+/* An I/O APIC entry of the MADT (type 1, ACPI 6.5 5.2.12.3). */
+struct acpi_ioapic {
+	uint8_t id;          /* its I/O APIC ID */
+	uint32_t address;    /* its registers' physical address */
+	uint32_t gsi_base;   /* the global system interrupt of its input 0 */
+};
+
+/* An interrupt source override of the MADT (type 2, ACPI 6.5 5.2.12.5):
+ * ISA IRQ source is wired to global system interrupt gsi; flags are the
+ * MPS INTI flags (table 5.26): bits 1:0 polarity, 3:2 trigger mode. */
+struct acpi_override {
+	uint8_t bus, source;
+	uint32_t gsi;
+	uint16_t flags;
 };
 
 /* A Generic Address Structure (ACPI 6.5, 5.2.3.2). */
@@ -71,7 +92,10 @@ struct acpi_info {
 	int lapic_override;
 	uint32_t madt_flags;    /* bit 0 PCAT_COMPAT: 8259s present */
 	struct acpi_cpu cpus[ACPI_MAX_CPUS];
-	int ncpus, nioapics;
+	int ncpus, nioapics;     /* nioapics: every I/O APIC entry, kept or not */
+	struct acpi_ioapic ioapics[ACPI_MAX_IOAPICS]; /* the first ACPI_MAX_IOAPICS, MADT order */
+	struct acpi_override overrides[ACPI_MAX_OVERRIDES];
+	int noverrides;          /* kept; those past ACPI_MAX_OVERRIDES are dropped */
 	int cpus_dropped;        /* processor entries past ACPI_MAX_CPUS: not kept */
 
 	int fadt_ok;

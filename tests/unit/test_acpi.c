@@ -69,13 +69,14 @@ static void build(int rev)
 	fix(RSDT, 36 + 16, RSDT + 9);
 	/* MADT: LAPIC 0 (enabled), LAPIC 1 (online capable), x2APIC 300, IOAPIC, override */
 	uint32_t o = MADT + 44;
-	header(MADT, "APIC", 44 + 8 + 8 + 16 + 12 + 12, 4);
+	header(MADT, "APIC", 44 + 8 + 8 + 16 + 12 + 12 + 10, 4);
 	w32(MADT + 36, 0xFEE00000);
 	w32(MADT + 40, 1);
 	mem[o] = 0, mem[o + 1] = 8, mem[o + 2] = 0, mem[o + 3] = 0, w32(o + 4, 1), o += 8;
 	mem[o] = 0, mem[o + 1] = 8, mem[o + 2] = 1, mem[o + 3] = 2, w32(o + 4, 2), o += 8;
 	mem[o] = 9, mem[o + 1] = 16, w32(o + 4, 300), w32(o + 8, 1), w32(o + 12, 7), o += 16;
-	mem[o] = 1, mem[o + 1] = 12, o += 12;
+	mem[o] = 1, mem[o + 1] = 12, mem[o + 2] = 4, w32(o + 4, 0xFEC00000), w32(o + 8, 0), o += 12;
+	mem[o] = 2, mem[o + 1] = 10, mem[o + 2] = 0, mem[o + 3] = 0, w32(o + 4, 2), w16(o + 8, 0), o += 10;
 	mem[o] = 5, mem[o + 1] = 12, w64(o + 4, 0x1FEE00000ull), o += 12;
 	fix(MADT, o - MADT, MADT + 9);
 	/* FADT revision 5, 276 bytes: PM timer 0x608, 32-bit, reset by I/O 0xCF9 = 6 */
@@ -122,6 +123,11 @@ static void test_full(void)
 	CHECK(in.cpus[2].apic_id == 300 && in.cpus[2].x2apic && in.cpus[2].uid == 7 && in.cpus[2].enabled,
 	      "MADT: x2APIC ID 300 (UID 7) enabled");
 	CHECK_EQ_U64(in.nioapics, 1, "MADT: one I/O APIC");
+	CHECK(in.ioapics[0].id == 4 && in.ioapics[0].address == 0xFEC00000 && in.ioapics[0].gsi_base == 0,
+	      "MADT: I/O APIC ID 4 at 0xFEC00000, GSI base 0");
+	CHECK(in.noverrides == 1 && in.overrides[0].bus == 0 && in.overrides[0].source == 0 &&
+		      in.overrides[0].gsi == 2 && in.overrides[0].flags == 0,
+	      "MADT: the override of ISA IRQ 0 to GSI 2, flags 0");
 	CHECK(in.lapic_override, "MADT: local APIC address override present");
 	CHECK_EQ_U64(in.lapic_addr, 0x1FEE00000ull, "MADT: override's 64-bit local APIC address");
 	CHECK(in.fadt_ok && in.fadt_revision == 5, "FADT revision 5 parsed");
@@ -205,7 +211,7 @@ static void test_damaged_entries(void)
 {
 	build(2);
 	mem[MADT + 44 + 1] = 200; /* the first entry's length runs past the end */
-	fix(MADT, 44 + 56, MADT + 9);
+	fix(MADT, 44 + 66, MADT + 9);
 	acpi_parse(map, 0, RSDP, &in);
 	CHECK(in.madt_ok && in.ncpus == 0 && in.nproblems == 1,
 	      "MADT entry running past the end: no CPUs, one problem");

@@ -25,6 +25,7 @@
 #include <string.h>
 #include "check.h"
 #include "../../lib/acpi.h"
+#include "../../lib/irqroute.h"
 
 #define CORPUS "tests/corpus/acpi/machines.txt.gz"
 #define MAX_TABLES 16
@@ -116,6 +117,8 @@ static const char *first_good(const struct machine *m, const char *sig, int *ins
 	return 0;
 }
 
+static int irq0_routed, irq0_gsi2;
+
 static void check_madt(const struct machine *m, const struct acpi_info *in, const char *how)
 {
 	int inst = 0;
@@ -149,6 +152,14 @@ static void check_madt(const struct machine *m, const struct acpi_info *in, cons
 		n++;
 	}
 	CHECK_EQ_U64(in->ncpus + in->cpus_dropped, n, "%s (%s): MADT processor entries", m->path, how);
+	/* ISA IRQ 0 (the PIT, the HPET's legacy timer 0: kernel/watchdog.c)
+	 * reaches an I/O APIC on every machine that lists one, edge-triggered. */
+	struct irq_route r;
+	const char *why = irq_route_isa(in, 0, &r);
+	CHECK(!in->nioapics || (!why && !r.level), "%s (%s): ISA IRQ 0 reaches an I/O APIC input, edge: %s", m->path,
+	      how, why ? why : "level-triggered");
+	if (!why && how[0] == 'X')
+		irq0_gsi2 += r.gsi == 2, irq0_routed++;
 	CHECK_EQ_U64(in->cpus_dropped, 0, "%s (%s): no processor entry dropped", m->path, how);
 }
 
@@ -363,7 +374,7 @@ int main(void)
 	CHECK(pclose(in) == 0, "gzip -dc %s succeeded", CORPUS);
 	CHECK(machines >= 650, "the corpus holds at least 650 machines (%d)", machines);
 	CHECK_EQ_U64(refused, 0, "no table set refused (%d walks of %d machines)", walks, machines);
-	printf("acpi_corpus: %d machines' tables walked %d times (XSDT and RSDT); %d refused\n", machines, walks,
-	       refused);
+	printf("acpi_corpus: %d machines' tables walked %d times (XSDT and RSDT); %d refused; ISA IRQ 0 "
+	       "routed on %d, to GSI 2 on %d\n", machines, walks, refused, irq0_routed, irq0_gsi2);
 	return check_summary("acpi_corpus");
 }
