@@ -26,7 +26,7 @@
 /* Said beside a true figure where the paper's own 64-bit code would have
  * overflowed (lib/stats.h paper64; the paper printed "CRITICAL OVERFLOW
  * ERROR IN var_calc" and went on with -EINVAL). */
-#define PAPER64_NOTE " (the paper's 64-bit code would overflow here)"
+#define PAPER64_NOTE " (too large for the paper's 64-bit code)"
 #define REPORT_COMPACT_RECORD "{\"e\":[%d,%llu,%llu,%llu,%s,%llu,%llu%s]}\n"
 
 /* Units are given by their record key (unit_key[], results.h). Paper-format
