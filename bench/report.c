@@ -280,7 +280,6 @@ void report_samples(enum method_id m, const struct workload *w, uint64_t j, cons
 	}
 }
 
-
 /* A signed difference a - b as text. */
 static const char *sdiff(char *buf, uint64_t a, uint64_t b)
 {
