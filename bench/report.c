@@ -98,23 +98,51 @@ void report_method_skip(enum method_id m, const char *why)
 	}
 }
 
+/* Bytes of a figure's text: its decimal (lib/wide.h) and PAPER64_NOTE. */
+#define FIG_SIZE (WIDE_DEC_SIZE + sizeof PAPER64_NOTE)
+
+/* A figure as the paper's lines print it: the exact value (lib/wide.h),
+ * with PAPER64_NOTE where the paper's 64-bit code would have overflowed,
+ * or "none (no samples)" where the figure is missing (!ok). buf holds
+ * FIG_SIZE bytes. */
+static const char *paper_fig(char *buf, const struct wide *v, int ok, int paper64)
+{
+	char d[WIDE_DEC_SIZE];
+	if (!ok)
+		return "none (no samples)";
+	fmt_format(buf, FIG_SIZE, "%s%s", wide_dec(d, sizeof d, v), paper64 ? PAPER64_NOTE : "");
+	return buf;
+}
+
+/* v/1000 with three decimals, as lib/fmt.h fmt_milli, for a 128-bit v. */
+static char *milli_text(char *buf, size_t size, u128 v)
+{
+	char ip[48];
+	uint64_t frac;
+	struct wide w = wide_from_u128(v);
+	frac = wide_div_u64(&w, &w, 1000);
+	fmt_format(buf, size, "%s.%03llu", wide_dec(ip, sizeof ip, &w), ULL(frac));
+	return buf;
+}
+
 /* The compact ensemble record (output=both and json; README "Machine-readable
  * output"): {"e":[U,J,MIN,MAX,VARIANCE,MEDIAN,NMIS,SMIS]}, a fixed-position
  * array whose method and workload are those of the method record before it.
  * U is the unit's index in unit_key[] (0 TSC ticks, 1 core cycles, 2
- * instructions); VARIANCE is null when it overflowed (the full record's
- * "error": "overflow"); SMIS, the last, is left out where MSR_SMI_COUNT is
- * not read (the full record's "smis": null). At most 6 + 1 + 7 * 21 + 3 =
- * 157 bytes whatever the figures (20 digits each). */
+ * instructions); VARIANCE is exact (lib/wide.h), null only when the
+ * ensemble has no statistics (the full record's "error": "no samples");
+ * SMIS, the last, is left out where MSR_SMI_COUNT is not read (the full
+ * record's "smis": null). At most 6 + 1 + 6 * 21 + 40 + 3 = 176 bytes
+ * whatever the figures (20 digits each, 39 for the variance). */
 static void report_ensemble_compact(const char *unit, uint64_t j, const struct ensemble_stats *e,
 				    const struct robust_stats *r, const struct disturbance *d)
 {
-	char var[24] = "null", smis[24] = "";
+	char var[48] = "null", smis[24] = "";
 	int u = 0;
 	while (u < UNIT_COUNT - 1 && unit != unit_key[u])
 		u++;
 	if (!e->error)
-		fmt_format(var, sizeof var, "%llu", ULL(e->var));
+		wide_dec_u128(var, sizeof var, e->var);
 	if (d->smi_ok)
 		fmt_format(smis, sizeof smis, ",%llu", ULL(d->smis));
 	kprintf(REPORT_COMPACT_RECORD, u, ULL(j), ULL(e->min), ULL(e->max), var,
@@ -134,7 +162,8 @@ void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uin
 		     const char *unit, int primary, const struct ensemble_stats *e,
 		     const struct robust_stats *r, const struct disturbance *d)
 {
-	char mean[32], sd[32], nsbuf[32];
+	char mean[48], sd[48], nsbuf[32], var[FIG_SIZE];
+	struct wide v = wide_from_u128(e->var);
 	if (unit == unit_key[UNIT_TSC]) {
 		/* Sample values all: the minimum, the nearest-rank quantiles
 		 * (lib/robust.h) and the maximum. */
@@ -144,15 +173,9 @@ void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uin
 	}
 	if (!config_per_ensemble())
 		return;
-	if (config_human() && primary) {
-		if (e->error)
-			kprintf("loop_size:%llu >>>> variance(cycles): ERROR (128-bit overflow in var_calc); "
-				"max_deviation: %llu ;min time: %llu\n",
-				ULL(j), ULL(e->max_dev), ULL(e->min));
-		else
-			kprintf(REPORT_PAPER_LINE,
-				ULL(j), ULL(e->var), ULL(e->max_dev), ULL(e->min));
-	}
+	if (config_human() && primary)
+		kprintf(REPORT_PAPER_LINE, ULL(j), paper_fig(var, &v, !e->error, e->paper64),
+			ULL(e->max_dev), ULL(e->min));
 	if (!config_json())
 		return;
 	if (!config_full()) {
@@ -163,8 +186,8 @@ void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uin
 		fmt_format(mean, sizeof mean, "null");
 		fmt_format(sd, sizeof sd, "null");
 	} else {
-		fmt_milli(mean, sizeof mean, e->mean_milli);
-		fmt_milli(sd, sizeof sd, stddev_milli(e->var));
+		milli_text(mean, sizeof mean, e->mean_milli);
+		milli_text(sd, sizeof sd, stddev_milli(e->var));
 	}
 	struct rec k;
 	rec_begin(&k, "ensemble");
@@ -178,7 +201,7 @@ void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uin
 	rec_u64(&k, "min", e->min);
 	rec_u64(&k, "max", e->max);
 	rec_u64(&k, "max_dev", e->max_dev);
-	rec_u64_or_null(&k, "variance", !e->error, e->var);
+	rec_raw(&k, "variance", e->error ? "null" : wide_dec(var, sizeof var, &v));
 	rec_raw(&k, "mean", mean);
 	rec_raw(&k, "stddev", sd);
 	rec_u64(&k, "p1", r->p1);
@@ -196,7 +219,7 @@ void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uin
 	rec_u64(&k, "nmis", d->nmis);
 	rec_raw(&k, "min_ns", ns_json(nsbuf, unit, e->min));
 	if (e->error)
-		rec_str(&k, "error", "overflow");
+		rec_str(&k, "error", "no samples");
 	else
 		rec_null(&k, "error");
 	rec_end(&k);
@@ -257,15 +280,6 @@ void report_samples(enum method_id m, const struct workload *w, uint64_t j, cons
 	}
 }
 
-/* A summary figure, or "ERROR"/null where it overflowed. */
-static const char *fig(char *buf, uint64_t v, int ok, const char *bad)
-{
-	if (!ok)
-		return bad;
-	fmt_format(buf, 24, "%llu", ULL(v));
-	return buf;
-}
-
 /* A signed difference a - b as text. */
 static const char *sdiff(char *buf, uint64_t a, uint64_t b)
 {
@@ -298,10 +312,18 @@ static int64_t idiff(uint64_t a, uint64_t b)
 	return a >= b ? (int64_t)(a - b) : b - a > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)(b - a);
 }
 
-/* A figure into a record: v, or null where it overflowed (!ok). */
+/* A figure into a record: v, or null where it is not given (!ok). */
 static void rec_fig(struct rec *r, const char *key, uint64_t v, int ok)
 {
 	rec_u64_or_null(r, key, ok, v);
+}
+
+/* An exact figure (lib/wide.h) into a record: a JSON number of up to 97
+ * digits, or null where it is missing (!ok). */
+static void rec_wide(struct rec *r, const char *key, const struct wide *v, int ok)
+{
+	char d[WIDE_DEC_SIZE];
+	rec_raw(r, key, ok ? wide_dec(d, sizeof d, v) : "null");
 }
 
 /* A signed difference a - b into a record. */
@@ -316,7 +338,8 @@ void report_summary(enum method_id m, const struct workload *w, const struct wor
 {
 	const struct summary_result *r = &wr->s;
 	const char *un = unit_name[wr->unit], *uk = unit_key[wr->unit];
-	char a[24], b[24], c[24], n1[24], n2[24], nsb[64], k1[200], k2[200];
+	char a[FIG_SIZE], b[FIG_SIZE], c[FIG_SIZE], n1[24], n2[24], nsb[64], k1[200], k2[200];
+	unsigned p64 = r->paper64;
 	/* The nets' flags, at the resolution known now (the TSC's step from
 	 * the ensembles so far, results_resolution); none for the empty
 	 * window and the resolution test, whose nets are not figures. */
@@ -327,19 +350,22 @@ void report_summary(enum method_id m, const struct workload *w, const struct wor
 	if (config_human()) {
 		if (primary) {
 			kprintf("total number of spurious min values = %llu\n", ULL(r->spurious));
-			kprintf("total variance = %s\n", fig(a, r->total_variance, r->total_variance_ok, "ERROR (overflow)"));
+			kprintf("total variance = %s\n", paper_fig(a, &r->total_variance, r->total_variance_ok,
+								    p64 & PAPER64_TOTAL_VARIANCE));
 			kprintf("absolute max deviation = %llu\n", ULL(r->max_dev_all));
-			kprintf("variance of variances = %s\n", fig(a, r->var_of_vars, r->var_of_vars_ok, "ERROR (overflow)"));
-			kprintf("variance of minimum values = %s\n", fig(a, r->var_of_mins, r->var_of_mins_ok, "ERROR (overflow)"));
+			kprintf("variance of variances = %s\n", paper_fig(a, &r->var_of_vars, r->var_of_vars_ok,
+									   p64 & PAPER64_VAR_OF_VARS));
+			kprintf("variance of minimum values = %s\n", paper_fig(a, &r->var_of_mins, r->var_of_mins_ok,
+										p64 & PAPER64_VAR_OF_MINS));
 		}
 		kprintf("summary %s/%s: least minimum %llu %s%s, minimums %llu..%llu %s; "
 			"total variance %s %s^2; variance of variances %s %s^4; "
 			"variance of minimum values %s %s^2; absolute max deviation %llu %s; "
 			"%llu spurious min values; %llu ensemble errors; %llu TSC ticks elapsed\n",
 			methods[m].name, w->name, ULL(r->min_of_mins), un, ns_human(nsb, uk, r->min_of_mins),
-			ULL(r->min_of_mins), ULL(r->max_of_mins), un, fig(a, r->total_variance, r->total_variance_ok, "ERROR"), un,
-			fig(b, r->var_of_vars, r->var_of_vars_ok, "ERROR"), un,
-			fig(c, r->var_of_mins, r->var_of_mins_ok, "ERROR"), un, ULL(r->max_dev_all), un,
+			ULL(r->min_of_mins), ULL(r->max_of_mins), un, paper_fig(a, &r->total_variance, r->total_variance_ok, 0), un,
+			paper_fig(b, &r->var_of_vars, r->var_of_vars_ok, 0), un,
+			paper_fig(c, &r->var_of_mins, r->var_of_mins_ok, 0), un, ULL(r->max_dev_all), un,
 			ULL(r->spurious), ULL(r->errors), ULL(wr->elapsed_ticks));
 		if (!(w->flags & WL_RESOLUTION))
 			kprintf("robust %s/%s: median of ensemble minimums %llu %s (95%% CI %llu..%llu), "
@@ -367,10 +393,10 @@ void report_summary(enum method_id m, const struct workload *w, const struct wor
 		rec_bool(&k, "primary", primary);
 		rec_u64(&k, "ensembles", r->ensembles);
 		rec_u64(&k, "spurious", r->spurious);
-		rec_fig(&k, "total_variance", r->total_variance, r->total_variance_ok);
+		rec_wide(&k, "total_variance", &r->total_variance, r->total_variance_ok);
 		rec_u64(&k, "max_dev_all", r->max_dev_all);
-		rec_fig(&k, "var_of_vars", r->var_of_vars, r->var_of_vars_ok);
-		rec_fig(&k, "var_of_mins", r->var_of_mins, r->var_of_mins_ok);
+		rec_wide(&k, "var_of_vars", &r->var_of_vars, r->var_of_vars_ok);
+		rec_wide(&k, "var_of_mins", &r->var_of_mins, r->var_of_mins_ok);
 		rec_u64(&k, "min_of_mins", r->min_of_mins);
 		rec_u64(&k, "max_of_mins", r->max_of_mins);
 		rec_u64(&k, "errors", r->errors);
@@ -478,16 +504,15 @@ void report_verdict(enum method_id m, const struct verdict *v, uint64_t max_var_
 		    uint64_t max_var_of_mins)
 {
 	const char *un = unit_name[v->unit];
-	if (!v->valid)
-		kprintf("verdict %s: UNKNOWN: the variance of variances or of minimum values overflowed\n",
-			methods[m].name);
-	else
-		kprintf("verdict %s: %s: variance of variances %llu %s^4 (%s %llu), variance of minimum values "
-			"%llu %s^2 (%s %llu); offset %llu %s (paper section 4, steps 1-2)\n",
-			methods[m].name, v->ergodic ? "ergodic" : "NOT ergodic", ULL(v->var_of_vars), un,
-			v->var_of_vars <= max_var_of_vars ? "<=" : ">", ULL(max_var_of_vars),
-			ULL(v->var_of_mins), un, v->var_of_mins <= max_var_of_mins ? "<=" : ">",
-			ULL(max_var_of_mins), ULL(v->offset), un);
+	char a[FIG_SIZE], b[FIG_SIZE];
+	int vv = wide_cmp_u64(&v->var_of_vars, max_var_of_vars), vm = wide_cmp_u64(&v->var_of_mins, max_var_of_mins);
+	kprintf("verdict %s: %s: variance of variances %s %s^4 (%s %llu), variance of minimum values "
+		"%s %s^2 (%s %llu); offset %llu %s (paper section 4, steps 1-2)\n",
+		methods[m].name, !v->valid ? "UNKNOWN" : v->ergodic ? "ergodic" : "NOT ergodic",
+		paper_fig(a, &v->var_of_vars, v->var_of_vars_ok, 0), un,
+		!v->var_of_vars_ok ? "limit" : vv <= 0 ? "<=" : ">", ULL(max_var_of_vars),
+		paper_fig(b, &v->var_of_mins, v->var_of_mins_ok, 0), un,
+		!v->var_of_mins_ok ? "limit" : vm <= 0 ? "<=" : ">", ULL(max_var_of_mins), ULL(v->offset), un);
 	if (config_json()) {
 		struct rec r;
 		rec_begin(&r, "verdict");
@@ -495,8 +520,8 @@ void report_verdict(enum method_id m, const struct verdict *v, uint64_t max_var_
 		rec_str(&r, "unit", unit_key[v->unit]);
 		rec_bool(&r, "valid", v->valid);
 		rec_bool(&r, "ergodic", v->ergodic);
-		rec_u64(&r, "var_of_vars", v->var_of_vars);
-		rec_u64(&r, "var_of_mins", v->var_of_mins);
+		rec_wide(&r, "var_of_vars", &v->var_of_vars, v->var_of_vars_ok);
+		rec_wide(&r, "var_of_mins", &v->var_of_mins, v->var_of_mins_ok);
 		rec_u64(&r, "max_var_of_vars", max_var_of_vars);
 		rec_u64(&r, "max_var_of_mins", max_var_of_mins);
 		rec_u64(&r, "offset", v->offset);

@@ -17,11 +17,16 @@
 #define RECORDS_END "END bench-records"
 
 /* The paper's per-ensemble line (appendix lines 163-175; its four figures:
- * loop size, variance, max deviation, min), and the compact ensemble record
+ * loop size, variance as text (lib/wide.h: exact, with PAPER64_NOTE where
+ * the paper's 64-bit var_calc would have overflowed), max deviation, min), and the compact ensemble record
  * (README "Machine-readable output": unit index, ensemble, min, max,
  * variance as text, median, NMIs, then ",SMIS" as text or nothing): the
  * format strings that print them, which bench/estimate.c measures. */
-#define REPORT_PAPER_LINE "loop_size:%llu >>>> variance(cycles): %llu; max_deviation: %llu ;min time: %llu\n"
+#define REPORT_PAPER_LINE "loop_size:%llu >>>> variance(cycles): %s; max_deviation: %llu ;min time: %llu\n"
+/* Said beside a true figure where the paper's own 64-bit code would have
+ * overflowed (lib/stats.h paper64; the paper printed "CRITICAL OVERFLOW
+ * ERROR IN var_calc" and went on with -EINVAL). */
+#define PAPER64_NOTE " (too large for the paper's 64-bit code)"
 #define REPORT_COMPACT_RECORD "{\"e\":[%d,%llu,%llu,%llu,%s,%llu,%llu%s]}\n"
 
 /* Units are given by their record key (unit_key[], results.h). Paper-format

@@ -22,6 +22,8 @@ void results_judge(const struct workload_result *empty, uint64_t max_var_of_vars
 	v->ergodic = verdict_ergodic(&empty->s, max_var_of_vars, max_var_of_mins, &v->valid);
 	v->var_of_vars = empty->s.var_of_vars;
 	v->var_of_mins = empty->s.var_of_mins;
+	v->var_of_vars_ok = empty->s.var_of_vars_ok;
+	v->var_of_mins_ok = empty->s.var_of_mins_ok;
 	v->offset = empty->s.min_of_mins;
 	v->unit = empty->unit;
 }

@@ -40,9 +40,11 @@ struct workload_result {
 /* The verdict on a method from its empty-window summary (paper 4 step 2). */
 struct verdict {
 	enum unit unit;
-	int valid;   /* the figures exist (no overflow) */
+	int valid;   /* the verdict is known (lib/figures.h verdict_ergodic) */
 	int ergodic; /* var_of_vars and var_of_mins within the thresholds */
-	uint64_t var_of_vars, var_of_mins, offset;
+	int var_of_vars_ok, var_of_mins_ok; /* the figure exists (lib/stats.h) */
+	struct wide var_of_vars, var_of_mins; /* unit^4, unit^2: exact (lib/wide.h) */
+	uint64_t offset;
 };
 
 /* The resolution test's analysis (paper 3.3.1; lib/figures.h). */

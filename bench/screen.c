@@ -197,7 +197,7 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 	const struct run_totals *t = &r->totals;
 	const struct method_row *rows = r->rows;
 	uint64_t tsc_hz = clocks_tsc_rate()->hz;
-	char line[160], a[24], b[24], c[24], d[24], e[24];
+	char line[160], a[24], b[WIDE_DEC_SIZE], c[WIDE_DEC_SIZE], d[WIDE_DEC_SIZE], e[24];
 	int rows_used = 0;
 	console_set_serial(0);
 	console_screen_clear();
@@ -243,9 +243,9 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 		kprintf("%-13s %7s %8s %9s %11s %11s %s\n", methods[m].name,
 			fmt_fit_u64(a, sizeof a, s->min_of_mins, 7),
 			row->r.unit == UNIT_TSC ? ns_of(nsb, sizeof nsb, (int64_t)s->min_of_mins) : "cycles",
-			s->total_variance_ok ? fmt_fit_u64(b, sizeof b, s->total_variance, 9) : "overflow",
-			s->var_of_vars_ok ? fmt_fit_u64(c, sizeof c, s->var_of_vars, 11) : "overflow",
-			s->var_of_mins_ok ? fmt_fit_u64(d, sizeof d, s->var_of_mins, 11) : "overflow",
+			s->total_variance_ok ? wide_fit(b, sizeof b, &s->total_variance, 9) : "none",
+			s->var_of_vars_ok ? wide_fit(c, sizeof c, &s->var_of_vars, 11) : "none",
+			s->var_of_mins_ok ? wide_fit(d, sizeof d, &s->var_of_mins, 11) : "none",
 			!row->v.valid ? "unknown" : row->v.ergodic ? "yes" : "NO");
 		rows_used++;
 	}

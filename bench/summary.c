@@ -83,7 +83,7 @@ static void step_line(void)
 /* A row per method, then the net result of each workload per method. */
 void summary_tables(const struct bench_results *r)
 {
-	char off[48], ns[32], a[24], b[24], c[24];
+	char off[48], ns[32], a[WIDE_DEC_SIZE], b[WIDE_DEC_SIZE], c[WIDE_DEC_SIZE];
 	uint64_t tsc_hz = clocks_tsc_rate()->hz;
 	kprintf("\nsummary table (TSC ticks unless said; ns from the TSC frequency%s)\n",
 		tsc_hz ? "" : ", unknown here");
@@ -102,9 +102,9 @@ void summary_tables(const struct bench_results *r)
 			fmt_format(ns, sizeof ns, "%s", row->r.unit == UNIT_TSC ? "?" : "cycles");
 		fmt_format(off, sizeof off, "%llu (%s)", (unsigned long long)s->min_of_mins, ns);
 		kprintf("%-14s %-22s %12s %14s %12s %10llu %10s %6llu  %s\n", methods[m].name, off,
-			s->total_variance_ok ? (fmt_format(a, sizeof a, "%llu", (unsigned long long)s->total_variance), a) : "ERROR",
-			s->var_of_vars_ok ? (fmt_format(b, sizeof b, "%llu", (unsigned long long)s->var_of_vars), b) : "ERROR",
-			s->var_of_mins_ok ? (fmt_format(c, sizeof c, "%llu", (unsigned long long)s->var_of_mins), c) : "ERROR",
+			s->total_variance_ok ? wide_fit(a, sizeof a, &s->total_variance, 12) : "none",
+			s->var_of_vars_ok ? wide_fit(b, sizeof b, &s->var_of_vars, 14) : "none",
+			s->var_of_mins_ok ? wide_fit(c, sizeof c, &s->var_of_mins, 12) : "none",
 			(unsigned long long)s->max_dev_all,
 			smi_text(ns, sizeof ns, r->smi_counted, row->smi_unread, row->smis),
 			(unsigned long long)row->nmis,

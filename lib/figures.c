@@ -6,8 +6,10 @@
 int verdict_ergodic(const struct summary_result *s, uint64_t max_var_of_vars, uint64_t max_var_of_mins,
 		    int *valid)
 {
-	*valid = s->var_of_vars_ok && s->var_of_mins_ok;
-	return *valid && s->var_of_vars <= max_var_of_vars && s->var_of_mins <= max_var_of_mins;
+	int vv_fails = s->var_of_vars_ok && wide_cmp_u64(&s->var_of_vars, max_var_of_vars) > 0;
+	int vm_fails = s->var_of_mins_ok && wide_cmp_u64(&s->var_of_mins, max_var_of_mins) > 0;
+	*valid = (s->var_of_vars_ok && s->var_of_mins_ok) || vv_fails || vm_fails;
+	return s->var_of_vars_ok && s->var_of_mins_ok && !vv_fails && !vm_fails;
 }
 
 /* The most common value of a[0..n-1], the smallest of equally common ones;

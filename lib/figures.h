@@ -14,11 +14,13 @@
 /* verdict_ergodic - the paper's verdict on a method from its empty
  * window's summary (Paoloni 2010 section 4, steps 1-2: a method fit for
  * benchmarking on this machine has a variance of variances and a variance
- * of minimum values of (close to) zero). *valid: both figures exist (no
- * 128-bit overflow, lib/stats.h). Returns 1 (ergodic) when both are valid
- * and var_of_vars <= max_var_of_vars (unit^4) and var_of_mins <=
- * max_var_of_mins (unit^2), else 0: never ergodic on an overflowed
- * figure. */
+ * of minimum values of (close to) zero). Returns 1 (ergodic) when both
+ * figures exist and var_of_vars <= max_var_of_vars (unit^4) and
+ * var_of_mins <= max_var_of_mins (unit^2), else 0. *valid: the verdict is
+ * known: 1 when both figures exist, or when one that exists is above its
+ * limit (NOT ergodic whatever the other); 0 only when a figure is missing
+ * (lib/stats.h: no ensemble with statistics) and the other does not
+ * already fail. The figures never overflow (lib/wide.h). */
 int verdict_ergodic(const struct summary_result *s, uint64_t max_var_of_vars, uint64_t max_var_of_mins,
 		    int *valid);
 

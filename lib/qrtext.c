@@ -68,10 +68,11 @@ static void put_group(struct out *o, uint8_t mask, const void *values, int sign)
 	}
 }
 
-static void put_figure(struct out *o, int ok, uint64_t v)
+static void put_figure(struct out *o, int ok, const struct wide *v)
 {
+	char d[WIDE_DEC_SIZE];
 	if (ok)
-		put(o, " %llu", (unsigned long long)v);
+		put(o, " %s", wide_dec(d, sizeof d, v));
 	else
 		put(o, " ovf");
 }
@@ -108,9 +109,9 @@ int qrtext_body(const struct qrtext_run *r, char *buf, size_t size)
 		put_text(&o, m->name, 1);
 		put(&o, " %c", m->unit ? 'c' : 't');
 		put_group(&o, m->units, m->offset, 0);
-		put_figure(&o, m->ok & 1, m->total_variance);
-		put_figure(&o, m->ok & 2, m->var_of_vars);
-		put_figure(&o, m->ok & 4, m->var_of_mins);
+		put_figure(&o, m->ok & 1, &m->total_variance);
+		put_figure(&o, m->ok & 2, &m->var_of_vars);
+		put_figure(&o, m->ok & 4, &m->var_of_mins);
 		put(&o, " %s", m->verdict == QRTEXT_ERGODIC ? "ergodic" :
 			       m->verdict == QRTEXT_NOT_ERGODIC ? "not-ergodic" : "unknown");
 		if (m->smi == QRTEXT_SMI_COUNTED)

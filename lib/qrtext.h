@@ -31,8 +31,8 @@
  *                          empty window's least minimum) as a group (below);
  *                          total variance [U^2], variance of variances
  *                          [U^4], variance of minimum values [U^2] of the
- *                          empty window ('ovf': the kernel's exact
- *                          arithmetic overflowed); verdict ergodic,
+ *                          empty window, exact ('ovf': the figure is
+ *                          missing, no ensemble had statistics); verdict ergodic,
  *                          not-ergodic or unknown (paper 4); SMIs during its
  *                          ensembles (a count; 'na': not counted on this
  *                          machine; 'unread': MSR_SMI_COUNT faulted); NMIs
@@ -65,6 +65,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "wide.h"
 
 #define QRTEXT_PART_MAX 2331 /* bytes: version 40-M, byte mode */
 #define QRTEXT_MAX_PARTS 9
@@ -80,10 +81,10 @@ struct qrtext_method {
 	int unit;                        /* own unit: 0 TSC ticks, 1 core cycles */
 	uint8_t units;                   /* bit u: offset[u] measured */
 	uint64_t offset[QRTEXT_UNITS];   /* [unit u] */
-	uint64_t total_variance;         /* [unit^2] */
-	uint64_t var_of_vars;            /* [unit^4] */
-	uint64_t var_of_mins;            /* [unit^2] */
-	uint8_t ok;                      /* bits 0, 1, 2: the three figures did not overflow */
+	struct wide total_variance;      /* [unit^2], exact (lib/wide.h) */
+	struct wide var_of_vars;         /* [unit^4] */
+	struct wide var_of_mins;         /* [unit^2] */
+	uint8_t ok;                      /* bits 0, 1, 2: the three figures exist (lib/stats.h) */
 	enum qrtext_verdict verdict;
 	enum qrtext_smi smi;
 	uint64_t smis, nmis;             /* [count] */

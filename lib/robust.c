@@ -95,9 +95,26 @@ uint64_t isqrt_u128(u128 x)
 	return (uint64_t)r;
 }
 
-uint64_t stddev_milli(uint64_t var)
+u128 stddev_milli(u128 var)
 {
-	return isqrt_u128((u128)var * 1000000u);
+	if (var >> 108 == 0) /* var·10^6 < 2^128 */
+		return isqrt_u128(var * 1000000u);
+	/* sqrt(var·10^6) = 1000·sqrt(var) lies in [1000y, 1000(y+1)) with y =
+	 * isqrt(var): the largest c there with c² <= var·10^6, by bisection
+	 * in 320-bit arithmetic (lib/wide.h; c² < 2^148). */
+	struct wide target = wide_from_u128(var), million = wide_from_u128(1000000u);
+	wide_mul(&target, &target, &million);
+	u128 lo = (u128)isqrt_u128(var) * 1000u, hi = lo + 999u;
+	while (lo < hi) {
+		u128 mid = lo + (hi - lo + 1) / 2;
+		struct wide sq = wide_from_u128(mid);
+		wide_mul(&sq, &sq, &sq);
+		if (wide_cmp(&sq, &target) <= 0)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
 }
 
 /* w·i/(n-i+1): from w_i = C(n,i)/C(n,m) to w_{i-1}, in 64.64 fixed point

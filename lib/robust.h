@@ -58,7 +58,9 @@ void sort_u64(uint64_t *a, uint64_t n);
 uint64_t isqrt_u128(u128 x);
 
 /* stddev_milli - the standard deviation in thousandths of the unit,
- * floor(sqrt(var)·1000) = isqrt(var·10^6), from a variance in unit². */
-uint64_t stddev_milli(uint64_t var);
+ * floor(sqrt(var)·1000) = isqrt(var·10^6), from a variance in unit²
+ * below 2^128 (lib/stats.h: an ensemble's is below 2^126); exact, below
+ * 2^74. */
+u128 stddev_milli(u128 var);
 
 #endif

@@ -3,32 +3,29 @@
 
 void acc_init(struct acc *a)
 {
-	a->n = 0;
-	a->min = UINT64_MAX;
-	a->max = 0;
-	a->sum = 0;
-	a->sumsq = 0;
-	a->overflow = 0;
+	*a = (struct acc){ .min = ~(u128)0 };
 }
 
-void acc_add(struct acc *a, uint64_t x)
+void acc_add(struct acc *a, u128 x)
 {
 	if (a->n >= STATS_MAX_N) {
-		a->overflow = 1;
+		a->full = 1;
 		return;
 	}
-	/* n, Σx, min and max stay exact whatever happens to Σx². */
 	a->n++;
-	a->sum += x; /* n < 2^32 and x < 2^64: cannot overflow 128 bits */
 	if (x < a->min)
 		a->min = x;
 	if (x > a->max)
 		a->max = x;
-	u128 sq = (u128)x * x;
-	if (a->sumsq + sq < a->sumsq)
-		a->overflow = 1;
-	else
-		a->sumsq += sq;
+	/* n < 2^32 values below 2^128: Σx < 2^160, Σx² < 2^288 (wide.h). */
+	wide_add_u128(&a->sum, x);
+	if (x >> 64 == 0) {
+		wide_add_u128(&a->sumsq, (u128)(uint64_t)x * (uint64_t)x);
+	} else {
+		struct wide w = wide_from_u128(x);
+		wide_mul(&w, &w, &w); /* < 2^256: fits */
+		wide_add(&a->sumsq, &w);
+	}
 }
 
 u128 u128_div_u64(u128 num, uint64_t den, uint64_t *rem)
@@ -47,67 +44,71 @@ u128 u128_div_u64(u128 num, uint64_t den, uint64_t *rem)
 	return q;
 }
 
-static int mul_u128(u128 a, u128 b, u128 *out)
+int acc_variance(const struct acc *a, struct wide *var, int *paper64)
 {
-	return __builtin_mul_overflow(a, b, out) ? -1 : 0;
-}
-
-int acc_variance(const struct acc *a, uint64_t *var)
-{
-	u128 n_sumsq, sum2;
-	if (a->n == 0 || a->overflow)
+	*var = (struct wide){ { 0 } };
+	if (paper64)
+		*paper64 = 0;
+	if (a->n == 0 || a->full)
 		return -1;
-	if (mul_u128(a->n, a->sumsq, &n_sumsq) || mul_u128(a->sum, a->sum, &sum2))
-		return -1;
+	/* n < 2^32: n·Σx² < 2^320 and (Σx)² < 2^320 (wide.h), so neither
+	 * product can fail. */
+	struct wide n = wide_from_u128(a->n), n_sumsq, sum2;
+	wide_mul(&n_sumsq, &n, &a->sumsq);
+	wide_mul(&sum2, &a->sum, &a->sum);
+	if (paper64)
+		*paper64 = wide_bits(&n_sumsq) > 64 || wide_bits(&sum2) > 64;
 	/* Cauchy-Schwarz: n·Σx² >= (Σx)², so the difference is >= 0. */
-	u128 q = u128_div_u64(n_sumsq - sum2, a->n * a->n, 0);
-	if (q >> 64)
-		return -1;
-	*var = (uint64_t)q;
+	wide_sub(&n_sumsq, &sum2);
+	wide_div_u64(var, &n_sumsq, a->n * a->n);
 	return 0;
 }
 
-int acc_mean_milli(const struct acc *a, uint64_t *mean_milli)
+int acc_mean_milli(const struct acc *a, struct wide *mean_milli)
 {
-	u128 s;
-	if (a->n == 0 || a->overflow || mul_u128(a->sum, 1000, &s))
+	*mean_milli = (struct wide){ { 0 } };
+	if (a->n == 0 || a->full)
 		return -1;
-	u128 q = u128_div_u64(s, a->n, 0);
-	if (q >> 64)
-		return -1;
-	*mean_milli = (uint64_t)q;
+	struct wide thousand = wide_from_u128(1000), s;
+	wide_mul(&s, &a->sum, &thousand); /* < 2^170 */
+	wide_div_u64(mean_milli, &s, a->n);
 	return 0;
+}
+
+/* The low 128 bits of w, whose value the caller knows to fit them. */
+static u128 low_u128(const struct wide *w)
+{
+	return (u128)w->w[1] << 64 | w->w[0];
 }
 
 void ensemble_compute(const uint64_t *x, uint64_t n, struct ensemble_stats *s)
 {
 	struct acc a;
+	struct wide var, mean;
 	acc_init(&a);
 	for (uint64_t i = 0; i < n; i++)
 		acc_add(&a, x[i]);
 	s->n = a.n;
-	s->min = a.min;
-	s->max = a.max;
-	s->max_dev = a.n ? a.max - a.min : 0;
-	s->sum = a.sum;
-	s->var = 0;
-	s->mean_milli = 0;
-	s->error = a.n == 0 || acc_variance(&a, &s->var) || acc_mean_milli(&a, &s->mean_milli);
+	s->min = (uint64_t)a.min;
+	s->max = (uint64_t)a.max;
+	s->max_dev = a.n ? s->max - s->min : 0;
+	s->sum = low_u128(&a.sum); /* n < 2^32 samples below 2^64 */
+	s->error = acc_variance(&a, &var, &s->paper64) || acc_mean_milli(&a, &mean);
+	/* var <= (max - min)²/4 < 2^126; mean·1000 < 2^74 */
+	s->var = s->error ? 0 : low_u128(&var);
+	s->mean_milli = s->error ? 0 : low_u128(&mean);
 }
 
 void summary_init(struct paper_summary *s)
 {
+	*s = (struct paper_summary){ 0 };
 	acc_init(&s->variances);
 	acc_init(&s->minimums);
-	s->spurious = 0;
-	s->max_dev_all = 0;
-	s->prev_min = 0;
-	s->errors = 0;
 }
 
 void summary_add(struct paper_summary *s, const struct ensemble_stats *e)
 {
-	if (e->n == 0) {
+	if (e->n == 0 || e->error) {
 		s->errors++;
 		return;
 	}
@@ -117,32 +118,24 @@ void summary_add(struct paper_summary *s, const struct ensemble_stats *e)
 	if (e->max_dev > s->max_dev_all)
 		s->max_dev_all = e->max_dev;
 	acc_add(&s->minimums, e->min);
-	if (e->error)
-		s->errors++;
-	else
-		acc_add(&s->variances, e->var);
+	acc_add(&s->variances, e->var);
 }
 
 void summary_finish(const struct paper_summary *s, struct summary_result *r)
 {
-	r->ensembles = s->minimums.n;
-	r->spurious = s->spurious;
-	r->max_dev_all = s->max_dev_all;
-	r->errors = s->errors;
-	r->min_of_mins = s->minimums.min;
-	r->max_of_mins = s->minimums.max;
-	/* total variance = tot_var / BOUND_OF_LOOP (paper line 172), floored */
-	r->total_variance_ok = 0;
-	r->total_variance = 0;
-	if (s->variances.n && !s->variances.overflow) {
-		u128 q = u128_div_u64(s->variances.sum, s->variances.n, 0);
-		r->total_variance_ok = (q >> 64) == 0;
-		r->total_variance = r->total_variance_ok ? (uint64_t)q : 0;
-	}
-	r->var_of_vars_ok = acc_variance(&s->variances, &r->var_of_vars) == 0;
-	r->var_of_mins_ok = acc_variance(&s->minimums, &r->var_of_mins) == 0;
-	if (!r->var_of_vars_ok)
-		r->var_of_vars = 0;
-	if (!r->var_of_mins_ok)
-		r->var_of_mins = 0;
+	int vv64, vm64;
+	*r = (struct summary_result){ .ensembles = s->minimums.n, .spurious = s->spurious,
+				      .max_dev_all = s->max_dev_all, .errors = s->errors,
+				      .min_of_mins = (uint64_t)s->minimums.min,
+				      .max_of_mins = (uint64_t)s->minimums.max };
+	/* total variance = tot_var / BOUND_OF_LOOP (paper line 172), floored;
+	 * the paper's tot_var is a uint64_t sum of uint64_t variances. */
+	r->total_variance_ok = s->variances.n && !s->variances.full;
+	if (r->total_variance_ok)
+		wide_div_u64(&r->total_variance, &s->variances.sum, s->variances.n);
+	r->var_of_vars_ok = acc_variance(&s->variances, &r->var_of_vars, &vv64) == 0;
+	r->var_of_mins_ok = acc_variance(&s->minimums, &r->var_of_mins, &vm64) == 0;
+	r->paper64 = (wide_bits(&s->variances.sum) > 64 ? PAPER64_TOTAL_VARIANCE : 0) |
+		     (vv64 ? PAPER64_VAR_OF_VARS : 0) |
+		     (vm64 ? PAPER64_VAR_OF_MINS : 0);
 }

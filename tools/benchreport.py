@@ -46,9 +46,10 @@ def figure_row(log, s):
 
 
 def _v(x):
-    """A table cell: the figure, or 'overflow' where the kernel's exact
-    integer arithmetic overflowed (null in the record)."""
-    return "overflow" if x is None else str(x)
+    """A table cell: the figure, or 'n/a' where the record gives none (null:
+    a figure missing; in logs of kernels before the figures were exact, an
+    overflow)."""
+    return "n/a" if x is None else str(x)
 
 
 def _cell(f, key):

@@ -94,16 +94,15 @@ def fit(v, width):
 
 
 def screen_figure(v, width):
-    """A variance as the screen summary shows it (bench/summary.c): fitted to
-    width, or "overflow" where it overflowed 64 bits, which the records give
-    as null. Under a busy host one long preemption inside an ensemble of
-    the empty window is enough: var of vars is in TSC ticks^4."""
-    return "overflow" if v is None else fit(v, width)
+    """A variance as the screen summary shows it (bench/screen.c): exact
+    (lib/wide.h) and fitted to width, or "none" where it is missing, which
+    the records give as null."""
+    return "none" if v is None else fit(v, width)
 
 
 def screen_ergodic(v):
     """The verdict as the screen shows it: "unknown" when it is not valid
-    (a variance overflowed), else yes or NO."""
+    (a figure missing), else yes or NO."""
     return "unknown" if not v["valid"] else "yes" if v["ergodic"] else "NO"
 
 

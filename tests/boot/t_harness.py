@@ -1,11 +1,10 @@
 """tests/boot/t_harness.py - the test harness itself, without QEMU: how a
 failure is reported and how tests run side by side (tests/runner.py), and the screen-summary check
 (t_bootpaths.expect_screen_summary) on what a busy host can make a run
-print: variances that overflow 64 bits (null in the records, "overflow" on
-the screen) and the verdict they leave unknown. That is what once failed
-`make check` with "TypeError: '<' not supported between instances of
-'NoneType' and 'int'": one long preemption of QEMU inside an ensemble of an
-empty window made its variance of variances (TSC ticks^4) overflow."""
+print: a missing variance (null in the records, "none" on the screen) and
+the verdict it leaves unknown. That is what once failed `make check` with
+"TypeError: '<' not supported between instances of 'NoneType' and 'int'",
+when a variance could overflow (now every figure is exact: lib/wide.h)."""
 import io
 import json
 import threading
@@ -48,8 +47,8 @@ def test_harness_runner_prints_traceback():
 
 
 def summary_run(var_of_vars, valid, ergodic):
-    """A run's records: cpuid's empty window (var_of_vars, None when it
-    overflowed), its verdict, and measured_function's net."""
+    """A run's records: cpuid's empty window (var_of_vars, None when it is
+    missing), its verdict, and measured_function's net."""
     recs = [{"rec": "summary", "method": "cpuid", "workload": "empty", "unit": "tsc_ticks", "min_of_mins": 26,
              "total_variance": 3650923618, "var_of_vars": var_of_vars, "var_of_mins": 0, "net_min": 0},
             {"rec": "verdict", "method": "cpuid", "unit": "tsc_ticks", "valid": valid, "ergodic": ergodic},
@@ -74,15 +73,15 @@ def summary_screen(var_of_vars, ergodic):
             HALTED + " the results above are final (power off or reset the machine)", ""]
 
 
-def test_harness_screen_summary_overflowed_variances():
-    """null in the records is "overflow" on the screen and an invalid verdict
+def test_harness_screen_summary_missing_variances():
+    """null in the records is "none" on the screen and an invalid verdict
     "unknown": the check accepts them, and a screen that disagrees fails
     with a message, not a TypeError."""
-    expect_screen_summary(summary_screen("overflow", "unknown"), "overflowed", summary_run(None, False, False))
+    expect_screen_summary(summary_screen("none", "unknown"), "missing", summary_run(None, False, False))
     expect_screen_summary(summary_screen("12139", "NO"), "exact", summary_run(12139, True, False))
     for screen, run, want in ((summary_screen("12139", "unknown"), summary_run(None, False, False),
                                "cpuid var of vars 12139 on screen, None in the records"),
-                              (summary_screen("overflow", "NO"), summary_run(None, False, False),
+                              (summary_screen("none", "NO"), summary_run(None, False, False),
                                "cpuid verdict NO on screen, valid=False")):
         msg = fails_with(lambda: expect_screen_summary(screen, "disagreeing", run))
         check(want in msg, f"expected a failure saying {want!r}, got: {msg[:300]}")

@@ -196,7 +196,7 @@ def check_table_against_summaries(log, out):
         cells = rows[key]
         want = [s["min_of_mins"], s["total_variance"], s["var_of_vars"], s["var_of_mins"],
                 s["max_dev_all"], s["spurious"]]
-        want = ["overflow" if v is None else str(v) for v in want]   # null: overflow
+        want = ["n/a" if v is None else str(v) for v in want]   # null: no figure
         check(cells[2:4] == [str(s["ensembles"]), "x"] and cells[5] == want[0]
               and cells[7:12] == want[1:],
               f"table row {cells} disagrees with the summary record {s}", out)

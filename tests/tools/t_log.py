@@ -249,7 +249,11 @@ def test_benchlog_formulas():
     import benchlog
     check(benchlog.var_calc([1, 2, 3, 4]) == 1, "var_calc([1,2,3,4]) is (4*30-100)//16 = 1")
     check(benchlog.var_calc([5] * 1000) == 0, "var_calc of equal samples")
-    check(benchlog.var_calc([2 ** 64 - 1] * 2) is None, "a 128-bit overflow must give None")
+    check(benchlog.var_calc([2 ** 64 - 1] * 2) == 0, "Σx² beyond 128 bits: exact, 0")
+    check(benchlog.var_calc([0, 2 ** 63]) == 2 ** 124, "a variance beyond 64 bits: exact, 2^124")
+    check(benchlog.var_calc([]) is None, "no values: no variance")
+    check(benchlog.paper64_overflows([2 ** 32]) and not benchlog.paper64_overflows([2 ** 32 - 1]),
+          "the paper's 64-bit var_calc: (Σx)² = 2^64 overflows it, (2^32-1)² does not")
     st = benchlog.ensemble_stats([21, 42, 21])
     check(str(st["mean"]) == "28.000" and st["variance"] == 98 and st["max_dev"] == 21,
           f"ensemble_stats([21,42,21]) = {st}")

@@ -5,6 +5,9 @@
 #include "check.h"
 #include "../../lib/figures.h"
 
+/* A figure of lib/stats.h from a 128-bit value. */
+#define W(x) wide_from_u128(x)
+
 /* The resolution test's figures of mins[0..n-1]; what names the case. */
 static struct resolution_figures analyze(const uint64_t *mins, uint64_t n, const char *what)
 {
@@ -212,37 +215,63 @@ static void test_smi_delta(void)
 }
 
 /* The verdict (paper 4 steps 1-2): at the thresholds is ergodic, one
- * above either is not, and an overflowed figure is never ergodic, however
- * small the value left in it. */
+ * above either is not; a figure beyond 64 bits (exact, lib/wide.h) is
+ * above any threshold; NOT ergodic as soon as one figure fails, even when
+ * the other is missing; unknown only when a figure is missing and the
+ * other does not fail. */
 static void test_verdict(void)
 {
-	struct summary_result s = { .var_of_vars = 10, .var_of_mins = 1, .var_of_vars_ok = 1, .var_of_mins_ok = 1 };
+	struct summary_result s = { .var_of_vars = W(10), .var_of_mins = W(1), .var_of_vars_ok = 1,
+				    .var_of_mins_ok = 1 };
 	int valid = -1;
 	CHECK_EQ_U64(verdict_ergodic(&s, 10, 1, &valid), 1,
 	             "variances at the thresholds 10 and 1: ergodic");
 	CHECK_EQ_U64(valid, 1, "variances at the thresholds: valid");
-	s.var_of_vars = 11;
+	s.var_of_vars = W(11);
 	CHECK_EQ_U64(verdict_ergodic(&s, 10, 1, &valid), 0,
 	             "variance of variances 11 above 10: not ergodic");
 	CHECK_EQ_U64(valid, 1, "variance of variances above the threshold: still valid");
-	s.var_of_vars = 10;
-	s.var_of_mins = 2;
+	s.var_of_vars = W(10);
+	s.var_of_mins = W(2);
 	CHECK_EQ_U64(verdict_ergodic(&s, 10, 1, &valid), 0,
 	             "variance of minimums 2 above 1: not ergodic");
 	CHECK_EQ_U64(valid, 1, "variance of minimums above the threshold: still valid");
-	s.var_of_mins = 0;
-	s.var_of_vars = 0;
+	/* Beyond 64 bits: 2^64 and 2^200 are above every 64-bit threshold,
+	 * never wrapped into a small value. */
+	s.var_of_mins = W(0);
+	s.var_of_vars = W((u128)1 << 64);
+	CHECK_EQ_U64(verdict_ergodic(&s, UINT64_MAX - 1, 1, &valid), 0,
+	             "variance of variances 2^64 above 2^64-2: not ergodic");
+	CHECK_EQ_U64(valid, 1, "variance of variances 2^64: a known verdict");
+	s.var_of_vars.w[3] = 1; /* 2^192 + 2^64 */
+	CHECK_EQ_U64(verdict_ergodic(&s, UINT64_MAX - 1, 1, &valid), 0,
+	             "variance of variances above 2^192: not ergodic");
+	s.var_of_vars = W(0);
+	s.var_of_mins = W(306);
+	CHECK_EQ_U64(verdict_ergodic(&s, 1000, 1, &valid), 0,
+	             "variance of minimums 306 above 1 (the issue's run): not ergodic");
+	CHECK_EQ_U64(valid, 1, "variance of minimums 306 above 1: a known verdict");
+	/* One figure missing: NOT ergodic when the other fails, else unknown. */
 	s.var_of_vars_ok = 0;
 	CHECK_EQ_U64(verdict_ergodic(&s, 10, 1, &valid), 0,
-	             "overflowed variance of variances: never ergodic");
-	CHECK_EQ_U64(valid, 0, "overflowed variance of variances: not valid");
+	             "variance of variances missing, of minimums 306 > 1: not ergodic");
+	CHECK_EQ_U64(valid, 1, "variance of variances missing, of minimums fails: NOT ergodic, known");
+	s.var_of_mins = W(0);
+	CHECK_EQ_U64(verdict_ergodic(&s, 10, 1, &valid), 0,
+	             "variance of variances missing, of minimums passes: not ergodic");
+	CHECK_EQ_U64(valid, 0, "variance of variances missing, of minimums passes: unknown");
 	s.var_of_vars_ok = 1;
+	s.var_of_vars = W(11);
 	s.var_of_mins_ok = 0;
+	CHECK_EQ_U64(verdict_ergodic(&s, 10, 1, &valid), 0,
+	             "variance of minimums missing, of variances 11 > 10: not ergodic");
+	CHECK_EQ_U64(valid, 1, "variance of minimums missing, of variances fails: known");
+	s.var_of_vars = W(0);
 	CHECK_EQ_U64(verdict_ergodic(&s, UINT64_MAX, UINT64_MAX, &valid), 0,
-	             "overflowed variance of minimums: not ergodic at any threshold");
-	CHECK_EQ_U64(valid, 0, "overflowed variance of minimums: not valid");
+	             "variance of minimums missing: not ergodic at any threshold");
+	CHECK_EQ_U64(valid, 0, "variance of minimums missing, of variances passes: unknown");
 	s.var_of_mins_ok = 1;
-	s.var_of_vars = s.var_of_mins = UINT64_MAX - 1;
+	s.var_of_vars = s.var_of_mins = W(UINT64_MAX - 1);
 	CHECK_EQ_U64(verdict_ergodic(&s, UINT64_MAX - 1, UINT64_MAX - 1, &valid), 1,
 	             "largest values at equal thresholds: ergodic");
 }

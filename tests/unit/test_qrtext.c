@@ -1,6 +1,6 @@
 /* tests/unit/test_qrtext.c - lib/qrtext.c, the QR code's compact text: the
  * exact body of a run (every line kind, groups with units missing,
- * overflowed figures, unreadable SMIs, text sanitised), the buffer limit
+ * a missing figure, figures beyond 64 bits, unreadable SMIs, text sanitised), the buffer limit
  * at every size, the CRC-32 against its check value, the split into parts
  * (whole lines, each part within its limit, the parts joining back to the
  * body, headers numbered with the body's CRC) and its refusals. Linked
@@ -13,15 +13,19 @@
 #include "check.h"
 #include "../../lib/qrtext.h"
 
+/* A constant struct wide (lib/wide.h) of a 128-bit value. */
+#define W(x) { { (uint64_t)(x), (uint64_t)((u128)(x) >> 64) } }
+
 static struct qrtext_method methods[3] = {
-	{ .name = "cpuid", .unit = 0, .units = 1, .offset = { 36 }, .total_variance = 2,
-	  .var_of_vars = 10, .var_of_mins = 0, .ok = 7, .verdict = QRTEXT_ERGODIC,
+	{ .name = "cpuid", .unit = 0, .units = 1, .offset = { 36 }, .total_variance = W(2),
+	  .var_of_vars = W(10), .var_of_mins = W(0), .ok = 7, .verdict = QRTEXT_ERGODIC,
 	  .smi = QRTEXT_SMI_COUNTED, .smis = 3, .nmis = 0 },
-	{ .name = "rdtscp", .unit = 0, .units = 7, .offset = { 20, 55, 4 }, .total_variance = 0,
-	  .var_of_vars = 0, .var_of_mins = 1, .ok = 5, .verdict = QRTEXT_UNKNOWN,
+	{ .name = "rdtscp", .unit = 0, .units = 7, .offset = { 20, 55, 4 }, .total_variance = W(0),
+	  .var_of_vars = W(0), .var_of_mins = W(1), .ok = 5, .verdict = QRTEXT_UNKNOWN,
 	  .smi = QRTEXT_SMI_UNREAD, .smis = 0, .nmis = 2 },
 	{ .name = "ctr_rdpmc", .unit = 1, .units = 6, .offset = { 0, 30, 2 },
-	  .total_variance = 18446744073709551615ull, .var_of_vars = 5, .var_of_mins = 6, .ok = 7,
+	  .total_variance = W(7), .var_of_vars = W((u128)1 << 64),
+	  .var_of_mins = W(6), .ok = 7,
 	  .verdict = QRTEXT_NOT_ERGODIC, .smi = QRTEXT_SMI_NA, .nmis = 1 },
 };
 
@@ -52,7 +56,7 @@ static const char want[] =
 	"limits 10 1\n"
 	"m cpuid t 36 2 10 0 ergodic 3 0\n"
 	"m rdtscp t 20/55/4 0 ovf 1 unknown unread 2\n"
-	"m ctr_rdpmc c -/30/2 18446744073709551615 5 6 not-ergodic na 1\n"
+	"m ctr_rdpmc c -/30/2 7 18446744073709551616 6 not-ergodic na 1\n"
 	"skip serialize lfence\n"
 	"w add_chain_64 64 63/70/64 -/65/64\n"
 	"w my_code -3 - -/-1\n"
@@ -131,7 +135,7 @@ static void test_flags(void)
 		"limits 10 1\n"
 		"m cpuid t 36 2 10 0 ergodic 3 0\n"
 		"m rdtscp t 20/55/4 0 ovf 1 unknown unread 2\n"
-		"m ctr_rdpmc c -/30/2 18446744073709551615 5 6 not-ergodic na 1\n"
+		"m ctr_rdpmc c -/30/2 7 18446744073709551616 6 not-ergodic na 1\n"
 		"skip serialize lfence\n"
 		"w add_chain_64 64 63/70/64 -/65/64\n"
 		"w my_code -5 0 -/-1\n"

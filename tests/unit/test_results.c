@@ -26,8 +26,8 @@ static void ran(enum method_id m, uint64_t var_of_vars, uint64_t var_of_mins)
 	struct workload_result e[UNIT_COUNT] = { wres(UNIT_TSC, 30, 30), wres(UNIT_CYC, 40, 40),
 						 wres(UNIT_INS, 7, 7) };
 	struct verdict v;
-	e[own].s.var_of_vars = var_of_vars;
-	e[own].s.var_of_mins = var_of_mins;
+	e[own].s.var_of_vars = wide_from_u128(var_of_vars);
+	e[own].s.var_of_mins = wide_from_u128(var_of_mins);
 	results_judge(&e[own], 10, 1, &v);
 	results_keep_method(&r, m, own, results_units(method_is_ctr(m), 0), e, &v);
 	r.totals.methods_run++;
@@ -52,20 +52,20 @@ static void test_keep(void)
 	CHECK_STR(r.totals.recommend_why, "", "a new run gives no reason");
 	struct workload_result e[UNIT_COUNT] = { wres(UNIT_TSC, 5, 5), wres(UNIT_CYC, 90, 90),
 						 wres(UNIT_INS, 12, 12) };
-	e[UNIT_TSC].s.var_of_vars = 3;
+	e[UNIT_TSC].s.var_of_vars = wide_from_u128(3);
 	struct verdict v;
 	results_judge(&e[UNIT_TSC], 10, 1, &v);
 	CHECK_EQ_U64(v.ergodic, 1, "variances within 10 and 1: ergodic");
-	CHECK_EQ_U64(v.valid, 1, "figures without overflow: valid");
+	CHECK_EQ_U64(v.valid, 1, "both figures there: valid");
 	CHECK_EQ_U64(v.offset, 5, "offset is the empty window's least minimum");
-	CHECK_EQ_U64(v.var_of_vars, 3, "verdict keeps the variance of variances");
+	CHECK_EQ_U64(v.var_of_vars.w[0], 3, "verdict keeps the variance of variances");
 	CHECK_EQ_U64(v.unit, UNIT_TSC, "verdict in the method's own unit");
 	/* Beside the counters: an offset in each unit. */
 	results_keep_method(&r, METHOD_cr0, UNIT_TSC, results_units(0, 1), e, &v);
 	const struct method_row *row = &r.rows[METHOD_cr0];
 	CHECK_EQ_U64(row->ran, 1, "CR0 row marked as run");
 	CHECK_EQ_U64(row->r.s.min_of_mins, 5, "CR0 row keeps the empty window's result");
-	CHECK_EQ_U64(row->v.var_of_vars, 3, "CR0 row keeps the verdict");
+	CHECK_EQ_U64(row->v.var_of_vars.w[0], 3, "CR0 row keeps the verdict");
 	CHECK_EQ_U64(row->offset_units, 7, "counters beside the TSC: an offset in each unit");
 	CHECK_EQ_U64(row->offset_in[UNIT_CYC], 90, "CR0's offset in core cycles");
 	CHECK_EQ_U64(row->offset_in[UNIT_INS], 12, "CR0's offset in instructions");
@@ -186,14 +186,21 @@ static void test_recommend(void)
 	             "RDTSCP ergodic: recommended before both");
 	CHECK(strstr(r.totals.recommend_why, "RDTSCP is supported") != NULL,
 	      "RDTSCP recommended: the reason");
-	/* A verdict on overflowed figures is never ergodic. */
+	/* A verdict on a missing figure is never ergodic. */
 	results_init(&r);
 	struct workload_result e = wres(UNIT_TSC, 5, 5);
 	struct verdict v;
 	e.s.var_of_mins_ok = 0;
 	results_judge(&e, 10, 1, &v);
-	CHECK_EQ_U64(v.valid, 0, "verdict on overflowed figures: not valid");
-	CHECK_EQ_U64(v.ergodic, 0, "verdict on overflowed figures: never ergodic");
+	CHECK_EQ_U64(v.valid, 0, "verdict on a missing figure: not valid");
+	CHECK_EQ_U64(v.ergodic, 0, "verdict on a missing figure: never ergodic");
+	CHECK_EQ_U64(v.var_of_mins_ok, 0, "verdict on a missing figure: says which");
+	/* NOT ergodic as soon as one figure fails, the other missing. */
+	e.s.var_of_vars = wide_from_u128((u128)1 << 100);
+	results_judge(&e, 10, 1, &v);
+	CHECK_EQ_U64(v.valid, 1, "variance of variances 2^100 > 10, of minimums missing: known");
+	CHECK_EQ_U64(v.ergodic, 0, "variance of variances 2^100 > 10: NOT ergodic");
+	CHECK_EQ_U64(v.var_of_vars.w[1], 1ull << 36, "verdict keeps 2^100 exactly");
 }
 
 /* An ensemble's figures as bench/report.c adds them: minimum, the

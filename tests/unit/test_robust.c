@@ -219,7 +219,32 @@ int main(void)
 	CHECK_EQ_U64(stddev_milli(48), 6928, "stddev of variance 48: the paper's 6.9");
 	CHECK_EQ_U64(stddev_milli(0), 0, "stddev of variance 0");
 	CHECK_EQ_U64(stddev_milli(UINT64_MAX), (uint64_t)(sqrtl((long double)UINT64_MAX) * 1000),
-	             "stddev of the largest variance");
+	             "stddev of variance 2^64-1");
+	/* Variances beyond 64 bits (an ensemble's is below 2^126), on both
+	 * sides of the fast path's 2^108; Python: math.isqrt(v * 10**6). */
+	CHECK(stddev_milli((u128)1 << 124) == (u128)4611686018427387904ull * 1000,
+	      "stddev of variance 2^124: 2^62 x 1000");
+	CHECK(stddev_milli(((u128)1 << 126) - 1) == (u128)9223372036854775807ull * 1000 + 999,
+	      "stddev of variance 2^126-1: 9223372036854775807.999");
+	CHECK(stddev_milli((u128)1 << 108) == (u128)18014398509481984000ull,
+	      "stddev of variance 2^108: 2^54 x 1000");
+	CHECK(stddev_milli(((u128)1 << 108) - 1) == (u128)18014398509481983999ull,
+	      "stddev of variance 2^108-1: just below 2^54 x 1000");
+	u128 e36 = (u128)1000000000000000000ull * 1000000000000000000ull + 12345;
+	CHECK(stddev_milli(e36) == (u128)1000000000000000000ull * 1000,
+	      "stddev of variance 10^36 + 12345: 10^18 x 1000");
+	int bad = 0;
+	for (int i = 0; i < 2000; i++) {
+		u128 v = ((u128)next() << 64 | next()) >> (2 + next() % 100);
+		u128 m = stddev_milli(v);
+		/* m = isqrt(v·10^6): m² <= v·10^6 < (m+1)² where v·10^6 fits
+		 * 128 bits; beyond, at least its integer part is isqrt(v) */
+		if (v >> 108 == 0)
+			bad += !(m * m <= v * 1000000u && (m + 1) * (m + 1) > v * 1000000u);
+		else
+			bad += m / 1000 != isqrt_u128(v);
+	}
+	CHECK_EQ_U64(bad, 0, "2000 random variances: stddev_milli is isqrt(v x 10^6)");
 
 	return check_summary("test_robust");
 }

@@ -1,6 +1,7 @@
 /* tests/unit/test_stats.c - lib/stats.c: the paper's var_calc,
  * (n·Σx² − (Σx)²) / n² floored, on hand-computed cases, on values whose Σx²
- * needs more than 64 bits, and on overflow of 128 bits; acc_mean_milli;
+ * needs more than 64 and 128 bits (exact: the figures from Python's
+ * integers), on 128-bit values; acc_mean_milli;
  * u128_div_u64 against the compiler's 128-bit division; ensemble_compute;
  * the summary over ensembles (spurious, total variance, max deviation,
  * variance of variances and of minimums); and 200 random ensembles against a
@@ -22,8 +23,9 @@ static uint64_t next(void)
 }
 
 /* The reference: the formula with the compiler's 128-bit arithmetic.
- * Returns -1 where an exact 128-bit computation is impossible. */
-static int ref_var(const uint64_t *x, uint64_t n, uint64_t *var, uint64_t *mean_milli)
+ * Returns -1 where an exact 128-bit computation is impossible (the cases
+ * beyond it have their figures from Python's integers below). */
+static int ref_var(const uint64_t *x, uint64_t n, u128 *var, u128 *mean_milli)
 {
 	u128 sum = 0, sumsq = 0, nsq, sum2, msum;
 	for (uint64_t i = 0; i < n; i++) {
@@ -35,24 +37,42 @@ static int ref_var(const uint64_t *x, uint64_t n, uint64_t *var, uint64_t *mean_
 	    __builtin_mul_overflow(sum, sum, &sum2) ||
 	    __builtin_mul_overflow(sum, (u128)1000, &msum))
 		return -1;
-	u128 v = (nsq - sum2) / ((u128)n * n);
-	u128 m = msum / n;
-	if (v >> 64 || m >> 64)
-		return -1;
-	*var = (uint64_t)v;
-	*mean_milli = (uint64_t)m;
+	*var = (nsq - sum2) / ((u128)n * n);
+	*mean_milli = msum / n;
 	return 0;
+}
+
+/* w in decimal (lib/wide.h), into a static buffer of its own per call site
+ * slot: slot 0 or 1. */
+static const char *dec(const struct wide *w, int slot)
+{
+	static char buf[2][WIDE_DEC_SIZE];
+	return wide_dec(buf[slot], sizeof buf[slot], w);
+}
+
+/* The variance of x[0..n-1] in decimal, "-" when missing. */
+static const char *var_dec(const uint64_t *x, uint64_t n, int *paper64)
+{
+	struct acc a;
+	struct wide v;
+	acc_init(&a);
+	for (uint64_t i = 0; i < n; i++)
+		acc_add(&a, x[i]);
+	if (acc_variance(&a, &v, paper64))
+		return "-";
+	return dec(&v, 0);
 }
 
 static uint64_t var_of(const uint64_t *x, uint64_t n)
 {
 	struct acc a;
-	uint64_t v = 12345678; /* a value none of the cases expects */
+	struct wide v = { { 12345678 } }; /* a value none of the cases expects */
 	acc_init(&a);
 	for (uint64_t i = 0; i < n; i++)
 		acc_add(&a, x[i]);
-	CHECK(acc_variance(&a, &v) == 0, "variance of %d values: defined", (int)n);
-	return v;
+	CHECK(acc_variance(&a, &v, NULL) == 0, "variance of %d values: defined", (int)n);
+	CHECK(wide_bits(&v) <= 64, "variance of %d values: small", (int)n);
+	return v.w[0];
 }
 
 static void test_variance_small(void)
@@ -84,11 +104,12 @@ static void test_variance_small(void)
 
 	/* empty: no variance */
 	struct acc acc;
-	uint64_t v = 99;
+	struct wide v = { { 99 } };
 	acc_init(&acc);
-	CHECK(acc_variance(&acc, &v) == -1, "no values: no variance");
+	CHECK(acc_variance(&acc, &v, NULL) == -1, "no values: no variance");
+	CHECK_EQ_U64(v.w[0], 0, "no values: the variance left 0");
 	CHECK_EQ_U64(acc.n, 0, "new accumulator: no values");
-	CHECK_EQ_U64(acc.overflow, 0, "new accumulator: no overflow");
+	CHECK_EQ_U64(acc.full, 0, "new accumulator: not full");
 }
 
 /* Σx² beyond 64 bits. For integers, n·Σx² − (Σx)² = n²·(population
@@ -97,126 +118,115 @@ static void test_variance_large(void)
 {
 	const uint64_t base = 1ull << 40;
 	static uint64_t x[1000];
-	struct acc a;
-	uint64_t v = 0;
+	int p64 = -1;
 
 	/* 500 × 2^40 and 500 × (2^40+2): mean 2^40+1, every deviation ±1,
 	 * variance exactly 1. Σx² ≈ 1000·2^80 ≈ 2^90. */
-	acc_init(&a);
-	for (int i = 0; i < 1000; i++) {
+	for (int i = 0; i < 1000; i++)
 		x[i] = base + (i & 1 ? 2 : 0);
-		acc_add(&a, x[i]);
-	}
-	CHECK(a.sumsq >> 64 != 0, "sum of squares beyond 64 bits");
-	CHECK(acc_variance(&a, &v) == 0, "2^40 and 2^40+2 alternating: defined");
-	CHECK_EQ_U64(v, 1, "2^40 and 2^40+2 alternating: variance exactly 1");
-	/* the same with the compiler's 128-bit arithmetic:
-	 * n·Σx² − (Σx)² = 1000·(500·b² + 500·(b+2)²) − (1000·b + 1000)² = 10^6 */
-	u128 b = base;
-	u128 num = 1000 * (500 * b * b + 500 * (b + 2) * (b + 2)) -
-		   (1000 * b + 1000) * (1000 * b + 1000);
-	CHECK(num == 1000000, "128-bit reference: n*sum(x^2) - (sum x)^2 = 10^6");
-	uint64_t mm = 0;
-	CHECK(acc_mean_milli(&a, &mm) == 0, "mean of 2^40 and 2^40+2: defined");
-	CHECK_EQ_U64(mm, (base + 1) * 1000, "mean of 2^40 and 2^40+2: 2^40+1");
+	CHECK_STR(var_dec(x, 1000, &p64), "1", "2^40 and 2^40+2 alternating: variance exactly 1");
+	CHECK_EQ_U64(p64, 1, "2^40 and 2^40+2: the paper's 64-bit var_calc would overflow");
 
-	/* 999 × 2^40 and one 2^40+1000: mean 2^40+1, deviations −1 (999 times)
-	 * and 999, Σdev² = 999 + 998001 = 999000, variance 999000/1000 = 999. */
-	acc_init(&a);
+	/* 999 × 2^40 and one 2^40+1000: variance 999000/1000 = 999. */
 	for (int i = 0; i < 999; i++)
-		acc_add(&a, base);
-	acc_add(&a, base + 1000);
-	CHECK(acc_variance(&a, &v) == 0, "999 x 2^40 and one 2^40+1000: defined");
-	CHECK_EQ_U64(v, 999, "999 x 2^40 and one 2^40+1000: variance 999");
+		x[i] = base;
+	x[999] = base + 1000;
+	CHECK_STR(var_dec(x, 1000, NULL), "999", "999 x 2^40 and one 2^40+1000: variance 999");
 
-	/* 2^62 and 2^62 + 2^31: deviations ±2^30, variance 2^60; n·Σx² ≈ 2^126 */
-	acc_init(&a);
-	acc_add(&a, 1ull << 62);
-	acc_add(&a, (1ull << 62) + (1ull << 31));
-	CHECK(acc_variance(&a, &v) == 0, "2^62 and 2^62+2^31: defined, n*sum(x^2) near 2^126");
-	CHECK_EQ_U64(v, 1ull << 60, "2^62 and 2^62+2^31: variance 2^60");
+	/* 2^62 and 2^62 + 2^31: deviations ±2^30, variance 2^60 */
+	static const uint64_t a[] = { 1ull << 62, (1ull << 62) + (1ull << 31) };
+	CHECK_EQ_U64(var_of(a, 2), 1ull << 60, "2^62 and 2^62+2^31: variance 2^60");
 
-	/* a variance that does not fit 64 bits: {0, 2^63}, variance
-	 * (2^62)² = 2^124 (n·Σx² = 2^127 still fits): reported, not truncated */
-	acc_init(&a);
-	acc_add(&a, 0);
-	acc_add(&a, 1ull << 63);
-	CHECK_EQ_U64(a.overflow, 0, "{0, 2^63}: sum of squares fits 128 bits");
-	CHECK(acc_variance(&a, &v) == -1,
-	      "{0, 2^63}: variance 2^124 does not fit 64 bits, not truncated");
+	/* Beyond 64 and 128 bits, the figures from Python's integers:
+	 * (n*sum(x*x) - sum(x)**2) // n**2. */
+	static const uint64_t b[] = { 0, 1ull << 63 };
+	CHECK_STR(var_dec(b, 2, NULL), "21267647932558653966460912964485513216",
+		  "{0, 2^63}: variance 2^124, beyond 64 bits, exact");
+	static const uint64_t c[] = { UINT64_MAX, UINT64_MAX };
+	CHECK_STR(var_dec(c, 2, &p64), "0", "two 2^64-1: Σx² beyond 128 bits, variance 0");
+	CHECK_EQ_U64(p64, 1, "two 2^64-1: the paper's 64-bit var_calc would overflow");
+	static const uint64_t d[] = { UINT64_MAX, 0 };
+	CHECK_STR(var_dec(d, 2, NULL), "85070591730234615856620279821087277056",
+		  "{2^64-1, 0}: variance (2^64-1)^2/4 floored");
+	static const uint64_t e[] = { 3ull << 61, 3ull << 61, 3ull << 61, 3ull << 61,
+				      3ull << 61, 3ull << 61, 3ull << 61, 3ull << 61 };
+	CHECK_STR(var_dec(e, 8, NULL), "0", "8 x 3*2^61: Σx² 72*2^122 beyond 128 bits, variance 0");
+	static const uint64_t f[] = { UINT64_MAX, UINT64_MAX - 5, UINT64_MAX };
+	CHECK_STR(var_dec(f, 3, NULL), "5", "2^64-1, 2^64-6, 2^64-1: variance 5");
+	static const uint64_t g[] = { UINT64_MAX - 100, UINT64_MAX - 50, 5, UINT64_MAX };
+	CHECK_STR(var_dec(g, 4, NULL), "63802943797675961512001113345555957550",
+		  "2^64-101, 2^64-51, 5, 2^64-1: variance exact");
+
+	/* The paper's 64-bit bounds: (Σx)² and n·Σx² below 2^64 or not. */
+	static const uint64_t h[] = { (1ull << 32) - 1 }, k[] = { 1ull << 32 }, m[] = { 1ull << 31, 1ull << 31 };
+	var_dec(h, 1, &p64);
+	CHECK_EQ_U64(p64, 0, "{2^32-1}: (Σx)² < 2^64, the paper's var_calc fits");
+	var_dec(k, 1, &p64);
+	CHECK_EQ_U64(p64, 1, "{2^32}: (Σx)² = 2^64, the paper's var_calc overflows");
+	var_dec(m, 2, &p64);
+	CHECK_EQ_U64(p64, 1, "{2^31, 2^31}: n·Σx² = 2^64, the paper's var_calc overflows");
 }
 
-/* Σx² beyond 128 bits: (2^64−1)² = 2^128 − 2^65 + 1, twice is > 2^128. */
-static void test_variance_overflow(void)
+/* 128-bit values (the variances a summary folds in): every figure exact. */
+static void test_variance_u128(void)
 {
 	struct acc a;
-	uint64_t v = 7, m = 7;
+	struct wide v, mm;
+	const u128 top = ~(u128)0;
 	acc_init(&a);
-	acc_add(&a, UINT64_MAX);
-	CHECK_EQ_U64(a.overflow, 0, "one 2^64-1: no overflow");
-	acc_add(&a, UINT64_MAX);
-	CHECK_EQ_U64(a.overflow, 1, "two 2^64-1: sum of squares beyond 128 bits");
-	CHECK(acc_variance(&a, &v) == -1, "overflowed: no variance");
-	CHECK(acc_mean_milli(&a, &m) == -1, "overflowed: no mean");
-	/* the flag sticks: later small values do not make it valid again */
+	acc_add(&a, 0);
+	acc_add(&a, top);
+	CHECK(acc_variance(&a, &v, NULL) == 0, "{0, 2^128-1}: defined");
+	CHECK_STR(dec(&v, 0), "28948022309329048855892746252171976963147354982949671778132708698262398304256",
+		  "{0, 2^128-1}: variance (2^128-1)^2/4 floored");
+	acc_init(&a);
+	acc_add(&a, top);
+	acc_add(&a, top);
+	acc_add(&a, 0);
+	CHECK(acc_variance(&a, &v, NULL) == 0 && acc_mean_milli(&a, &mm) == 0, "{2^128-1 x2, 0}: defined");
+	CHECK_STR(dec(&v, 0), "25731575386070265649682441113041757300575426651510819358340185509566576270450",
+		  "{2^128-1, 2^128-1, 0}: variance exact");
+	CHECK_STR(dec(&mm, 1), "226854911280625642308916404954512140970000",
+		  "{2^128-1, 2^128-1, 0}: mean in thousandths exact");
+	CHECK(a.max == top && a.min == 0, "{2^128-1, 2^128-1, 0}: min and max");
+
+	/* A full accumulator (n = STATS_MAX_N) takes no more: figures missing. */
+	a.n = STATS_MAX_N;
 	acc_add(&a, 1);
-	CHECK_EQ_U64(a.overflow, 1, "overflow flag sticks after a small value");
-	CHECK(acc_variance(&a, &v) == -1, "still overflowed: no variance");
-
-	/* x = 3·2^61: x² = 9·2^122 and 2^128 = 64·2^122, so 7 of them fit
-	 * (63·2^122) and the 8th does not */
-	acc_init(&a);
-	uint64_t big = 3ull << 61;
-	for (int i = 0; i < 7; i++)
-		acc_add(&a, big);
-	CHECK_EQ_U64(a.overflow, 0, "7 x 3*2^61: 63*2^122 fits");
-	CHECK_EQ_U64(a.n, 7, "7 values added");
-	acc_add(&a, big);
-	CHECK_EQ_U64(a.overflow, 1, "8 x 3*2^61: 72*2^122 does not fit");
-	CHECK(acc_variance(&a, &v) == -1, "8 x 3*2^61: no variance");
-
-	/* Σx² fits but n·Σx² does not: two values 2^63, Σx² = 2^127, n·Σx² = 2^128 */
-	acc_init(&a);
-	acc_add(&a, 1ull << 63);
-	acc_add(&a, 1ull << 63);
-	CHECK_EQ_U64(a.overflow, 0, "two 2^63: sum of squares 2^127 fits");
-	CHECK(acc_variance(&a, &v) == -1, "two 2^63: n*sum(x^2) = 2^128 does not, no variance");
+	CHECK_EQ_U64(a.full, 1, "value after STATS_MAX_N: full");
+	CHECK_EQ_U64(a.n, STATS_MAX_N, "value after STATS_MAX_N: not counted");
+	CHECK(acc_variance(&a, &v, NULL) == -1, "full: no variance");
+	CHECK(acc_mean_milli(&a, &mm) == -1, "full: no mean");
 }
 
 static void test_mean(void)
 {
 	struct acc a;
-	uint64_t m = 0;
+	struct wide m;
 	acc_init(&a);
 	CHECK(acc_mean_milli(&a, &m) == -1, "no values: no mean");
 	acc_add(&a, 1);
 	acc_add(&a, 2);
 	CHECK(acc_mean_milli(&a, &m) == 0, "mean of {1,2}: defined");
-	CHECK_EQ_U64(m, 1500, "mean of {1,2}: 1.500");
+	CHECK_STR(dec(&m, 0), "1500", "mean of {1,2}: 1.500");
 	acc_add(&a, 2); /* 5000/3 = 1666.67 -> 1666 */
 	CHECK(acc_mean_milli(&a, &m) == 0, "mean of {1,2,2}: defined");
-	CHECK_EQ_U64(m, 1666, "mean of {1,2,2}: 1666.67 floored to 1.666");
+	CHECK_STR(dec(&m, 0), "1666", "mean of {1,2,2}: 1666.67 floored to 1.666");
 
 	acc_init(&a);
 	acc_add(&a, 0);
 	CHECK(acc_mean_milli(&a, &m) == 0, "mean of {0}: defined");
-	CHECK_EQ_U64(m, 0, "mean of {0}: 0");
+	CHECK_STR(dec(&m, 0), "0", "mean of {0}: 0");
 
-	/* 18446744073709551 · 1000 fits, UINT64_MAX · 1000 does not */
-	acc_init(&a);
-	acc_add(&a, UINT64_MAX / 1000);
-	CHECK(acc_mean_milli(&a, &m) == 0, "(2^64-1)/1000: its thousandths fit");
-	CHECK_EQ_U64(m, 18446744073709551000ull, "(2^64-1)/1000: mean in thousandths");
+	/* UINT64_MAX · 1000 is beyond 64 bits: exact all the same */
 	acc_init(&a);
 	acc_add(&a, UINT64_MAX);
-	CHECK(acc_mean_milli(&a, &m) == -1, "2^64-1: its thousandths do not fit");
-	/* but the mean of {UINT64_MAX, 0, 0, ..} in thousandths may fit again:
-	 * (2^64−1)·1000/2000 = (2^64−1)/2 = 9223372036854775807 (floored) */
+	CHECK(acc_mean_milli(&a, &m) == 0, "2^64-1: its thousandths, beyond 64 bits, defined");
+	CHECK_STR(dec(&m, 0), "18446744073709551615000", "2^64-1: mean in thousandths exact");
 	for (int i = 0; i < 1999; i++)
 		acc_add(&a, 0);
-	CHECK(acc_mean_milli(&a, &m) == 0,
-	      "2^64-1 and 1999 zeros: the mean in thousandths fits again");
-	CHECK_EQ_U64(m, 9223372036854775807ull, "2^64-1 and 1999 zeros: (2^64-1)/2 floored");
+	CHECK(acc_mean_milli(&a, &m) == 0, "2^64-1 and 1999 zeros: defined");
+	CHECK_STR(dec(&m, 0), "9223372036854775807", "2^64-1 and 1999 zeros: (2^64-1)/2 floored");
 }
 
 static void test_div(void)
@@ -275,10 +285,11 @@ static void test_ensemble(void)
 	CHECK_EQ_U64(s.min, 3, "{5,3,9,3,7}: min 3");
 	CHECK_EQ_U64(s.max, 9, "{5,3,9,3,7}: max 9");
 	CHECK_EQ_U64(s.max_dev, 6, "{5,3,9,3,7}: max deviation 9 - 3");
-	CHECK_EQ_U64(s.var, 5, "{5,3,9,3,7}: variance 5");
-	CHECK_EQ_U64(s.mean_milli, 5400, "{5,3,9,3,7}: mean 5.400");
+	CHECK(s.var == 5, "{5,3,9,3,7}: variance 5");
+	CHECK(s.mean_milli == 5400, "{5,3,9,3,7}: mean 5.400");
 	CHECK(s.sum == 27, "{5,3,9,3,7}: sum 27");
-	CHECK_EQ_U64(s.error, 0, "{5,3,9,3,7}: no overflow");
+	CHECK_EQ_U64(s.error, 0, "{5,3,9,3,7}: figures there");
+	CHECK_EQ_U64(s.paper64, 0, "{5,3,9,3,7}: the paper's var_calc fits 64 bits");
 
 	/* a sample of 0 is the minimum (the paper started min at 0) */
 	static const uint64_t b[] = { 7, 0, 4 };
@@ -287,9 +298,9 @@ static void test_ensemble(void)
 	CHECK_EQ_U64(s.max, 7, "{7,0,4}: max 7");
 	CHECK_EQ_U64(s.max_dev, 7, "{7,0,4}: max deviation 7");
 	/* Σ 11, Σx² 65: (195 − 121)/9 = 74/9 -> 8; mean 11000/3 -> 3666 */
-	CHECK_EQ_U64(s.var, 8, "{7,0,4}: variance 74/9 floored to 8");
-	CHECK_EQ_U64(s.mean_milli, 3666, "{7,0,4}: mean 3.666");
-	CHECK_EQ_U64(s.error, 0, "{7,0,4}: no overflow");
+	CHECK(s.var == 8, "{7,0,4}: variance 74/9 floored to 8");
+	CHECK(s.mean_milli == 3666, "{7,0,4}: mean 3.666");
+	CHECK_EQ_U64(s.error, 0, "{7,0,4}: figures there");
 
 	/* one sample */
 	static const uint64_t c[] = { 42 };
@@ -298,41 +309,38 @@ static void test_ensemble(void)
 	CHECK_EQ_U64(s.min, 42, "{42}: min 42");
 	CHECK_EQ_U64(s.max, 42, "{42}: max 42");
 	CHECK_EQ_U64(s.max_dev, 0, "{42}: max deviation 0");
-	CHECK_EQ_U64(s.var, 0, "{42}: variance 0");
-	CHECK_EQ_U64(s.mean_milli, 42000, "{42}: mean 42.000");
+	CHECK(s.var == 0, "{42}: variance 0");
+	CHECK(s.mean_milli == 42000, "{42}: mean 42.000");
 	CHECK(s.sum == 42, "{42}: sum 42");
-	CHECK_EQ_U64(s.error, 0, "{42}: no overflow");
+	CHECK_EQ_U64(s.error, 0, "{42}: figures there");
 
-	/* large values: min/max/sum are still exact, var overflows */
+	/* large values: every figure exact (Python: var 5, mean 2^64-1-5/3) */
 	static const uint64_t d[] = { UINT64_MAX, UINT64_MAX - 5, UINT64_MAX };
 	ensemble_compute(d, N(d), &s);
-	CHECK_EQ_U64(s.error, 1, "values near 2^64: the variance overflows");
-	CHECK_EQ_U64(s.max, UINT64_MAX, "values near 2^64: max still exact");
+	CHECK_EQ_U64(s.error, 0, "values near 2^64: figures there");
+	CHECK(s.var == 5, "values near 2^64: variance 5");
+	CHECK(s.mean_milli == (u128)UINT64_MAX * 1000 - 1667, "values near 2^64: mean 18446744073709551613.333");
+	CHECK_EQ_U64(s.paper64, 1, "values near 2^64: the paper's var_calc would overflow");
+	CHECK_EQ_U64(s.max, UINT64_MAX, "values near 2^64: max exact");
 }
 
-/* An ensemble whose Σx² overflows has error set, and per stats.h only var
- * and mean are then invalid: n, min, max, max_dev and sum still cover every
- * sample (summary_add uses min and max_dev of such ensembles). */
-static void test_overflow_keeps_extremes(void)
+/* An ensemble whose Σx² needs more than 128 bits: every figure exact
+ * (Python's integers), none lost. */
+static void test_huge_ensemble(void)
 {
 	struct ensemble_stats s;
-	/* the 2nd sample overflows Σx², the 3rd fits again, the 4th overflows */
 	static const uint64_t a[] = { UINT64_MAX - 100, UINT64_MAX - 50, 5, UINT64_MAX };
 	ensemble_compute(a, N(a), &s);
-	CHECK_EQ_U64(s.error, 1, "sum of squares overflowed: error");
-	CHECK_EQ_U64(s.n, 4, "overflowed: n still counts every sample");
-	CHECK_EQ_U64(s.min, 5, "overflowed: min still exact");
-	CHECK_EQ_U64(s.max, UINT64_MAX, "overflowed: max still exact");
-	CHECK_EQ_U64(s.max_dev, UINT64_MAX - 5, "overflowed: max deviation still exact");
+	CHECK_EQ_U64(s.error, 0, "Σx² beyond 128 bits: figures there");
+	CHECK_EQ_U64(s.n, 4, "Σx² beyond 128 bits: n counts every sample");
+	CHECK_EQ_U64(s.min, 5, "Σx² beyond 128 bits: min exact");
+	CHECK_EQ_U64(s.max, UINT64_MAX, "Σx² beyond 128 bits: max exact");
+	CHECK_EQ_U64(s.max_dev, UINT64_MAX - 5, "Σx² beyond 128 bits: max deviation exact");
 	CHECK(s.sum == (u128)(UINT64_MAX - 100) + (UINT64_MAX - 50) + 5 + UINT64_MAX,
-	      "overflowed: sum still exact");
-
-	/* the minimum is the sample that overflowed */
-	static const uint64_t b[] = { UINT64_MAX - 1, UINT64_MAX - 2 };
-	ensemble_compute(b, N(b), &s);
-	CHECK_EQ_U64(s.error, 1, "minimum is the sample that overflowed: error");
-	CHECK_EQ_U64(s.min, UINT64_MAX - 2, "minimum is the sample that overflowed: still exact");
-	CHECK_EQ_U64(s.max_dev, 1, "minimum is the sample that overflowed: max deviation 1");
+	      "Σx² beyond 128 bits: sum exact");
+	struct wide v = wide_from_u128(s.var), m = wide_from_u128(s.mean_milli);
+	CHECK_STR(dec(&v, 0), "63802943797675961512001113345555957550", "Σx² beyond 128 bits: variance exact");
+	CHECK_STR(dec(&m, 1), "13835058055282163675000", "Σx² beyond 128 bits: mean in thousandths exact");
 }
 
 /* Ensembles whose statistics are worked out by hand:
@@ -358,23 +366,24 @@ static void test_summary(void)
 	for (int i = 0; i < 4; i++) {
 		struct ensemble_stats s;
 		ensemble_compute(es[i], ns[i], &s);
-		CHECK_EQ_U64(s.var, vars[i], "ensemble E%d's variance", i + 1);
+		CHECK(s.var == vars[i], "ensemble E%d's variance", i + 1);
 		summary_add(&ps, &s);
 	}
 	memset(&r, 0xA5, sizeof r);
 	summary_finish(&ps, &r);
 	CHECK_EQ_U64(r.ensembles, 4, "E1-E4: 4 ensembles");
 	CHECK_EQ_U64(r.spurious, 2, "E1-E4: E2 and E4 below their predecessors, 2 spurious");
-	CHECK_EQ_U64(r.total_variance, 15, "E1-E4: total variance 63/4 floored to 15");
+	CHECK_STR(dec(&r.total_variance, 0), "15", "E1-E4: total variance 63/4 floored to 15");
 	CHECK_EQ_U64(r.total_variance_ok, 1, "E1-E4: total variance valid");
 	CHECK_EQ_U64(r.max_dev_all, 17, "E1-E4: max deviation of all, E4's 17");
-	CHECK_EQ_U64(r.var_of_vars, 491, "E1-E4: variance of variances 7859/16 floored to 491");
+	CHECK_STR(dec(&r.var_of_vars, 0), "491", "E1-E4: variance of variances 7859/16 floored to 491");
 	CHECK_EQ_U64(r.var_of_vars_ok, 1, "E1-E4: variance of variances valid");
-	CHECK_EQ_U64(r.var_of_mins, 1, "E1-E4: variance of minimums 20/16 floored to 1");
+	CHECK_STR(dec(&r.var_of_mins, 0), "1", "E1-E4: variance of minimums 20/16 floored to 1");
 	CHECK_EQ_U64(r.var_of_mins_ok, 1, "E1-E4: variance of minimums valid");
 	CHECK_EQ_U64(r.min_of_mins, 3, "E1-E4: least minimum 3");
 	CHECK_EQ_U64(r.max_of_mins, 6, "E1-E4: greatest minimum 6");
-	CHECK_EQ_U64(r.errors, 0, "E1-E4: no overflowed ensemble");
+	CHECK_EQ_U64(r.errors, 0, "E1-E4: no ensemble without statistics");
+	CHECK_EQ_U64(r.paper64, 0, "E1-E4: the paper's 64-bit code fits");
 
 	/* spurious compares with the previous ensemble only; equal is not
 	 * spurious; the first ensemble never is */
@@ -405,7 +414,7 @@ static void test_summary(void)
 		CHECK_EQ_U64(r.ensembles, (uint64_t)seqs[q].n,
 		             "minimums sequence %d: ensembles", (int)q);
 		CHECK_EQ_U64(r.max_dev_all, 1, "minimums sequence %d: max deviation 1", (int)q);
-		CHECK_EQ_U64(r.total_variance, 0, "minimums sequence %d: total variance 0", (int)q);
+		CHECK_EQ_U64(wide_bits(&r.total_variance), 0, "minimums sequence %d: total variance 0", (int)q);
 	}
 
 	/* no ensembles: nothing is valid */
@@ -417,32 +426,52 @@ static void test_summary(void)
 	CHECK_EQ_U64(r.var_of_vars_ok, 0, "no ensembles: variance of variances not valid");
 	CHECK_EQ_U64(r.var_of_mins_ok, 0, "no ensembles: variance of minimums not valid");
 
-	/* an ensemble whose variance overflowed is counted as an error and its
-	 * variance left out; its minimum is still exact */
+	/* an ensemble with no samples is an error, left out of every figure */
 	summary_init(&ps);
 	static const uint64_t good[] = { 10, 14 }; /* var (2·296 − 576)/4 = 4 */
-	static const uint64_t huge[] = { UINT64_MAX, UINT64_MAX };
 	struct ensemble_stats s;
 	ensemble_compute(good, 2, &s);
 	summary_add(&ps, &s);
-	ensemble_compute(huge, 2, &s);
-	CHECK_EQ_U64(s.error, 1, "two 2^64-1: the ensemble overflows");
+	ensemble_compute(good, 0, &s);
+	CHECK_EQ_U64(s.error, 1, "no samples: an error");
 	summary_add(&ps, &s);
 	summary_finish(&ps, &r);
-	CHECK_EQ_U64(r.errors, 1, "overflowed ensemble counted as an error");
-	CHECK_EQ_U64(r.ensembles, 2, "both ensembles counted");
-	CHECK_EQ_U64(r.total_variance, 4, "overflowed ensemble's variance left out of the total");
-	CHECK_EQ_U64(r.min_of_mins, 10, "least minimum from the good ensemble");
-	CHECK_EQ_U64(r.max_of_mins, UINT64_MAX, "overflowed ensemble's minimum still exact");
+	CHECK_EQ_U64(r.errors, 1, "the ensemble without samples counted as an error");
+	CHECK_EQ_U64(r.ensembles, 1, "only the ensemble with samples counted");
+	CHECK_STR(dec(&r.total_variance, 0), "4", "total variance of the ensemble with samples");
+
+	/* Variances beyond 64 bits and their variance beyond 128 bits: the
+	 * ensembles {0, 2^63} (variance 2^124) and {5, 5} (0), the figures
+	 * from Python's integers. Every figure exact; the paper's 64-bit code
+	 * would have overflowed on each. */
+	static const uint64_t big[] = { 0, 1ull << 63 }, flat[] = { 5, 5 };
+	summary_init(&ps);
+	ensemble_compute(big, 2, &s);
+	summary_add(&ps, &s);
+	ensemble_compute(flat, 2, &s);
+	summary_add(&ps, &s);
+	summary_finish(&ps, &r);
+	CHECK_EQ_U64(r.errors, 0, "variances beyond 64 bits: no error");
+	CHECK_STR(dec(&r.total_variance, 0), "10633823966279326983230456482242756608",
+		  "variances 2^124 and 0: total variance 2^123");
+	CHECK_STR(dec(&r.var_of_vars, 0), "113078212145816597093331040047546785012958969400039613319782796882727665664",
+		  "variances 2^124 and 0: variance of variances 2^246, beyond 128 bits");
+	CHECK_STR(dec(&r.var_of_mins, 0), "6", "minimums 0 and 5: variance of minimums 25/4 floored");
+	CHECK_EQ_U64(r.var_of_vars_ok && r.var_of_mins_ok && r.total_variance_ok, 1,
+		     "variances beyond 64 bits: every figure there");
+	CHECK_EQ_U64(r.paper64, PAPER64_TOTAL_VARIANCE | PAPER64_VAR_OF_VARS,
+		     "variances beyond 64 bits: the paper's tot_var and var_calc of variances overflow, "
+		     "not its var_calc of minimums 0 and 5");
 }
 
-/* 200 random ensembles against the reference, then the summary of them. */
+/* 200 random ensembles against the 128-bit reference where it can
+ * compute (spreads below 2^32), then the summary of them. */
 static void test_random(void)
 {
 	static uint64_t x[600];
-	uint64_t vars[200], mins[200], devs[200];
-	int nvars = 0;
-	int bad = 0, bad_error = 0, nerror = 0;
+	u128 vars[200];
+	uint64_t mins[200], devs[200];
+	int bad = 0;
 	struct paper_summary ps;
 	summary_init(&ps);
 	for (int e = 0; e < 200; e++) {
@@ -457,41 +486,25 @@ static void test_random(void)
 		}
 		struct ensemble_stats s;
 		ensemble_compute(x, n, &s);
-		uint64_t rv = 0, rm = 0, mn = UINT64_MAX, mx = 0;
-		u128 sum = 0;
+		u128 rv = 0, rm = 0, sum = 0;
+		uint64_t mn = UINT64_MAX, mx = 0;
 		for (uint64_t i = 0; i < n; i++) {
 			mn = x[i] < mn ? x[i] : mn;
 			mx = x[i] > mx ? x[i] : mx;
 			sum += x[i];
 		}
 		int ok = ref_var(x, n, &rv, &rm) == 0;
-		/* var and mean only when valid; n, min, max, sum always */
-		int exact = s.n == n && s.min == mn && s.max == mx && s.max_dev == mx - mn &&
-			    s.sum == sum;
-		if ((s.error != !ok || (ok && (!exact || s.var != rv || s.mean_milli != rm))) &&
-		    bad++ < 5)
-			printf("  ensemble %d (n %llu): var %llu ref %llu, error %d ref %d\n", e,
+		int exact = s.n == n && s.min == mn && s.max == mx && s.max_dev == mx - mn && s.sum == sum;
+		if ((s.error || !exact || (ok && (s.var != rv || s.mean_milli != rm))) && bad++ < 5)
+			printf("  ensemble %d (n %llu): var %llu ref %llu, error %d\n", e,
 			       (unsigned long long)n, (unsigned long long)s.var,
-			       (unsigned long long)rv, s.error, !ok);
-		if (!ok) {
-			nerror++;
-			if (!exact && bad_error++ < 5)
-				printf("  overflowed ensemble %d: n %llu/%llu min %llu/%llu max "
-				       "%llu/%llu\n", e, (unsigned long long)s.n,
-				       (unsigned long long)n, (unsigned long long)s.min,
-				       (unsigned long long)mn, (unsigned long long)s.max,
-				       (unsigned long long)mx);
-		}
+			       (unsigned long long)rv, s.error);
 		summary_add(&ps, &s);
 		mins[e] = mn;
 		devs[e] = mx - mn;
-		if (ok)
-			vars[nvars++] = rv;
+		vars[e] = s.var;
 	}
-	CHECK_EQ_U64(bad, 0, "200 random ensembles match the 128-bit reference");
-	CHECK_EQ_U64(bad_error, 0, "overflowed random ensembles keep n, min, max, sum");
-	CHECK(nvars > 150, "most random ensembles are valid: values are compared");
-	CHECK(nerror > 0, "the overflow path is exercised");
+	CHECK_EQ_U64(bad, 0, "200 random ensembles: exact, and as the 128-bit reference where it computes");
 
 	struct summary_result r;
 	summary_finish(&ps, &r);
@@ -504,32 +517,74 @@ static void test_random(void)
 		mxmin = mins[e] > mxmin ? mins[e] : mxmin;
 	}
 	CHECK_EQ_U64(r.ensembles, 200, "random: 200 ensembles");
-	CHECK_EQ_U64(r.errors, 200 - nvars, "random: the overflowed ones counted as errors");
+	CHECK_EQ_U64(r.errors, 0, "random: no ensemble without figures");
 	CHECK_EQ_U64(r.spurious, spurious, "random: spurious ensembles");
 	CHECK_EQ_U64(r.max_dev_all, maxdev, "random: max deviation of all");
 	CHECK_EQ_U64(r.min_of_mins, mnmin, "random: least minimum");
 	CHECK_EQ_U64(r.max_of_mins, mxmin, "random: greatest minimum");
 	u128 vsum = 0;
-	for (int i = 0; i < nvars; i++)
-		vsum += vars[i];
-	CHECK_EQ_U64(r.total_variance_ok, 1, "random: total variance valid");
-	CHECK(r.total_variance == vsum / (u128)nvars,
-	      "random: total variance is the mean of the valid variances");
-	uint64_t vv = 0, vm = 0, dummy;
-	int vv_ok = ref_var(vars, (uint64_t)nvars, &vv, &dummy) == 0;
-	int vm_ok = ref_var(mins, 200, &vm, &dummy) == 0;
-	CHECK_EQ_U64(r.var_of_vars_ok, vv_ok,
-	             "random: variance of variances valid as the reference's");
-	CHECK_EQ_U64(r.var_of_mins_ok, vm_ok,
-	             "random: variance of minimums valid as the reference's");
-	if (vv_ok)
-		CHECK_EQ_U64(r.var_of_vars, vv, "random: variance of variances");
-	if (vm_ok)
-		CHECK_EQ_U64(r.var_of_mins, vm, "random: variance of minimums");
+	for (int i = 0; i < 200; i++)
+		vsum += vars[i]; /* each below 2^64 */
+	struct wide tv = wide_from_u128(vsum / 200);
+	CHECK_EQ_U64(r.total_variance_ok, 1, "random: total variance there");
+	CHECK_EQ_U64(wide_cmp(&r.total_variance, &tv), 0, "random: total variance is the mean of the variances");
+	u128 vm = 0, dummy;
+	CHECK_EQ_U64(r.var_of_mins_ok, 1, "random: variance of minimums there");
+	if (ref_var(mins, 200, &vm, &dummy) == 0) {
+		struct wide w = wide_from_u128(vm);
+		CHECK_EQ_U64(wide_cmp(&r.var_of_mins, &w), 0, "random: variance of minimums");
+	}
+	CHECK_EQ_U64(r.var_of_vars_ok, 1, "random: variance of variances there");
+}
+
+/* Random samples of every magnitude (up to 2^64 - 1), so that the
+ * variances, their total and their variance go far beyond 64 and 128
+ * bits: 16 ensembles from xorshift64 (seed 0x2545F4914F6CDD1D, the step of
+ * next() above), each n = 1 + r % 64 samples r >> (r' % 64). The figures
+ * were computed by Python's integers with the same generator:
+ *   var = (n*sum(x*x) - sum(x)**2) // n**2, total = sum(vars) // len(vars) */
+static void test_random_python(void)
+{
+	static const char *const want_vars[16] = {
+		"1653280382545294034", "99401315654228", "94872796795", "355496399366446997433968", "0",
+		"159305505317859", "1727293428356248689", "6096576148562", "1461989779262549393439",
+		"1176336022", "17934751401977290", "21504346", "119398391064215389787657295032",
+		"1549587339181062755839232309", "1385140892", "27363040112383320676581",
+	};
+	uint64_t saved = rng;
+	static uint64_t x[64];
+	struct paper_summary ps;
+	struct summary_result r;
+	int bad = 0;
+	rng = 0x2545F4914F6CDD1Dull;
+	summary_init(&ps);
+	for (int e = 0; e < 16; e++) {
+		uint64_t n = 1 + next() % 64;
+		int shift = (int)(next() % 64);
+		for (uint64_t i = 0; i < n; i++)
+			x[i] = next() >> shift;
+		struct ensemble_stats s;
+		ensemble_compute(x, n, &s);
+		struct wide v = wide_from_u128(s.var);
+		if (strcmp(dec(&v, 0), want_vars[e]) && bad++ < 5)
+			printf("  ensemble %d: variance %s, Python's %s\n", e, dec(&v, 0), want_vars[e]);
+		summary_add(&ps, &s);
+	}
+	rng = saved;
+	summary_finish(&ps, &r);
+	CHECK_EQ_U64(bad, 0, "16 random ensembles of every magnitude: the variances Python computes");
+	CHECK_STR(dec(&r.total_variance, 0), "7559272670514030256220028127",
+		  "random of every magnitude: total variance, beyond 64 bits");
+	CHECK_STR(dec(&r.var_of_vars, 0), "834005959803581446969155987591347474338293747749286536234",
+		  "random of every magnitude: variance of variances, beyond 128 bits");
+	CHECK_STR(dec(&r.var_of_mins, 0), "44613579932881812540395009",
+		  "random of every magnitude: variance of minimums, beyond 64 bits");
+	CHECK_EQ_U64(r.paper64, PAPER64_TOTAL_VARIANCE | PAPER64_VAR_OF_VARS | PAPER64_VAR_OF_MINS,
+		     "random of every magnitude: the paper's 64-bit code overflows on all three");
 }
 
 /* The same against the reference for smaller, realistic tick counts
- * (hundreds to thousands with rare outliers), where nothing overflows. */
+ * (hundreds to thousands with rare outliers). */
 static void test_random_ticks(void)
 {
 	static uint64_t x[2000];
@@ -539,10 +594,9 @@ static void test_random_ticks(void)
 		for (uint64_t i = 0; i < n; i++)
 			x[i] = 200 + next() % 40 + (next() % 100 == 0 ? next() % 100000 : 0);
 		struct ensemble_stats s;
-		uint64_t rv = 0, rm = 0;
+		u128 rv = 0, rm = 0;
 		ensemble_compute(x, n, &s);
-		CHECK(ref_var(x, n, &rv, &rm) == 0,
-		      "realistic ticks: the reference does not overflow");
+		CHECK(ref_var(x, n, &rv, &rm) == 0, "realistic ticks: the reference computes");
 		if ((s.var != rv || s.mean_milli != rm || s.error) && bad++ < 5)
 			printf("  ticks ensemble %d: var %llu ref %llu\n", e,
 			       (unsigned long long)s.var, (unsigned long long)rv);
@@ -554,13 +608,14 @@ int main(void)
 {
 	test_variance_small();
 	test_variance_large();
-	test_variance_overflow();
+	test_variance_u128();
 	test_mean();
 	test_div();
 	test_ensemble();
-	test_overflow_keeps_extremes();
+	test_huge_ensemble();
 	test_summary();
 	test_random();
+	test_random_python();
 	test_random_ticks();
 	return check_summary("test_stats");
 }

@@ -50,13 +50,14 @@ from .model import (BEGIN, CORE_KINDS, END, PAPER, RUN_KINDS, SERIES_KINDS, SHOW
 from .reading import (ANSI, ANY_KIND, COMPACT, COMPACT_KEYS, COMPACT_UNITS, CONTROL, CPU_RUN_LINE,
                       FINAL, OPTIONAL, REQUIRED, RUN_HEADER, clean_line, expand_compact,
                       final_match, load, logical_lines, parse)
-from .stats import U64, U128, ensemble_stats, fmt_milli, mean_milli, summary_stats, var_calc
+from .stats import U64, ensemble_stats, fmt_milli, mean_milli, paper64_overflows, summary_stats, var_calc
 
 __all__ = [
     "ANSI", "ANY_KIND", "BEGIN", "COMPACT", "COMPACT_KEYS", "COMPACT_UNITS", "CONTROL", "CORE_KINDS",
     "CPU_RUN_LINE", "END", "FINAL", "HUMAN_CONFIG", "HUMAN_RESULT", "HUMAN_SIZE", "HUMAN_SKIP",
     "HUMAN_SUMMARY", "OPTIONAL", "PAPER", "REQUIRED", "RUN_HEADER", "RUN_KINDS", "SERIES_KINDS",
-    "SHOWN_KINDS", "SUMMARY_FIGURES", "TSC", "U64", "U128", "UNIT_NAMES", "Dump", "Log", "Method",
+    "SHOWN_KINDS", "SUMMARY_FIGURES", "TSC", "U64", "UNIT_NAMES", "Dump", "Log", "Method",
     "Problem", "Series", "clean_line", "ensemble_stats", "expand_compact", "final_match",
-    "fmt_milli", "load", "logical_lines", "mean_milli", "parse", "summary_only", "summary_stats",
+    "fmt_milli", "load", "logical_lines", "mean_milli", "paper64_overflows", "parse", "summary_only",
+    "summary_stats",
     "unit_name", "var_calc", "with_unit"]

@@ -22,7 +22,9 @@ HUMAN_SIZE = re.compile(
     r"(; ensemble j measures the loop)?.*; in the paper-format lines below 'cycles' means "
     r"(.+?) and variances are in ")
 HUMAN_SKIP = re.compile(r"^method (\S+): SKIPPED: (.*)$")
-_FIG = r"(\d+|ERROR)"
+# A figure: exact (its note, if any, follows), "none" where it is missing, or
+# "ERROR" in logs of kernels before the figures were exact.
+_FIG = r"(\d+|ERROR|none)"
 HUMAN_SUMMARY = re.compile(
     r"^summary (\S+)/(\S+): least minimum (\d+) .*?minimums (\d+)\.\.(\d+) (.+?); "
     rf"total variance {_FIG} .*?; variance of variances {_FIG} .*?; variance of minimum values "
@@ -65,7 +67,8 @@ def _unit_key(name):
 
 
 def _int_or_none(text):
-    return None if text.startswith("ERROR") else int(text)
+    """A figure's text as an int; None for "ERROR ..." or "none ..."."""
+    return int(text) if text.isdigit() else None
 
 
 def from_human_lines(log):
@@ -90,7 +93,8 @@ def from_human_lines(log):
             var, dev, low = g.group(2), int(g.group(3)), int(g.group(4))
             rec = {"rec": "ensemble", "method": m, "workload": w, "unit": unit,
                    "ensemble": int(g.group(1)), "min": low, "max": low + dev, "max_dev": dev,
-                   "variance": _int_or_none(var), "error": "overflow" if var.startswith("ERROR") else None}
+                   "variance": _int_or_none(var),
+                   "error": None if var.isdigit() else "overflow" if var.startswith("ERROR") else "no samples"}
             if s.header:
                 rec["samples"] = s.header["samples"]
             s.ensembles.append(rec)

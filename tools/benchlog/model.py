@@ -19,8 +19,13 @@ TSC = "tsc_ticks"
 
 # The paper-format line (paper 3.1.2, appendix; bench/report.c): ensemble
 # j's variance, max deviation and minimum.
+# The variance is exact (group 2), with PAPER64_NOTE (bench/report.h) where the
+# paper's own 64-bit code would have overflowed; "none (no samples)" where it is
+# missing; "ERROR (...)" in logs of kernels before the figures were exact.
+PAPER64_NOTE = " (too large for the paper's 64-bit code)"
 PAPER = re.compile(
-    r"^loop_size:(\d+) >>>> variance\(cycles\): (\d+|ERROR[^;]*); "
+    r"^loop_size:(\d+) >>>> variance\(cycles\): (\d+|ERROR[^;]*|none \(no samples\))"
+    rf"(?:{re.escape(PAPER64_NOTE)})?; "
     r"max_deviation: (\d+) ;min time: (\d+)$")
 UNIT_NAMES = {"tsc_ticks": "TSC ticks", "core_cycles": "core cycles",
               "instructions": "instructions", "ns": "ns"}
@@ -42,9 +47,11 @@ def unit_name(unit, power=1):
 
 
 def with_unit(value, unit, power=1):
-    """A figure and its unit: '21 TSC ticks', '89 TSC ticks^2'; None -> 'n/a'."""
+    """A figure and its unit: '21 TSC ticks', '89 TSC ticks^2'; None -> 'n/a'
+    (a figure the record does not give: null, or a log of a kernel before
+    the figures were exact, where null meant an overflow)."""
     if value is None:
-        return "n/a (overflow)"
+        return "n/a"
     if power == 0:
         return str(value)
     return f"{value} {unit_name(unit, power)}"

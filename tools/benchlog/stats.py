@@ -3,17 +3,16 @@ computes them: the Python twin of lib/stats.c.
 
 G. Paoloni, "How to Benchmark Code Execution Times on Intel IA-32 and IA-64
 Instruction Set Architectures" (Intel, 2010), appendix: var_calc (lines
-73-97) and the summary of the ensembles (lines 139-175). lib/stats.c sums in
-128 bits and reports an overflow of those sums, or a result beyond 64 bits,
-as an error; here the sums are Python ints (no limit) and the same overflows
-give None, so that a figure recomputed here equals the record's exactly,
-null included. The checks (checks.py) recompute each summary record from
-its ensembles and each dumped ensemble from its raw samples with these.
+73-97) and the summary of the ensembles (lines 139-175). lib/stats.c
+computes in 320 bits (lib/wide.h), wide enough that no figure overflows;
+here the sums are Python ints, so a figure recomputed here equals the
+record's exactly. A figure is None only where it is missing (no values).
+The checks (checks.py) recompute each summary record from its ensembles and
+each dumped ensemble from its raw samples with these.
 """
 import decimal
 
 U64 = 1 << 64
-U128 = 1 << 128
 
 
 def fmt_milli(milli):
@@ -23,32 +22,32 @@ def fmt_milli(milli):
 
 def var_calc(xs):
     """The paper's var_calc (appendix lines 73-97): (n*Σx² - (Σx)²) // n²,
-    or None where lib/stats.c reports an overflow of its 128-bit sums or a
-    result beyond 64 bits."""
+    exact; None for no values."""
     n = len(xs)
     if n == 0:
         return None
     s = sum(xs)
-    sq = sum(x * x for x in xs)
-    if sq >= U128 or n * sq >= U128 or s * s >= U128:
-        return None
-    q = (n * sq - s * s) // (n * n)
-    return q if q < U64 else None
+    return (n * sum(x * x for x in xs) - s * s) // (n * n)
+
+
+def paper64_overflows(xs):
+    """Whether the paper's own 64-bit var_calc would overflow on xs (n*Σx²
+    or (Σx)² at or above 2^64): where the kernel's paper-format line says
+    so beside the true value (bench/report.h PAPER64_NOTE)."""
+    s = sum(xs)
+    return len(xs) * sum(x * x for x in xs) >= U64 or s * s >= U64
 
 
 def mean_milli(xs):
     """The mean in thousandths, floored (lib/stats.c acc_mean_milli), or None."""
     if not xs:
         return None
-    s = sum(xs)
-    q = s * 1000 // len(xs)
-    return None if s * 1000 >= U128 or q >= U64 else q
+    return sum(xs) * 1000 // len(xs)
 
 
 def ensemble_stats(xs):
     """What the kernel's ensemble record holds for samples xs: min, max,
-    max_dev, variance (None on overflow) and mean (a Decimal, None on
-    overflow)."""
+    max_dev, variance and mean (a Decimal)."""
     var, mm = var_calc(xs), mean_milli(xs)
     bad = var is None or mm is None
     return {"samples": len(xs), "min": min(xs), "max": max(xs), "max_dev": max(xs) - min(xs),
@@ -59,7 +58,7 @@ def ensemble_stats(xs):
 def summary_stats(ensembles):
     """The paper's summary (appendix lines 139-175) of ensemble records, in
     ensemble order, as lib/stats.c summary_add/summary_finish compute it.
-    Figures that overflow there are None."""
+    Figures are None only where missing (no ensemble with samples)."""
     mins, variances, spurious, max_dev_all, errors, prev = [], [], 0, 0, 0, None
     for e in ensembles:
         if not e.get("samples", 1):
@@ -74,10 +73,7 @@ def summary_stats(ensembles):
             errors += 1
         else:
             variances.append(e["variance"])
-    total = None
-    if variances and sum(variances) < U128:
-        total = sum(variances) // len(variances)
-        total = total if total < U64 else None
+    total = sum(variances) // len(variances) if variances else None
     return {"ensembles": len(mins), "spurious": spurious,
             "min_of_mins": min(mins) if mins else None,
             "max_of_mins": max(mins) if mins else None,
