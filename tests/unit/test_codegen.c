@@ -152,8 +152,8 @@ static void test_limits(void)
  * with EDX:EAX = the mask otherwise (SDM Vol. 2B, 2D; bytes checked). On a
  * host with AVX (and AVX-512) enabled by its OS, code that overwrites
  * YMM8 (ZMM24, k1) leaves them as the caller had them with XSAVE64 and
- * XCR0's mask; FXRSTOR64 restores XMM8 but not YMM8's upper half (SDM
- * Vol. 1 13.8: the legacy instructions leave it alone), which is why. */
+ * XCR0's mask; FXRSTOR64 restores XMM8 but not YMM8's upper half (it
+ * restores the legacy region only: SDM Vol. 2A FXRSTOR), which is why. */
 static void test_vector_state(void)
 {
 	static const uint8_t nop[] = { 0x90 };
