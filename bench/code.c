@@ -9,6 +9,7 @@
 #include "../kernel/mem.h"
 #include "../kernel/trap.h"
 #include "../kernel/watchdog.h"
+#include "../kernel/xsave.h"
 #include "../lib/codegen.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
@@ -68,7 +69,9 @@ static const struct config *cfg; /* code_prepare's */
 static uint8_t scratch[SCRATCH_BYTES] __attribute__((aligned(4096)));
 static uint8_t stack[STACK_BYTES] __attribute__((aligned(4096)));
 static uint64_t state[CG_STATE_BYTES / 8] __attribute__((aligned(64)));
-static uint8_t fxsave_area[512] __attribute__((aligned(64)));
+/* The vector state's save area (lib/codegen.h save_area): 64-aligned for
+ * XSAVE64, its header zero as .bss leaves it (SDM Vol. 1 13.4.2). */
+static uint8_t vector_area[XSAVE_AREA_MAX] __attribute__((aligned(64)));
 
 /* One generated loop per copies (0, N, 2N). */
 static struct gen {
@@ -106,7 +109,8 @@ static void spec_for(struct codegen_spec *s, enum method_id m, int beside, uint6
 	s->scratch = (uint64_t)scratch;
 	s->scratch_qwords = SCRATCH_BYTES / 8;
 	s->state = (uint32_t)(uint64_t)state;
-	s->fxsave = (uint32_t)(uint64_t)fxsave_area;
+	s->save_area = (uint32_t)(uint64_t)vector_area;
+	s->xsave_mask = xsave_mask();
 }
 
 /* The most bytes any method's loop with `copies` copies takes. */

@@ -5,6 +5,7 @@
 #include "mem.h"
 #include "paging.h"
 #include "pmu.h"
+#include "xsave.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
 
@@ -31,6 +32,7 @@ void probe_cpu(struct cpu_info *c)
 	if (limit.cleared)
 		cpuinfo_read(cpuid_into, 0, c);
 	c->cpuid_limit = limit;
+	xsave_enable(); /* the vector state code= may use: XCR0 */
 }
 
 void probe_print(const struct cpu_info *c, const struct boot_info *bi)
@@ -56,6 +58,7 @@ void probe_print(const struct cpu_info *c, const struct boot_info *bi)
 		c->invariant_tsc ? "yes" : "no", c->invariant_tsc);
 	kprintf("env: serialize: %s (CPUID.(EAX=07H,ECX=0):EDX[14]=%d)\n",
 		c->has_serialize ? "yes" : "no", c->has_serialize);
+	xsave_print();
 	if (c->hypervisor)
 		kprintf("env: hypervisor: yes (CPUID.1:ECX[31]=1), vendor \"%s\": CPUID, and perhaps RDTSC, exit to it; figures include that\n",
 			h3);

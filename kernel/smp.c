@@ -8,6 +8,7 @@
 #include "mem.h"
 #include "msr.h"
 #include "trap.h"
+#include "xsave.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
 
@@ -233,6 +234,7 @@ __attribute__((noreturn)) void smp_ap_entry(uint64_t n)
 	struct slot *s = &slots[n];
 	struct ap_area *a = (struct ap_area *)((uintptr_t)s->tc);
 	trap_init_ap(&a->tc, &a->tss, a->ist, (int)n, s->info.apic_id);
+	xsave_enable(); /* the boot CPU's XCR0 (CR4.OSXSAVE came with its CR4) */
 	s->seen_apic_id = own_apic_id();
 	int want = s->seen_apic_id == s->info.apic_id ? SLOT_ONLINE : SLOT_WRONG_ID;
 	if (!__sync_bool_compare_and_swap(&s->state, SLOT_STARTING, want) || want != SLOT_ONLINE)

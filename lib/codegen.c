@@ -69,6 +69,31 @@ static void jump(struct out *o, const uint8_t *op, size_t oplen, size_t target)
 	u32(o, (uint32_t)(int32_t)((int64_t)target - (int64_t)(o->n + 4)));
 }
 
+/* REX.W 0F AE /ext [disp32]: FXSAVE64 /0, FXRSTOR64 /1, XSAVE64 /4,
+ * XRSTOR64 /5 (SDM Vol. 2B, 2D); XSAVE64 and XRSTOR64 first set EDX:EAX
+ * to the requested-feature bitmap, XCR0's mask (SDM Vol. 1 13.7, 13.8). */
+static void vector_state_op(struct out *o, const struct codegen_spec *s, int fx_ext)
+{
+	if (s->xsave_mask) {
+		b(o, 0xB8), u32(o, (uint32_t)s->xsave_mask);         /* mov eax, mask[31:0] */
+		b(o, 0xBA), u32(o, (uint32_t)(s->xsave_mask >> 32)); /* mov edx, mask[63:32] */
+	}
+	int ext = s->xsave_mask ? fx_ext + 4 : fx_ext;
+	b(o, 0x48), b(o, 0x0F), b(o, 0xAE), b(o, (uint8_t)(ext << 3 | 4)), b(o, 0x25), u32(o, s->save_area);
+}
+
+/* The prologue's save: XSAVE64 [save_area] (with EDX:EAX), or FXSAVE64. */
+static void save_vector_state(struct out *o, const struct codegen_spec *s)
+{
+	vector_state_op(o, s, 0);
+}
+
+/* The epilogue's restore: XRSTOR64 [save_area] (with EDX:EAX), or FXRSTOR64. */
+static void restore_vector_state(struct out *o, const struct codegen_spec *s)
+{
+	vector_state_op(o, s, 1);
+}
+
 static size_t emit(struct out *o, const struct codegen_spec *s, struct codegen_layout *l)
 {
 	static const uint8_t push[] = { 0x53, 0x55, 0x41, 0x54, 0x41, 0x55, 0x41, 0x56, 0x41, 0x57, 0x9C };
@@ -76,11 +101,11 @@ static size_t emit(struct out *o, const struct codegen_spec *s, struct codegen_l
 	static const uint8_t jz[] = { 0x0F, 0x84 }, jb[] = { 0x0F, 0x82 }, jnz[] = { 0x0F, 0x85 };
 	uint32_t st = s->state;
 
-	/* Prologue: save what the caller needs, the x87/SSE state, the
+	/* Prologue: save what the caller needs, the vector state, the
 	 * arguments (RDI = s: tsc, ins, cyc at +0, +8, +16; RSI = n). */
 	bytes(o, push, sizeof push);                  /* push rbx..r15; pushfq */
 	abs_op(o, 0x89, RSP, st + CG_STATE_RSP);      /* mov [state.rsp], rsp */
-	b(o, 0x48), b(o, 0x0F), b(o, 0xAE), b(o, 0x04), b(o, 0x25), u32(o, s->fxsave); /* fxsave64 [fxsave] */
+	save_vector_state(o, s);
 	abs_op(o, 0x89, RSI, st + CG_STATE_N);        /* mov [state.n], rsi */
 	for (int k = 0; k < 3; k++) {
 		static const uint8_t ld[3][4] = { { 0x48, 0x8B, 0x07, 0 }, { 0x48, 0x8B, 0x47, 0x08 },
@@ -146,7 +171,7 @@ static size_t emit(struct out *o, const struct codegen_spec *s, struct codegen_l
 		jump(&patch, jz, 2, l->exit);
 	}
 	abs_op(o, 0x8B, RSP, st + CG_STATE_RSP);      /* mov rsp, [state.rsp] */
-	b(o, 0x48), b(o, 0x0F), b(o, 0xAE), b(o, 0x0C), b(o, 0x25), u32(o, s->fxsave); /* fxrstor64 */
+	restore_vector_state(o, s);
 	bytes(o, pop, sizeof pop);                    /* popfq; pop r15..rbx; cld; ret */
 	l->len = o->n;
 	return o->n;

@@ -83,6 +83,26 @@ def test_bochs_clawhammer_exact():
           "athlon64_clawhammer: RDTSCP (K8 revision F and later) should be absent and rdtscp skipped", run.text)
 
 
+def test_bochs_avx512_code():
+    """Skylake-X (corei7_skylake_x) has AVX-512, which QEMU 7.2's TCG has
+    not: XCR0 enables opmask, ZMM_Hi256 and Hi16_ZMM (kernel/xsave.c), and
+    code= vaddps zmm0, zmm1, zmm2 x 100 measures, exact; the loop's XRSTOR64
+    leaves the kernel as it was, so the workload after it is exact too."""
+    run = boot("bochs-avx512", "bochs-skylake", "ensembles=2 samples=20 warmup=0 methods=cpuid "
+               "workloads=add_chain_64 code=62f1744858c2 unroll=100")
+    check(run.has_line("env: xsave: XCR0=0xe7 (x87, SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM; ")
+          and any(l.startswith("env: xsave: ") and "save area 2688 bytes" in l for l in run.lines),
+          "the xsave line does not say AVX-512 state with its 2688-byte area", run.text)
+    check(not run.by("code_fault"), f"a code fault: {run.by('code_fault')}", run.text)
+    for w, net in (("code", 100), ("code.2n", 200), ("add_chain_64", 64)):
+        s = run.one("summary", method="cpuid", workload=w, unit="tsc_ticks")
+        check(s["net_min"] == net and s["total_variance"] == 0,
+              f"cpuid/{w}: net {s['net_min']} TSC ticks, variance {s['total_variance']}; expected {net} exactly",
+              run.text)
+    pc = run.one("per_copy", method="cpuid", unit="tsc_ticks")
+    check(pc["num"] == 1 and pc["den"] == 1, f"per copy {pc}", run.text)
+
+
 def test_bochs_8bpp_firmware_vga_text():
     """Firmware whose VBE offers only 8 bpp (indexed) modes (Bochs's rfb
     display): the stock menu's gfxpayload finds none of its 32 and 24 bpp

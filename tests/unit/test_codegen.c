@@ -6,6 +6,7 @@
  * the caller's registers intact; the layout offsets are checked against the
  * bytes. */
 #define _GNU_SOURCE
+#include <cpuid.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include "check.h"
@@ -23,7 +24,7 @@ static struct codegen_spec base(void)
 {
 	struct codegen_spec s = { 0 };
 	s.state = (uint32_t)(uintptr_t)low;
-	s.fxsave = (uint32_t)(uintptr_t)(low + 512);
+	s.save_area = (uint32_t)(uintptr_t)(low + 512); /* 64-aligned, up to low + 4 KiB */
 	s.stack_top = (uint64_t)(uintptr_t)(low + 1024 * 1024);
 	s.scratch = (uint64_t)(uintptr_t)scratch;
 	s.scratch_qwords = 1024 * 1024 / 8;
@@ -147,6 +148,85 @@ static void test_limits(void)
 	CHECK_EQ_U64(codegen_size(&s), 0, "4 GB of copies: out of range, size 0");
 }
 
+/* The vector state: FXSAVE64/FXRSTOR64 without a mask, XSAVE64/XRSTOR64
+ * with EDX:EAX = the mask otherwise (SDM Vol. 2B, 2D; bytes checked). On a
+ * host with AVX (and AVX-512) enabled by its OS, code that overwrites
+ * YMM8 (ZMM24, k1) leaves them as the caller had them with XSAVE64 and
+ * XCR0's mask; FXRSTOR64 restores XMM8 but not YMM8's upper half (it
+ * restores the legacy region only: SDM Vol. 2A FXRSTOR), which is why. */
+static void test_vector_state(void)
+{
+	static const uint8_t nop[] = { 0x90 };
+	struct codegen_spec s = base();
+	struct codegen_layout l;
+	uint8_t *p = code_at();
+	s.code = nop, s.code_len = 1, s.copies = 1;
+	CHECK(codegen_emit(p, 4096, &s, &l) == 0, "FXSAVE64 loop emitted");
+	uint8_t fx[] = { 0x48, 0x0F, 0xAE, 0x04, 0x25 }, fxr[] = { 0x48, 0x0F, 0xAE, 0x0C, 0x25 };
+	CHECK(memmem(p, l.init, fx, 5) && memmem(p + l.exit, l.len - l.exit, fxr, 5),
+	      "no mask: FXSAVE64 [area] in the prologue, FXRSTOR64 [area] in the epilogue");
+	size_t fx_len = l.len;
+	s.xsave_mask = 0x2000000E7ull;
+	CHECK(codegen_emit(p, 4096, &s, &l) == 0, "XSAVE64 loop emitted");
+	uint32_t area = s.save_area;
+	uint8_t xs[15] = { 0xB8, 0xE7, 0, 0, 0, 0xBA, 2, 0, 0, 0, 0x48, 0x0F, 0xAE, 0x24, 0x25 };
+	uint8_t xr[15] = { 0xB8, 0xE7, 0, 0, 0, 0xBA, 2, 0, 0, 0, 0x48, 0x0F, 0xAE, 0x2C, 0x25 };
+	uint8_t *at = memmem(p, l.init, xs, 15), *rt = memmem(p + l.exit, l.len - l.exit, xr, 15);
+	CHECK(at && !memcmp(at + 15, &area, 4), "mask 2000000E7H: mov eax, 0E7H; mov edx, 2; XSAVE64 [area]");
+	CHECK(rt && !memcmp(rt + 15, &area, 4), "mask 2000000E7H: mov eax, 0E7H; mov edx, 2; XRSTOR64 [area]");
+	CHECK_EQ_U64(l.len, fx_len + 20, "XSAVE: two mov r32, imm32 more, on each side");
+
+	unsigned a, b, c, d;
+	uint32_t lo = 0, hi = 0;
+	if (__get_cpuid(1, &a, &b, &c, &d) && (c >> 27 & 1))
+		__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	uint64_t mask = (((uint64_t)hi << 32) | lo) & 0xE7;
+	if (!(mask & 4)) {
+		printf("codegen: the host's OS enables no AVX state (XCR0 %#x): XSAVE64 not run\n", lo);
+		return;
+	}
+	int avx512 = (mask & 0xE0) == 0xE0;
+	/* vpcmpeqd ymm8, ymm8, ymm8; and with AVX-512 vpternlogd zmm24,
+	 * zmm24, zmm24, 0FFH; kxnorw k1, k1, k1: all ones. */
+	static const uint8_t avx[] = { 0xC4, 0x41, 0x3D, 0x76, 0xC0 };
+	static const uint8_t avx512_code[] = { 0xC4, 0x41, 0x3D, 0x76, 0xC0, 0x62, 0x03, 0x3D, 0x40, 0x25,
+					       0xC0, 0xFF, 0xC5, 0xF4, 0x46, 0xC9 };
+	s.code = avx512 ? avx512_code : avx, s.code_len = avx512 ? sizeof avx512_code : sizeof avx;
+	for (int xsave = 0; xsave < 2; xsave++) {
+		s.xsave_mask = xsave ? mask : 0;
+		CHECK(codegen_emit(p, 4096, &s, &l) == 0, "AVX code emitted");
+		uint8_t pat[64], out[64], zout[64];
+		uint64_t tsc[1], rdi, rsi = 1, rdx = 0;
+		uint32_t k = 0x1234;
+		uint16_t kout = 0;
+		struct samples_abi sm = { tsc, 0, 0 };
+		void *fn = p;
+		for (int i = 0; i < 64; i++)
+			pat[i] = (uint8_t)i;
+		rdi = (uint64_t)(uintptr_t)&sm;
+		if (avx512)
+			__asm__ volatile("vmovdqu32 (%0), %%zmm24\n\tkmovw %1, %%k1" : : "r"(pat), "r"(k) : "memory");
+		/* The call below the red zone; YMM8 set and read around it. */
+		__asm__ volatile("vmovdqu (%[pat]), %%ymm8\n\tsub $128, %%rsp\n\tcall *%[fn]\n\t"
+				 "add $128, %%rsp\n\tvmovdqu %%ymm8, (%[out])"
+				 : "+D"(rdi), "+S"(rsi), "+d"(rdx), [fn] "+a"(fn)
+				 : [pat] "r"(pat), [out] "r"(out)
+				 : "rcx", "r8", "r9", "r10", "r11", "memory", "cc", "xmm8");
+		if (avx512)
+			__asm__ volatile("vmovdqu32 %%zmm24, (%1)\n\tkmovw %%k1, %0" : "=m"(kout) : "r"(zout) : "memory");
+		if (xsave) {
+			CHECK(!memcmp(out, pat, 32), "XSAVE64 with XCR0's mask %#llx: YMM8 as the caller left it",
+			      (unsigned long long)mask);
+			if (avx512)
+				CHECK(!memcmp(zout, pat, 64) && kout == 0x1234,
+				      "XSAVE64: ZMM24 and k1 (AVX-512 state) as the caller left them");
+		} else {
+			CHECK(!memcmp(out, pat, 16) && out[16] == 0xFF,
+			      "FXRSTOR64: XMM8 restored, YMM8's upper half left as the code set it");
+		}
+	}
+}
+
 int main(void)
 {
 	low = mmap(0, 4 * 1024 * 1024, PROT_READ | PROT_WRITE | PROT_EXEC,
@@ -160,5 +240,6 @@ int main(void)
 	test_init_scratch_stack();
 	test_result_layouts();
 	test_limits();
+	test_vector_state();
 	return check_summary("codegen");
 }
