@@ -7,6 +7,7 @@
  * draws the whole house. */
 #include <stdint.h>
 #include "code.h"
+#include "coderesult.h"
 #include "estimate.h"
 #include "percpu.h"
 #include "report.h"

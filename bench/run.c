@@ -2,6 +2,7 @@
 #include "run.h"
 #include "report.h"
 #include "code.h"
+#include "coderesult.h"
 #include "walk.h"
 #include "workload.h"
 #include "../kernel/config.h"
