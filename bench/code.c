@@ -79,6 +79,12 @@ static struct gen {
 	uint64_t copies;
 } gens[3];
 
+/* Where the last fault code_fault_take reported was, and how many it took. */
+static struct {
+	struct code_fault_at at;
+	uint64_t taken;
+} last_fault;
+
 /* The last fault in the user's code. */
 static struct {
 	int pending;
@@ -312,6 +318,8 @@ int code_fault_take(enum method_id m, const struct workload *w)
 		rec_u64(&r, "copy", part[0] == 'c' ? copy + 1 : 0);
 		rec_end(&r);
 	}
+	last_fault.at = (struct code_fault_at){ fault.vector, part[0], off, part[0] == 'c' ? copy + 1 : 0 };
+	last_fault.taken++;
 	fault.pending = 0;
 	return 1;
 }
@@ -320,4 +328,10 @@ void code_sizes(struct code_sizes *s)
 {
 	*s = (struct code_sizes){ .configured = configured, .cfg = cfg, .code_len = code_len, .init_len = init_len,
 				  .loop_bytes = { gens[0].cap, gens[1].cap, gens[2].cap } };
+}
+
+uint64_t code_fault_last(struct code_fault_at *at)
+{
+	*at = last_fault.at;
+	return last_fault.taken;
 }

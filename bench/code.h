@@ -49,6 +49,12 @@ const struct workload *code_workload(enum method_id m, int beside, int copies);
  * clears the fault. */
 int code_fault_take(enum method_id m, const struct workload *w);
 
+/* code_fault_last - where the last fault code_fault_take reported was
+ * (bench/results.h struct code_fault_at), into *at; returns how many
+ * faults code_fault_take has taken since the boot (0: none, *at zeroed). */
+struct code_fault_at;
+uint64_t code_fault_last(struct code_fault_at *at);
+
 /* code_sizes - what bench/coderesult.c prints of the configuration:
  * whether code= is configured, code_prepare's config, the bytes of code=
  * and init=, and the generated loops' sizes in bytes (empty, N, 2N). */

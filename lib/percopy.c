@@ -33,7 +33,8 @@ static uint64_t gcd(uint64_t a, uint64_t b)
  * UINT64_MAX when it does not fit. */
 static uint64_t milli_of(u128 x, uint64_t den, int up)
 {
-	u128 m = (x * 1000 + (up ? den - 1 : den / 2)) / den;
+	uint64_t rem;
+	u128 m = u128_div_u64(x * 1000 + (up ? den - 1 : den / 2), den, &rem);
 	return m > UINT64_MAX ? UINT64_MAX : (uint64_t)m;
 }
 
