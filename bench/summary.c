@@ -94,8 +94,9 @@ static void code_section(const struct bench_results *r)
 		return;
 	if (k.cfg->loops)
 		fmt_format(loops, sizeof loops, " x loops=%llu", (unsigned long long)k.cfg->loops);
-	kprintf("\nyour code: workload %s, N = %llu copies (unroll=%llu%s), 2N = %llu; per copy = (least min 2N - "
+	kprintf("\nyour code: workload %s, N = %llu cop%s (unroll=%llu%s), 2N = %llu; per copy = (least min 2N - "
 		"least min N) / N\n", k.cfg->code_name, (unsigned long long)code_copies_executed(),
+		code_copies_executed() == 1 ? "y" : "ies",
 		(unsigned long long)k.cfg->unroll, loops, (unsigned long long)(2 * code_copies_executed()));
 	kprintf("%-14s %-13s %14s  %s\n", "method", "unit", "net N", "per copy");
 	for (int m = 0; m < METHOD_COUNT; m++) {
