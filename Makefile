@@ -106,7 +106,12 @@ run: deps kernel
 	mkdir -p $(BUILD)/logs; \
 	set -o pipefail; timeout 300 $(QEMU_RUN) -kernel $(BUILD)/bench32.elf -append "$$args" \
 		| tee $(BUILD)/logs/run.log; rc=$$?; \
-	if [ $$rc -eq 33 ]; then echo "make run: run complete (log: $(BUILD)/logs/run.log)"; exit 0; \
+	if [ $$rc -eq 33 ]; then \
+		tr -d '\r' < $(BUILD)/logs/run.log | awk '/^your code: /{on=1; print "make run: run complete (log: $(BUILD)/logs/run.log); your code:"} \
+			on && (/^[{]/ || /^END / || /^$$/){on=0} on'; \
+		if grep -q '^bench: run complete: .*your code FAULTED' $(BUILD)/logs/run.log; then \
+			echo "make run: your code faulted (the FAULT rows above; QEMU exit status 33)"; exit 1; fi; \
+		grep -q '^your code: ' $(BUILD)/logs/run.log || echo "make run: run complete (log: $(BUILD)/logs/run.log)"; exit 0; \
 	elif [ $$rc -eq 124 ]; then echo "make run: QEMU timed out after 300 s"; exit 1; \
 	else echo "make run: the run did not complete (QEMU exit status $$rc; 35 = kernel aborted)"; exit 1; fi
 

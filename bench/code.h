@@ -10,6 +10,7 @@
 #ifndef BENCH_CODE_H
 #define BENCH_CODE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "methods.h"
 #include "workload.h"
@@ -48,22 +49,21 @@ const struct workload *code_workload(enum method_id m, int beside, int copies);
  * clears the fault. */
 int code_fault_take(enum method_id m, const struct workload *w);
 
-/* code_report_offset - the line and record comparing the generated empty
- * window's least minimum (least, in the method's own unit, over n samples)
- * with the compiled loops' offset: equal where the sequences are the same
- * bytes, as they are (exactly so under QEMU -icount). */
-void code_report_offset(enum method_id m, const struct workload *w, const char *unit_key,
-			const char *unit_name, uint64_t least, uint64_t offset, uint64_t n);
+/* code_fault_last - where the last fault code_fault_take reported was
+ * (bench/results.h struct code_fault_at), into *at; returns how many
+ * faults code_fault_take has taken since the boot (0: none, *at zeroed). */
+struct code_fault_at;
+uint64_t code_fault_last(struct code_fault_at *at);
 
-/* code_report_per_copy - the 2N-N figure (nanoBench's): (least_2n -
- * least_n) / copies in unit, as an exact reduced fraction and a decimal
- * with three places (rounded half away from zero); a line and a record
- * {"rec":"per_copy"}. copies: those the N window executes. Negative when noise made the 2N minimum the smaller. */
-void code_report_per_copy(enum method_id m, const struct workload *w, const char *unit_key,
-			  const char *unit_name, uint64_t copies, uint64_t least_n, uint64_t least_2n);
-
-/* code_print_config - the "code:" lines of the configuration: the bytes,
- * their size, unroll, loops and the generated loop's size. */
-void code_print_config(void);
+/* code_sizes - what bench/coderesult.c prints of the configuration:
+ * whether code= is configured, code_prepare's config, the bytes of code=
+ * and init=, and the generated loops' sizes in bytes (empty, N, 2N). */
+struct code_sizes {
+	int configured;
+	const struct config *cfg;
+	size_t code_len, init_len;
+	size_t loop_bytes[3];
+};
+void code_sizes(struct code_sizes *s);
 
 #endif

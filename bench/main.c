@@ -7,6 +7,7 @@
  * draws the whole house. */
 #include <stdint.h>
 #include "code.h"
+#include "coderesult.h"
 #include "estimate.h"
 #include "percpu.h"
 #include "report.h"
@@ -30,6 +31,7 @@
 #include "../kernel/smp.h"
 #include "../kernel/trap.h"
 #include "../kernel/tscsync.h"
+#include "../kernel/watchdog.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
 #include "../lib/string.h"
@@ -54,6 +56,8 @@ static void end_record(const struct config *cfg, const char *status, const struc
 		rec_u64(&r, "ensemble_errors", t->ensemble_errors);
 		rec_i64(&r, "config_problems", cfg->problems);
 		rec_u64(&r, "nmis", trap_nmi_count());
+		if (code_configured())
+			rec_u64(&r, "code_faults", t->code_faults);
 		if (cpus >= 0)
 			rec_i64(&r, "cpus_measured", cpus);
 	}
@@ -178,6 +182,8 @@ void kernel_main(uint32_t magic, uint32_t info)
 	config_print();
 	estimate_serial(cfg, &cpu, counters, per ? ncpus : 1);
 	code_print_config();
+	if (code_configured())
+		watchdog_init(); /* the bound of code='s loops (kernel/watchdog.h) */
 
 	if (!cpu.has_tsc) {
 		kprintf("bench: no time-stamp counter (CPUID.1:EDX[4]=0): no method can run\n");
@@ -195,6 +201,8 @@ void kernel_main(uint32_t magic, uint32_t info)
 	if (per) {
 		static struct run_totals sum;
 		measured = percpu_run(cfg, ticks, cfg->samples, per, &sum);
+		for (int k = 0; k < measured; k++)
+			sum.code_faults += per[k].totals.code_faults;
 		t = &sum;
 		percpu_screen(&cpus);
 	} else {
@@ -207,13 +215,19 @@ void kernel_main(uint32_t magic, uint32_t info)
 	if (per)
 		fmt_format(on_cpus, sizeof on_cpus, ", on %d CPU%s", measured, measured == 1 ? "" : "s");
 	end_record(cfg, "complete", t, per ? measured : -1);
-	char final_line[200];
+	/* Faults in the user's code are results (bench/coderesult.h), not the
+	 * run's failure: the exit code stays, `make run` reads this line. */
+	char faults[64] = "";
+	if (t->code_faults)
+		fmt_format(faults, sizeof faults, ", your code FAULTED under %llu method%s",
+			   (unsigned long long)t->code_faults, t->code_faults == 1 ? "" : "s");
+	char final_line[240];
 	fmt_format(final_line, sizeof final_line,
 		   "bench: run complete: %d method%s run, %d skipped, %llu ensemble errors, "
-		   "%d command-line problem%s%s (exit code 0x%x)",
+		   "%d command-line problem%s%s%s (exit code 0x%x)",
 		   t->methods_run, t->methods_run == 1 ? "" : "s", t->methods_skipped,
 		   (unsigned long long)t->ensemble_errors, cfg->problems, cfg->problems == 1 ? "" : "s",
-		   on_cpus, EXIT_SUCCESS_CODE);
+		   faults, on_cpus, EXIT_SUCCESS_CODE);
 	kprintf("%s\n", final_line);
 	bench_screen_summary(cfg, &cpu, per && measured ? per : &results, per ? &cpus : 0, final_line);
 	exit_begin(EXIT_SUCCESS_CODE);

@@ -53,6 +53,42 @@ void results_keep_nets(struct bench_results *r, enum method_id m, int i, unsigne
 	}
 }
 
+void results_keep_code_fault(struct bench_results *r, enum method_id m, const struct code_fault_at *at)
+{
+	struct code_row *c = &r->code[m];
+	if (!c->faulted)
+		r->totals.code_faults++;
+	c->faulted = 1;
+	c->fault = *at;
+}
+
+/* A window's minimums for lib/percopy. */
+static struct percopy_window window_of(const struct workload_result *w)
+{
+	return (struct percopy_window){ .var_of_mins = w->s.var_of_mins, .var_ok = w->s.var_of_mins_ok,
+					.min_of_mins = w->s.min_of_mins, .max_of_mins = w->s.max_of_mins };
+}
+
+const struct percopy *results_keep_per_copy(struct bench_results *r, enum method_id m, enum unit u,
+					    uint64_t copies, const struct workload_result *empty,
+					    const struct workload_result *n, const struct workload_result *n2)
+{
+	struct code_row *c = &r->code[m];
+	struct percopy_window e = window_of(empty), wn = window_of(n), w2 = window_of(n2);
+	percopy_compute(n->s.min_of_mins, n2->s.min_of_mins, copies, percopy_spread(&wn, &e), percopy_spread(&w2, &e),
+			&c->per_copy[u]);
+	c->units |= (uint8_t)(1u << u);
+	return &c->per_copy[u];
+}
+
+int results_code_ran(const struct bench_results *r)
+{
+	for (int m = 0; m < METHOD_COUNT; m++)
+		if (r->code[m].faulted || r->code[m].units)
+			return 1;
+	return 0;
+}
+
 void results_recommend(struct bench_results *r)
 {
 	struct run_totals *t = &r->totals;

@@ -16,6 +16,7 @@
 #include "methods.h"
 #include "workload.h"
 #include "../lib/figures.h"
+#include "../lib/percopy.h"
 #include "../lib/stats.h"
 
 /* The units a sample can be in. */
@@ -65,6 +66,7 @@ struct run_totals {
 	int methods_run;
 	int methods_skipped;
 	uint64_t ensemble_errors;
+	uint64_t code_faults;      /* methods under which the user's code faulted (code=) */
 	int recommended;           /* enum method_id, or -1 */
 	const char *recommend_why;
 };
@@ -84,6 +86,23 @@ struct method_row {
  * the registered workloads' rows (workload_at order). */
 #define RESULTS_CODE_ROW WORKLOADS_MAX
 
+/* Where the user's code faulted (bench/code.h code_fault_last). */
+struct code_fault_at {
+	uint64_t vector;           /* 0..255 */
+	char part;                 /* 'c' code=, 'i' init=, 'l' the generated loop around them */
+	uint64_t offset;           /* byte offset in that part */
+	uint64_t copy;             /* 1-based copy of code= (part 'c'), else 0 */
+};
+
+/* What code= gave by one method: its fault, or its 2N-N figure per unit
+ * (lib/percopy.h). */
+struct code_row {
+	int faulted;
+	struct code_fault_at fault;
+	uint8_t units;             /* bit u: per_copy[u] */
+	struct percopy per_copy[UNIT_COUNT];
+};
+
 /* One run's results. */
 struct bench_results {
 	struct run_totals totals;
@@ -95,6 +114,7 @@ struct bench_results {
 	int64_t net_in[METHOD_COUNT][WORKLOADS_MAX + 1][UNIT_COUNT];
 	uint8_t net_units[METHOD_COUNT][WORKLOADS_MAX + 1];
 	const char *code_row_name; /* the name of RESULTS_CODE_ROW's workload */
+	struct code_row code[METHOD_COUNT];
 };
 
 /* results_init - an empty run: no method run or skipped, no recommendation
@@ -144,6 +164,24 @@ static inline int results_add_disturbance(struct bench_results *r, enum method_i
 	row->disturbed++;
 	return 1;
 }
+
+/* results_keep_code_fault - the user's code faulted under method m, at
+ * *at: the method's code row says so and totals.code_faults counts it
+ * (once per method). */
+void results_keep_code_fault(struct bench_results *r, enum method_id m, const struct code_fault_at *at);
+
+/* results_keep_per_copy - method m's 2N-N figure in unit u (lib/percopy.h
+ * percopy_compute of the N and 2N windows' least minimums, copies the N
+ * window executes, and each window's spread at least the empty window's:
+ * n, n2 and empty are the three windows' results in unit u). Returns the
+ * figure kept. */
+const struct percopy *results_keep_per_copy(struct bench_results *r, enum method_id m, enum unit u,
+					    uint64_t copies, const struct workload_result *empty,
+					    const struct workload_result *n, const struct workload_result *n2);
+
+/* results_code_ran - whether code= gave anything (a figure or a fault) by
+ * any method of r. */
+int results_code_ran(const struct bench_results *r);
 
 /* results_recommend - the method to use (paper section 4): RDTSCP where it
  * ran and is ergodic, else the CR0 alternative (3.2.3), else CPUID alone

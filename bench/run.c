@@ -2,6 +2,7 @@
 #include "run.h"
 #include "report.h"
 #include "code.h"
+#include "coderesult.h"
 #include "walk.h"
 #include "workload.h"
 #include "../kernel/config.h"
@@ -354,8 +355,7 @@ static void run_code(enum method_id m, const struct workload_result *empty, uint
 		return;
 	for (int u = 0; u < UNIT_COUNT; u++)
 		if ((units_of(m) >> u) & 1)
-			code_report_per_copy(m, w, unit_key[u], unit_name[u], code_copies_executed(), wn[u].s.min_of_mins,
-					     w2[u].s.min_of_mins);
+			code_report_per_copy(res, m, w, (enum unit)u, code_copies_executed(), &empty[u], &wn[u], &w2[u]);
 }
 
 void bench_run(const struct config *c, const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
@@ -438,8 +438,10 @@ void bench_run(const struct config *c, const struct cpu_info *cpu, uint64_t *tic
 			run_workload(m, w, empty_r, capacity, wr);
 			results_keep_nets(r, m, i, units_of(m), wr);
 		}
-		if (code_configured())
+		if (code_configured()) {
 			run_code(m, empty_r, capacity);
+			code_keep_fault(r, m);
+		}
 	}
 
 	results_recommend(r);

@@ -1,5 +1,7 @@
 /* bench/screen.c - see screen.h. */
 #include "screen.h"
+#include "code.h"
+#include "coderesult.h"
 #include "report.h"
 #include "summary.h"
 #include "../kernel/config.h"
@@ -8,6 +10,7 @@
 #include "../kernel/cpu.h"
 #include "../kernel/qr.h"
 #include "../kernel/quiet.h"
+#include "../kernel/trap.h"
 #include "../lib/cpus.h"
 #include "../lib/fmt.h"
 #include "../lib/qrtext.h"
@@ -23,6 +26,48 @@ static const char *ns_of(char *buf, size_t size, int64_t ticks)
 		fmt_format(buf, size, "%llu.%llu", (unsigned long long)(ps / 1000),
 			   (unsigned long long)(ps % 1000 / 100));
 	return buf;
+}
+
+/* code='s lines of the QR text (lib/qrtext.h code, pc, cf): its
+ * configuration, per method and unit measured the figure per copy, per
+ * method where it faulted. */
+static void qr_code_lines(const struct bench_results *res, struct qrtext_run *q)
+{
+	static struct qrtext_code code;
+	static struct qrtext_percopy pc[METHOD_COUNT * UNIT_COUNT];
+	static struct qrtext_codefault cf[METHOD_COUNT];
+	static char fig[METHOD_COUNT * UNIT_COUNT][2][24], vec[METHOD_COUNT][8];
+	struct code_sizes k;
+	code_sizes(&k);
+	if (!k.configured || !results_code_ran(res))
+		return;
+	code = (struct qrtext_code){ k.cfg->code_name, code_copies_executed(), k.cfg->unroll, k.cfg->loops };
+	q->code = &code;
+	q->per_copy = pc;
+	q->code_faults = cf;
+	for (int m = 0; m < METHOD_COUNT; m++) {
+		const struct code_row *c = &res->code[m];
+		if (c->faulted) {
+			const struct code_fault_at *f = &c->fault;
+			fmt_format(vec[m], sizeof vec[m], "%s", code_fault_name(f->vector));
+			cf[q->ncode_faults++] = (struct qrtext_codefault){
+				methods[m].name, vec[m], f->part == 'c' ? "code" : f->part == 'i' ? "init" : "loop",
+				f->offset, f->copy };
+		}
+		for (int u = 0; u < UNIT_COUNT; u++) {
+			const struct percopy *p = &c->per_copy[u];
+			int i = q->nper_copy;
+			if (!(c->units >> u & 1))
+				continue;
+			int wrapped = p->kind == PERCOPY_WRAPPED;
+			int bound = p->kind == PERCOPY_FIGURE || p->kind == PERCOPY_BELOW_RESOLUTION;
+			pc[q->nper_copy++] = (struct qrtext_percopy){
+				methods[m].name, "tci"[u], percopy_kind_key(p->kind),
+				wrapped ? 0 : percopy_milli_text(fig[i][0], 24, p->neg, p->milli),
+				bound ? percopy_milli_text(fig[i][1], 24, 0, p->bound_milli) : 0,
+				p->neg ? -(int64_t)p->num : (int64_t)p->num, p->den };
+		}
+	}
 }
 
 /* The QR code of the results beside the summary (kernel/qr.h): the
@@ -99,6 +144,7 @@ static void screen_qr(const struct config *cfg, const struct cpu_info *cpu, cons
 		w->name = summary_row_name(res, i);
 		r.nworkloads++;
 	}
+	qr_code_lines(res, &r);
 	int n = qrtext_body(&r, body, sizeof body);
 	if (n < 0)
 		kprintf("qr: no QR code of the results: their text is longer than %u bytes\n",
@@ -191,6 +237,42 @@ static void per_cpu_section(const struct screen_cpus *cpus, int by, int rows_use
 	screen_note(marks);
 }
 
+/* The screen's "your code" section (code=; bench/coderesult.h): the
+ * answer before the workloads: a line per method with the N window's net
+ * and the figure per copy in the method's own unit, or where the code
+ * faulted. Returns the rows it took. */
+static int code_section(const struct bench_results *r)
+{
+	struct code_sizes k;
+	char line[160], cell[48], net[24];
+	int rows = 0;
+	code_sizes(&k);
+	if (!k.configured || !results_code_ran(r))
+		return 0;
+	fmt_format(line, sizeof line, "your code %s: N = %llu cop%s (unroll=%llu loops=%llu); net N, per copy",
+		   k.cfg->code_name, (unsigned long long)code_copies_executed(), code_copies_executed() == 1 ? "y" : "ies", (unsigned long long)k.cfg->unroll,
+		   (unsigned long long)k.cfg->loops);
+	kprintf("%.79s\n", line);
+	rows++;
+	for (int m = 0; m < METHOD_COUNT; m++) {
+		const struct code_row *c = &r->code[m];
+		enum unit u = r->rows[m].r.unit;
+		if (c->faulted)
+			fmt_format(line, sizeof line, "%-13s FAULT %s", methods[m].name,
+				   code_fault_text(cell, sizeof cell, &c->fault));
+		else if (c->units >> u & 1)
+			fmt_format(line, sizeof line, "%-13s %10s %-11s %s", methods[m].name,
+				   r->net_units[m][RESULTS_CODE_ROW] >> u & 1
+					   ? fmt_fit_i64(net, sizeof net, r->net_in[m][RESULTS_CODE_ROW][u], 10) : "-",
+				   unit_name[u], code_per_copy_text(cell, sizeof cell, &c->per_copy[u]));
+		else
+			continue;
+		kprintf("%.79s\n", line);
+		rows++;
+	}
+	return rows;
+}
+
 void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, const struct bench_results *r,
 			  const struct screen_cpus *cpus, const char *final_line)
 {
@@ -265,6 +347,7 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 		   fmt_fit_u64(a, sizeof a, cfg->max_var_of_vars, 6), fmt_fit_u64(b, sizeof b, cfg->max_var_of_mins, 6));
 	kprintf("%.79s\n", line);
 	rows_used += 2;
+	rows_used += code_section(r);
 
 	/* The workloads, net of the offset, by the recommended method, else
 	 * the first that ran (a TSC method before a counter method). */

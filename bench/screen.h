@@ -29,7 +29,9 @@ struct screen_cpus {
  * model, stepping, microcode, TSC rate), the sizes, SMIs and NMIs; per
  * method its offset (TSC ticks and ns; core cycles for the ctr_ methods),
  * total variance, variance of variances, variance of minimum values and
- * verdict (paper 4); per workload its net least minimum by the
+ * verdict (paper 4); with code=, the "your code" section (per method the
+ * N window's net and the figure per copy in its own unit, or where the
+ * code faulted); per workload its net least minimum by the
  * recommended method in TSC ticks and ns, with core cycles and
  * instructions retired where counters were read; then final_line. At
  * most 80 columns and 23 rows (the final line may take two more): wider

@@ -1,5 +1,7 @@
 /* bench/summary.c - see summary.h. */
 #include "summary.h"
+#include "code.h"
+#include "coderesult.h"
 #include "report.h"
 #include "../kernel/config.h"
 #include "../kernel/clocks.h"
@@ -80,6 +82,41 @@ static void step_line(void)
 	}
 }
 
+/* The "your code" section (code=; bench/coderesult.h): the answer, last
+ * of the tables: per method and unit the N window's net and the figure per
+ * copy, or where the code faulted. */
+static void code_section(const struct bench_results *r)
+{
+	struct code_sizes k;
+	char loops[48] = "", cell[48], net[24];
+	code_sizes(&k);
+	if (!k.configured || !results_code_ran(r))
+		return;
+	if (k.cfg->loops)
+		fmt_format(loops, sizeof loops, " x loops=%llu", (unsigned long long)k.cfg->loops);
+	kprintf("\nyour code: workload %s, N = %llu cop%s (unroll=%llu%s), 2N = %llu; per copy = (least min 2N - "
+		"least min N) / N\n", k.cfg->code_name, (unsigned long long)code_copies_executed(),
+		code_copies_executed() == 1 ? "y" : "ies",
+		(unsigned long long)k.cfg->unroll, loops, (unsigned long long)(2 * code_copies_executed()));
+	kprintf("%-14s %-13s %14s  %s\n", "method", "unit", "net N", "per copy");
+	for (int m = 0; m < METHOD_COUNT; m++) {
+		const struct code_row *c = &r->code[m];
+		if (c->faulted)
+			kprintf("%-14s FAULT %s: no figure\n", methods[m].name, code_fault_text(cell, sizeof cell, &c->fault));
+		for (int u = 0; u < UNIT_COUNT && !c->faulted; u++) {
+			if (!(c->units >> u & 1))
+				continue;
+			int has = r->net_units[m][RESULTS_CODE_ROW] >> u & 1;
+			kprintf("%-14s %-13s %14s  %s\n", methods[m].name, unit_name[u],
+				has ? fmt_fit_i64(net, sizeof net, r->net_in[m][RESULTS_CODE_ROW][u], 14) : "-",
+				code_per_copy_text(cell, sizeof cell, &c->per_copy[u]));
+		}
+	}
+	if (r->totals.code_faults)
+		kprintf("(your code faulted under %llu method%s: the fault lines above say where)\n",
+			(unsigned long long)r->totals.code_faults, r->totals.code_faults == 1 ? "" : "s");
+}
+
 /* A row per method, then the net result of each workload per method. */
 void summary_tables(const struct bench_results *r)
 {
@@ -116,6 +153,7 @@ void summary_tables(const struct bench_results *r)
 		any |= results_has_net(r, -1, i);
 	if (!any) {
 		step_line();
+		code_section(r);
 		return;
 	}
 	char line[512], cell[24];
@@ -140,4 +178,5 @@ void summary_tables(const struct bench_results *r)
 	if (marks)
 		kprintf("(%s)\n", summary_net_legend(line, sizeof line, marks));
 	step_line();
+	code_section(r);
 }

@@ -37,7 +37,9 @@ const char *summary_net_legend(char *buf, size_t size, unsigned marks);
  * verdict; paper 4), then the net least minimum of each workload per
  * method, in each method's own unit, flagged figures marked and the
  * marks explained; then the TSC's step when it moves in steps (a line and
- * a "tsc_step" record). */
+ * a "tsc_step" record); last, with code=, the "your code" section: per
+ * method and unit the N window's net and the figure per copy
+ * (bench/coderesult.h code_per_copy_text), or where the code faulted. */
 void summary_tables(const struct bench_results *r);
 
 #endif

@@ -17,7 +17,10 @@ static const char *const onoff_words[] = { "off", "on", 0 };
 static const char *const after_words[] = { "halt", "reboot", 0 };
 static const char *const buffers_words[] = { "auto", "high", 0 };
 static const char *const test_fb_words[] = { "none", "high", 0 };
-static const char *workload_words[CONFIG_CHOICES_MAX + 1];
+/* The registered workloads' names, then "none" (workloads=none: only the
+ * empty windows the offsets need, and code= when given): a bit of its own
+ * that config_parse clears. */
+static const char *workload_words[CONFIG_CHOICES_MAX + 2];
 static const char *const park_words[] = { "auto", "mwait", "hlt", 0 };
 static const char *const test_smp_words[] = { "none", "run", "fault", "silent", 0 };
 
@@ -104,6 +107,11 @@ const struct config *config_parse(const struct cfg_line *line, const struct conf
 {
 	uint64_t all_methods = take_words(method_words, ch->methods);
 	uint64_t all_workloads = take_words(workload_words, ch->workloads);
+	int none = 0;
+	while (workload_words[none])
+		none++;
+	if (none < CONFIG_CHOICES_MAX)
+		workload_words[none] = "none", workload_words[none + 1] = 0;
 	cfg.workloads = ch->default_workloads & all_workloads;
 	cfg.resolution = 0;
 	cfg.walk = 0;
@@ -133,6 +141,7 @@ const struct config *config_parse(const struct cfg_line *line, const struct conf
 	console_msgs.used = config_msgs.used = 0;
 	console_msgs.dropped = config_msgs.dropped = 0;
 	cfg.problems = cfg_parse_line(line, keys, (int)(sizeof keys / sizeof keys[0]), 0, keep, &config_msgs);
+	cfg.workloads &= all_workloads; /* "none" selects nothing */
 	/* Ensembles are numbered 0..ensembles-1 (loop sizes, with resolution=on). */
 	if (cfg.dump != CFG_OFF && cfg.dump >= cfg.ensembles) {
 		char msg[160];
@@ -227,6 +236,8 @@ void config_print(void)
 		if (config_workload_selected(i))
 			wn += fmt_format(wl + wn, sizeof wl - (size_t)wn, "%s%s", wn ? "," : "",
 					 workload_words[i]);
+	if (!wn)
+		fmt_format(wl, sizeof wl, "none");
 	char dump[24] = "off";
 	if (cfg.dump != CFG_OFF)
 		fmt_format(dump, sizeof dump, "%llu", (unsigned long long)cfg.dump);

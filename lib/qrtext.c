@@ -77,6 +77,42 @@ static void put_figure(struct out *o, int ok, const struct wide *v)
 		put(o, " ovf");
 }
 
+/* The code, pc and cf lines of code= (qrtext.h). */
+static void put_code(struct out *o, const struct qrtext_run *r)
+{
+	if (!r->code)
+		return;
+	put(o, "code ");
+	put_text(o, r->code->name, 1);
+	put(o, " %llu %llu %llu\n", (unsigned long long)r->code->copies, (unsigned long long)r->code->unroll,
+	    (unsigned long long)r->code->loops);
+	for (int i = 0; i < r->nper_copy; i++) {
+		const struct qrtext_percopy *p = &r->per_copy[i];
+		put(o, "pc ");
+		put_text(o, p->method, 1);
+		put(o, " %c ", p->unit);
+		put_text(o, p->kind, 1);
+		put(o, " ");
+		put_text(o, p->figure, 1);
+		put(o, " ");
+		put_text(o, p->bound, 1);
+		if (p->figure)
+			put(o, " %lld/%llu\n", (long long)p->num, (unsigned long long)p->den);
+		else
+			put(o, " -\n");
+	}
+	for (int i = 0; i < r->ncode_faults; i++) {
+		const struct qrtext_codefault *f = &r->code_faults[i];
+		put(o, "cf ");
+		put_text(o, f->method, 1);
+		put(o, " ");
+		put_text(o, f->vector, 1);
+		put(o, " ");
+		put_text(o, f->part, 1);
+		put(o, " %llu %llu\n", (unsigned long long)f->offset, (unsigned long long)f->copy);
+	}
+}
+
 int qrtext_body(const struct qrtext_run *r, char *buf, size_t size)
 {
 	struct out o = { buf, size, 0, 0 };
@@ -148,6 +184,7 @@ int qrtext_body(const struct qrtext_run *r, char *buf, size_t size)
 			put(&o, "\n");
 		}
 	}
+	put_code(&o, r);
 	put(&o, "rec ");
 	put_text(&o, r->recommended ? r->recommended : "none", 1);
 	put(&o, "\nfinal ");

@@ -47,6 +47,25 @@
  *                          body took less: 1 count, or for TSC ticks the
  *                          step of the tstep line when 'sure'), '-' not
  *                          flagged (bench/results.h results_net_flag)
+ *   code NAME N UNROLL LOOPS
+ *                          only with code=: the code workload's name (its
+ *                          w line's), the copies the N window executes,
+ *                          unroll= and loops= (0: no loop)
+ *   pc METHOD U KIND FIG BOUND FRAC
+ *                          code='s 2N-N figure per copy by METHOD in unit
+ *                          U (t, c, i: TSC ticks, core cycles,
+ *                          instructions), one per method and unit measured:
+ *                          KIND exact, figure, below_resolution,
+ *                          below_zero or wrapped (lib/percopy.h); FIG the
+ *                          figure per copy with three decimals ('-' when
+ *                          wrapped); BOUND: for figure +- this much, for
+ *                          below_resolution at most this much per copy,
+ *                          else '-'; FRAC the exact fraction NUM/DEN of
+ *                          the 2N-N difference over N ('-' when wrapped)
+ *   cf METHOD VECTOR PART OFFSET COPY
+ *                          code= faulted under METHOD: VECTOR as '#UD',
+ *                          PART code, init or loop, the byte OFFSET in it,
+ *                          the 1-based COPY of code= (0 for init, loop)
  *   rec NAME               the recommended method, or 'none'
  *   final TEXT             the run's final line
  *
@@ -100,6 +119,27 @@ struct qrtext_workload {
 	uint8_t low[QRTEXT_METHODS][QRTEXT_UNITS]; /* enum qrtext_low of net[][] */
 };
 
+/* code= (the code, pc and cf lines). */
+struct qrtext_code {
+	const char *name;
+	uint64_t copies, unroll, loops;
+};
+
+struct qrtext_percopy {
+	const char *method;
+	char unit;                       /* 't', 'c', 'i' */
+	const char *kind;                /* lib/percopy.h percopy_kind_key */
+	const char *figure, *bound;      /* "2.210"; NULL: '-' */
+	int64_t num;                     /* the fraction, when figure is not NULL */
+	uint64_t den;
+};
+
+struct qrtext_codefault {
+	const char *method, *vector;     /* "#UD" */
+	const char *part;                /* "code", "init", "loop" */
+	uint64_t offset, copy;
+};
+
 struct qrtext_run {
 	const char *vendor, *brand, *hypervisor; /* hypervisor NULL: none */
 	uint32_t family, model, stepping;
@@ -118,6 +158,11 @@ struct qrtext_run {
 	int nskipped;
 	const struct qrtext_workload *workloads;
 	int nworkloads;
+	const struct qrtext_code *code;  /* NULL: no code= */
+	const struct qrtext_percopy *per_copy;
+	int nper_copy;
+	const struct qrtext_codefault *code_faults;
+	int ncode_faults;
 	const char *recommended;         /* NULL: none */
 	const char *final_line;
 };

@@ -18,7 +18,8 @@ What the text carries becomes records and series as benchlog makes them
 from a serial log: env (vendor, family, model, stepping, brand, hypervisor),
 machine (microcode), tsc_rate, config (sizes, methods, verdict limits),
 verdict and recommendation records, skips (without the kernel's reason),
-the final line and an end record from it; per method the empty window's
+code= (code, per_copy and code_fault records), the final line and an end
+record from it; per method the empty window's
 series in each unit measured (min of mins = offset; total variance,
 variance of variances and variance of minimum values in the method's own
 unit) and per workload its series in each unit (net least minimum, and min
@@ -42,6 +43,7 @@ MAGIC = "bench1 "
 HEADER = re.compile(r"^bench1 ([1-9])/([1-9]) ([0-9a-f]{8})$")
 UNITS = ("tsc_ticks", "core_cycles", "instructions")
 OWN_UNIT = {"t": "tsc_ticks", "c": "core_cycles"}
+PC_UNIT = {"t": "tsc_ticks", "c": "core_cycles", "i": "instructions"}
 VERDICTS = ("ergodic", "not-ergodic", "unknown")
 FINAL = re.compile(r"^bench: run complete: (\d+) methods? run, (\d+) skipped, (\d+) ensemble errors, "
                    r"(\d+) command-line problems?")
@@ -262,6 +264,19 @@ def parse_body(body, path="QR code", crc=None, problems=()):
                 if len(toks) - 1 != len(order):
                     raise ValueError(f"{len(toks) - 1} groups for {len(order)} methods")
                 workloads.append((no, toks[0], [_group(t, signed=True) for t in toks[1:]]))
+            elif kind == "code":  # code= (lib/qrtext.h): name, N copies, unroll=, loops=
+                log.by_kind["code"].append((no, {"rec": "code", "workload": toks[0], "copies": int(toks[1]),
+                                                 "unroll": int(toks[2]), "loops": int(toks[3])}))
+            elif kind == "pc":  # code='s figure per copy: method, unit, kind, figure, bound, fraction
+                num, _, den = toks[5].partition("/")
+                log.by_kind["per_copy"].append((no, {
+                    "rec": "per_copy", "method": toks[0], "unit": PC_UNIT[toks[1]], "status": toks[2],
+                    "per_copy": None if toks[3] == "-" else toks[3], "bound": None if toks[4] == "-" else toks[4],
+                    "num": None if toks[5] == "-" else int(num), "den": None if toks[5] == "-" else int(den)}))
+            elif kind == "cf":  # where code= faulted: method, vector, part, offset, copy
+                log.by_kind["code_fault"].append((no, {"rec": "code_fault", "method": toks[0], "name": toks[1],
+                                                       "part": toks[2], "offset": int(toks[3]),
+                                                       "copy": int(toks[4])}))
             elif kind == "rec":
                 log.by_kind["recommendation"].append((no, {"rec": "recommendation",
                                                            "method": None if rest == "none" else rest,

@@ -152,6 +152,42 @@ static void test_flags(void)
 	CHECK(strstr(buf, "tstep") == NULL, "a step of 1: no tstep line");
 }
 
+/* code= (issue 21 items 1-3): a code line, a pc line per method and unit
+ * (a figure +- its bound, below resolution with its bound, exact, wrapped)
+ * and a cf line per method where the code faulted, after the w lines. */
+static void test_code(void)
+{
+	static const struct qrtext_code code = { "imul latency", 100, 100, 0 };
+	static const struct qrtext_percopy pc[] = {
+		{ "cpuid", 't', "below_resolution", "0.000", "0.500", 0, 1 },
+		{ "rdtscp", 't', "figure", "2.210", "0.070", 221, 100 },
+		{ "cr0", 't', "exact", "-1.500", 0, -3, 2 },
+		{ "ctr_rdpmc", 'i', "wrapped", 0, 0, 0, 1 },
+	};
+	static const struct qrtext_codefault cf[] = { { "lfence", "#UD", "code", 0, 1 },
+						      { "serialize", "#GP", "init", 3, 0 } };
+	struct qrtext_run r = run;
+	r.code = &code;
+	r.per_copy = pc;
+	r.nper_copy = 4;
+	r.code_faults = cf;
+	r.ncode_faults = 2;
+	char buf[2048];
+	qrtext_body(&r, buf, sizeof buf);
+	CHECK(strstr(buf, "\nw my_code -3 - -/-1\n"
+			  "code imul_latency 100 100 0\n"
+			  "pc cpuid t below_resolution 0.000 0.500 0/1\n"
+			  "pc rdtscp t figure 2.210 0.070 221/100\n"
+			  "pc cr0 t exact -1.500 - -3/2\n"
+			  "pc ctr_rdpmc i wrapped - - -\n"
+			  "cf lfence #UD code 0 1\n"
+			  "cf serialize #GP init 3 0\n"
+			  "rec rdtscp\n") != NULL, "the code, pc and cf lines after the w lines:\n%s", buf);
+	r.code = 0;
+	qrtext_body(&r, buf, sizeof buf);
+	CHECK(strstr(buf, "\ncode ") == NULL && strstr(buf, "\npc ") == NULL, "no code=: no code or pc line");
+}
+
 static void test_crc(void)
 {
 	CHECK_EQ_U64(qrtext_crc32("123456789", 9), 0xCBF43926u,
@@ -253,6 +289,7 @@ int main(void)
 {
 	test_body();
 	test_flags();
+	test_code();
 	test_crc();
 	test_split();
 	test_capacity();

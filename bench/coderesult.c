@@ -1,0 +1,183 @@
+/* bench/coderesult.c - see coderesult.h. */
+#include "coderesult.h"
+#include "code.h"
+#include "results.h"
+#include "../kernel/config.h"
+#include "../kernel/console.h"
+#include "../kernel/trap.h"
+#include "../kernel/watchdog.h"
+#include "../lib/fmt.h"
+#include "../lib/record.h"
+
+void code_print_config(void)
+{
+	struct code_sizes k;
+	code_sizes(&k);
+	const struct config *cfg = k.cfg;
+	uint64_t code_len = k.code_len, init_len = k.init_len;
+	char loop[48] = "";
+	if (!k.configured)
+		return;
+	if (cfg->loops)
+		fmt_format(loop, sizeof loop, " in a loop of %llu iterations (R15)", (unsigned long long)cfg->loops);
+	kprintf("code: workload %s: %llu bytes of code= x unroll=%llu%s, init= %llu bytes; generated loops of "
+		"%llu, %llu and %llu bytes (empty, N, 2N)\n", cfg->code_name, (unsigned long long)code_len,
+		(unsigned long long)cfg->unroll, loop,
+		(unsigned long long)init_len, (unsigned long long)k.loop_bytes[0], (unsigned long long)k.loop_bytes[1],
+		(unsigned long long)k.loop_bytes[2]);
+	if (config_json()) {
+		struct rec r;
+		rec_begin(&r, "code");
+		rec_str(&r, "workload", cfg->code_name);
+		rec_str(&r, "code", cfg->code);
+		rec_str(&r, "init", cfg->init);
+		rec_u64(&r, "code_bytes", code_len);
+		rec_u64(&r, "init_bytes", init_len);
+		rec_u64(&r, "unroll", cfg->unroll);
+		rec_u64(&r, "loops", cfg->loops);
+		rec_end(&r);
+	}
+}
+
+void code_report_offset(enum method_id m, const struct workload *w, const char *unit_key,
+			const char *unit_name, uint64_t least, uint64_t offset, uint64_t n)
+{
+	if (config_human())
+		kprintf("code %s: generated empty window: least minimum %llu %s over %llu samples; compiled "
+			"offset %llu %s: %s\n", methods[m].name, (unsigned long long)least, unit_name,
+			(unsigned long long)n, (unsigned long long)offset, unit_name,
+			least == offset ? "equal" : "they differ: the nets below subtract the compiled offset");
+	if (config_json()) {
+		struct rec r;
+		rec_begin(&r, "code_offset");
+		rec_str(&r, "method", methods[m].name);
+		rec_str(&r, "workload", w->name);
+		rec_str(&r, "unit", unit_key);
+		rec_u64(&r, "generated_min", least);
+		rec_u64(&r, "offset", offset);
+		rec_u64(&r, "samples", n);
+		rec_end(&r);
+	}
+}
+
+/* The text of a figure of p (its value, or its bound), with its sign. */
+static const char *milli(char *buf, const struct percopy *p, int bound)
+{
+	return percopy_milli_text(buf, 24, bound ? 0 : p->neg, bound ? p->bound_milli : p->milli);
+}
+
+const char *code_per_copy_text(char *buf, size_t size, const struct percopy *p)
+{
+	char a[24], b[24];
+	switch (p->kind) {
+	case PERCOPY_EXACT:
+		fmt_format(buf, size, "%s exactly", milli(a, p, 0));
+		break;
+	case PERCOPY_FIGURE:
+		fmt_format(buf, size, "%s +-%s", milli(a, p, 0), milli(b, p, 1));
+		break;
+	case PERCOPY_BELOW_RESOLUTION:
+		fmt_format(buf, size, "below resolution (<= %s)", milli(b, p, 1));
+		break;
+	case PERCOPY_BELOW_ZERO:
+		fmt_format(buf, size, "%s below zero", milli(a, p, 0));
+		break;
+	default:
+		fmt_format(buf, size, "wrapped: no figure");
+	}
+	return buf;
+}
+
+const char *code_fault_name(uint64_t vector)
+{
+	return vector == WATCHDOG_VECTOR ? "watchdog" : trap_fault_string((int)vector);
+}
+
+const char *code_fault_text(char *buf, size_t size, const struct code_fault_at *at)
+{
+	const char *name = code_fault_name(at->vector);
+	if (at->part == 'c')
+		fmt_format(buf, size, "%s at byte %llu of copy %llu", name, (unsigned long long)at->offset,
+			   (unsigned long long)at->copy);
+	else
+		fmt_format(buf, size, "%s at byte %llu of %s", name, (unsigned long long)at->offset,
+			   at->part == 'i' ? "init=" : "the generated loop");
+	return buf;
+}
+
+void code_keep_fault(struct bench_results *r, enum method_id m)
+{
+	static uint64_t kept; /* faults code_fault_last had given when one was last kept */
+	struct code_fault_at at;
+	uint64_t taken = code_fault_last(&at);
+	if (taken == kept)
+		return;
+	kept = taken;
+	results_keep_code_fault(r, m, &at);
+}
+
+void code_report_per_copy(struct bench_results *r, enum method_id m, const struct workload *w, enum unit u,
+			  uint64_t copies, const struct workload_result *empty, const struct workload_result *n,
+			  const struct workload_result *n2)
+{
+	const struct percopy *p = results_keep_per_copy(r, m, u, copies, empty, n, n2);
+	const char *un = unit_name[u];
+	uint64_t least_n = n->s.min_of_mins, least_2n = n2->s.min_of_mins;
+	char frac[48], a[24], b[24], what[256];
+	if (p->den == 1)
+		fmt_format(frac, sizeof frac, "%s%llu", p->neg ? "-" : "", (unsigned long long)p->num);
+	else
+		fmt_format(frac, sizeof frac, "%s%llu/%llu", p->neg ? "-" : "", (unsigned long long)p->num,
+			   (unsigned long long)p->den);
+	switch (p->kind) {
+	case PERCOPY_EXACT:
+		fmt_format(what, sizeof what, "%s %s per copy, exactly %s", milli(a, p, 0), un, frac);
+		break;
+	case PERCOPY_FIGURE:
+		fmt_format(what, sizeof what, "%s %s per copy, +- %s (not exact: the least minimums are each known to "
+			   "within the spread of their ensembles' minimums, %llu %s in all)", milli(a, p, 0), un,
+			   milli(b, p, 1), (unsigned long long)p->bound, un);
+		break;
+	case PERCOPY_BELOW_RESOLUTION:
+		fmt_format(what, sizeof what, "below resolution: at most %s %s per copy (the 2N-N difference, %s%llu %s, "
+			   "is within the spread of the ensembles' minimums, %llu %s in all)", milli(b, p, 1), un,
+			   p->neg ? "-" : "", (unsigned long long)p->diff, un, (unsigned long long)p->bound, un);
+		break;
+	case PERCOPY_BELOW_ZERO:
+		fmt_format(what, sizeof what, "below zero: %s %s per copy, beyond the spread of the ensembles' minimums "
+			   "(%llu %s in all): not a duration", milli(a, p, 0), un, (unsigned long long)p->bound, un);
+		break;
+	default:
+		fmt_format(what, sizeof what, "not a figure: a least minimum of 2^63 %s or more is a difference of two "
+			   "reads that wrapped below zero (the code moved the %s back, or the window's reads)", un,
+			   u == UNIT_TSC ? "TSC" : "counter");
+	}
+	if (config_human())
+		kprintf("per_copy %s/%s: %s (least minimum with %llu copies executed %llu - with %llu copies %llu, over "
+			"%llu copies executed)\n", methods[m].name, w->name, what, (unsigned long long)(2 * copies),
+			(unsigned long long)least_2n, (unsigned long long)copies, (unsigned long long)least_n,
+			(unsigned long long)copies);
+	if (config_json()) {
+		struct rec rc;
+		rec_begin(&rc, "per_copy");
+		rec_str(&rc, "method", methods[m].name);
+		rec_str(&rc, "workload", w->name);
+		rec_str(&rc, "unit", unit_key[u]);
+		rec_u64(&rc, "copies", copies);
+		rec_u64(&rc, "least_min_n", least_n);
+		rec_u64(&rc, "least_min_2n", least_2n);
+		rec_i64(&rc, "num", p->neg ? -(int64_t)p->num : (int64_t)p->num);
+		rec_u64(&rc, "den", p->den);
+		if (p->kind == PERCOPY_WRAPPED)
+			rec_null(&rc, "per_copy");
+		else
+			rec_str(&rc, "per_copy", milli(a, p, 0));
+		rec_str(&rc, "status", percopy_kind_key(p->kind));
+		rec_u64(&rc, "spread", p->bound);
+		if (p->kind == PERCOPY_FIGURE || p->kind == PERCOPY_BELOW_RESOLUTION)
+			rec_str(&rc, "bound", milli(b, p, 1));
+		else
+			rec_null(&rc, "bound");
+		rec_end(&rc);
+	}
+}
