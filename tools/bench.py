@@ -20,9 +20,13 @@
         itself ('bench1 ...', e.g. from a phone's scanner app) is read too.
         Exit 0 when the text is complete and valid.
     bench.py compare LOG_A LOG_B
-        The figures of two runs side by side, with the ratio B/A, and how
-        their environments differ; series matched per CPU, and said when the
-        runs measured different CPUs. Exit 0 when both logs are valid.
+        First an overview within 100 columns: per series both runs have, the
+        two least minimums, their ratio B/A and a verdict (same, same within
+        the spread of the minimums, B higher, B lower), and which facts of
+        the environments differ; then the details: every figure of each
+        series side by side with the ratio B/A, and the environments; series
+        matched per CPU, and said when the runs measured different CPUs.
+        Exit 0 when both logs are valid.
     bench.py store LOG|PHOTO... --db LAB.sqlite [--label NAME]
         Store runs in a lab's SQLite database (machines, runs, series, the
         paper's figures): a run already there is said and not stored again;

@@ -174,6 +174,28 @@ def table_rows(out, unit="TSC ticks"):
     return rows
 
 
+def unwrapped(out):
+    """compare's text with each wrapped line (continued on the next, indented
+    by 4) joined into one."""
+    return re.sub(r"\n    (?=\S)", " ", out)
+
+
+def compare_ratios(out):
+    """The B/A cells of compare's per-series tables (its details, after the
+    overview): every row under a "figure  A  B  B/A" header up to the blank
+    line after it."""
+    ratios, on = [], False
+    for line in out.split("\n"):
+        if re.match(r"  figure +A +B +B/A$", line):
+            on = True
+        elif on and line.strip():
+            m = re.search(r"  (\S+(?: \(both 0\)| \(A is 0\))?)$", line)
+            ratios.append(m.group(1) if m else line)
+        else:
+            on = False
+    return ratios
+
+
 def check_pngs(outdir, expected, out):
     pngs = sorted(f for f in os.listdir(outdir) if f.endswith(".png"))
     for name in expected:
