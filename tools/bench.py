@@ -47,7 +47,10 @@
         paste into GRUB's editor (key e on a menu entry). Exit 1 when nasm
         cannot assemble it. README "Measuring your own code".
 
-Figures need matplotlib (Debian: python3-matplotlib, for /usr/bin/python3);
+Figures need matplotlib (Debian: python3-matplotlib, for /usr/bin/python3):
+when the Python running bench.py lacks it, bench.py runs itself again with
+/usr/bin/python3 (or the python3 on PATH) if that one has it, or says how to
+get it;
 capture from a device needs pyserial (python3-serial). The log format is in
 the README, "Machine-readable output"; tools/benchlog/ reads it.
 """
@@ -230,6 +233,29 @@ def cmd_capture(args):
     return benchcapture.main(args)
 
 
+# Set in the environment of bench.py run again by with_matplotlib: the
+# Python it chose, so that it is not looked for twice.
+REEXEC = "BENCH_PY_MATPLOTLIB"
+
+
+def with_matplotlib(argv):
+    """For a command that draws (plot; report without --no-figures): when
+    this Python lacks matplotlib, run bench.py again with the first of
+    benchplot.CANDIDATES that has it (as the Makefile runs Debian's
+    /usr/bin/python3), saying so; otherwise return, and the command says
+    how to get it (benchplot.how_to_get)."""
+    import benchplot
+    if benchplot.has_matplotlib() or os.environ.get(REEXEC):
+        return
+    other = benchplot.other_python()
+    if other:
+        print(f"bench.py: matplotlib is not available to {sys.executable}: running with {other}, "
+              "which has it", file=sys.stderr)
+        sys.stderr.flush()
+        os.execve(other, [other, os.path.abspath(__file__)] + list(argv),
+                  dict(os.environ, **{REEXEC: other}))
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="bench.py", description=__doc__.split("\n", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -288,7 +314,10 @@ def main(argv=None):
     a.add_argument("--loops", help="iterations of a loop around the copies (loops=)")
     a.add_argument("--name", help="the workload's name in the records (code.name=)")
     a.set_defaults(func=cmd_asm)
+    argv = sys.argv[1:] if argv is None else argv
     args = p.parse_args(argv)
+    if args.command == "plot" or (args.command == "report" and not args.no_figures):
+        with_matplotlib(argv)
     if args.command == "capture" and args.device and args.source:
         p.error("capture: give either --device or '-', not both")
     for attr in ("log", "log_a", "log_b"):
