@@ -30,6 +30,9 @@
     bench.py store LOG|PHOTO... --db LAB.sqlite [--label NAME]
         Store runs in a lab's SQLite database (machines, runs, series, the
         paper's figures): a run already there is said and not stored again;
+        a source of a run already stored from another source (the same run
+        ID: its serial log and its QR code) is merged into that run, each
+        filling the figures the other does not carry;
         an invalid log is refused with its first problem's line, nothing of
         it stored. Photos of the QR code (or its text) are stored with the
         figures the code carries; the codes of all photos given are joined
@@ -160,6 +163,10 @@ def cmd_store(args):
         if r.duplicate:
             print(f"store: {shown}: already stored as run R{r.run_id} '{r.label}' on machine "
                   f"M{r.machine_id} (from {r.source}, {r.stored_utc}): not stored again")
+        elif r.merged:
+            print(f"store: {shown}: the same run (run ID {benchdb.run_key(log)}) as run R{r.run_id} "
+                  f"'{r.label}' on machine M{r.machine_id}: merged into it ({fmt}), {r.series} series "
+                  "added or completed")
         else:
             m = benchdb.list_runs(conn)[1][r.machine_id]
             print(f"store: {shown}: stored as run R{r.run_id} '{r.label}' ({fmt}), {r.series} series, on "

@@ -21,6 +21,7 @@ and what they print is checked against the records read here with plain
 json (records()), not with tools/benchlog. workdir(name) is a test's
 output directory, $BENCH_BUILD/tools-tests/NAME/, emptied.
 """
+import hashlib
 import json
 import os
 import re
@@ -174,6 +175,16 @@ def table_rows(out, unit="TSC ticks"):
     return rows
 
 
+def another_run(text, tag):
+    """A real log's text made into another run's: its run ID (the run: line
+    and the env record's run_id, kernel/runid.h) replaced by one made from
+    tag, so that store keeps a log made from a real one apart from it
+    rather than merging the two as one run's sources."""
+    new = hashlib.sha256(tag.encode()).hexdigest()[:16]
+    text = re.sub(r"^run: ID [0-9a-f]{16}", f"run: ID {new}", text, flags=re.M)
+    return re.sub(r'"run_id":"[0-9a-f]{16}"', f'"run_id":"{new}"', text)
+
+
 def unwrapped(out):
     """compare's text with each wrapped line (continued on the next, indented
     by 4) joined into one."""
@@ -286,7 +297,7 @@ def parse_db_table(out):
     for l in lines[i + 1:]:
         if not l.strip():
             break
-        cells = l.split()
+        cells = re.split(r" {2,}", l.strip())  # a cell may be words: "not in this source"
         if cells[0].startswith("M") or cells[0].startswith("["):
             continue    # the machine and unit header lines
         rows[(cells[0], cells[1])] = cells[2:]
