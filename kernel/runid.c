@@ -42,7 +42,7 @@ static uint64_t cmos_clock(void)
 	static const uint8_t regs[] = { 0x00, 0x02, 0x04, 0x07, 0x08, 0x09 };
 	uint64_t v = 0;
 	for (unsigned i = 0; i < sizeof regs; i++) {
-		outb(0x70, regs[i]); /* bit 7 clear: NMIs stay as they are enabled */
+		outb(0x70, regs[i]); /* bit 7, NMI disable on PC chipsets, clear: as Linux's CMOS_READ */
 		v = v << 8 | inb(0x71);
 	}
 	return v;

@@ -10,6 +10,7 @@ import os
 import re
 import sqlite3
 import subprocess
+import sys
 
 from common import PY, ROOT, Skip, bench, boot, check, records, workdir, write
 from t_qr import qr_shot
@@ -124,3 +125,20 @@ def test_schema_1_database_upgraded():
           f"after the upgrade: user_version {version}, runs {runs}, {sources} sources")
     rc, out = bench("store", old, "--db", db)
     check(rc == 0 and "already stored as run R1" in out, "the version 1 run is not found again", out)
+
+
+def test_qr_run_line_read():
+    """benchqr reads the QR text's run line into the env's run_id; a run
+    line that is not 16 lower-case hex digits is a problem at its line."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import benchqr
+    body = ("vendor GenuineIntel\nbrand -\ncpu 6 1 2 -\nhv none\ntsc 1000000000 5 pit\nsize 3 50 10\n"
+            "limits 1 1\nm rdtscp t 35 0 0 0 ergodic na 0\nw add_chain_64 5\nrec rdtscp\n"
+            "final bench: run complete: 1 method run, 0 skipped, 0 ensemble errors, 0 command-line problems\n")
+    log = benchqr.parse_body("run 5fa8d84403b9994a\n" + body)
+    check(not log.problems and log.env.get("run_id") == "5fa8d84403b9994a",
+          f"run line not read: {log.problems}, env {log.env}")
+    bad = benchqr.parse_body("run 5FA8D844\n" + body)
+    check(any(p.line == 1 and "'run' line" in p.text for p in bad.problems),
+          f"a bad run line is not a problem at line 1: {bad.problems}")
+    check("run_id" not in benchqr.parse_body(body).env, "a text without a run line has a run ID")
