@@ -376,9 +376,10 @@ def refusal(log):
 def store(conn, log, source=None, label=None, fmt="serial log"):
     """Store one parsed log in one transaction; returns a Stored. Raises
     Refused (nothing written) when the log is not valid (the first problem,
-    with its line number) or lacks an env record; a run whose digest is
-    already stored is not stored again (Stored.duplicate). Any error while
-    writing rolls the whole run back."""
+    with its line number) or lacks an env record; a source whose digest is
+    already stored is not stored again (Stored.duplicate); a source whose
+    run ID (env run_id) is already stored is merged into that run (merge(),
+    Stored.merged). Any error while writing rolls the whole run back."""
     why = refusal(log)
     if why:
         raise Refused(why, invalid=not log.valid)
