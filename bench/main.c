@@ -28,6 +28,7 @@
 #include "../kernel/probe.h"
 #include "../kernel/qr.h"
 #include "../kernel/quiet.h"
+#include "../kernel/runid.h"
 #include "../kernel/smp.h"
 #include "../kernel/trap.h"
 #include "../kernel/tscsync.h"
@@ -132,6 +133,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	config_print_problems();
 	mem_test_setup(cfg);
 	probe_cpu(&cpu);
+	runid_make(); /* the run's ID: the run: line, the env record, the screen, the QR code */
 
 	kprintf("%s\n", RECORDS_BEGIN);
 	probe_print(&cpu, &bi);

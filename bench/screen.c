@@ -10,6 +10,7 @@
 #include "../kernel/cpu.h"
 #include "../kernel/qr.h"
 #include "../kernel/quiet.h"
+#include "../kernel/runid.h"
 #include "../kernel/trap.h"
 #include "../lib/cpus.h"
 #include "../lib/fmt.h"
@@ -83,6 +84,7 @@ static void screen_qr(const struct config *cfg, const struct cpu_info *cpu, cons
 	static const char *skipped[METHOD_COUNT];
 	static char body[16384];
 	struct qrtext_run r = {
+		.run_id = runid_text(),
 		.vendor = cpu->vendor, .brand = cpu->brand, .hypervisor = cpu->hypervisor ? cpu->hv_vendor : 0,
 		.family = cpu->family, .model = cpu->model, .stepping = cpu->stepping,
 		.has_microcode = has_ucode, .microcode = ucode,
@@ -308,7 +310,8 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 		   (unsigned long long)nmis,
 		   cpu->hypervisor ? "; hypervisor " : "", cpu->hypervisor ? cpu->hv_vendor : "");
 	kprintf("%.79s\n", line);
-	rows_used += 3;
+	kprintf("run ID %s (the serial log's and the QR code's too)\n", runid_text());
+	rows_used += 4;
 
 	/* The methods: the empty window (paper 4 steps 1-2). */
 	if (t->methods_run) {

@@ -5,6 +5,7 @@
 #include "mem.h"
 #include "paging.h"
 #include "pmu.h"
+#include "runid.h"
 #include "xsave.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
@@ -84,6 +85,7 @@ void probe_print(const struct cpu_info *c, const struct boot_info *bi)
 
 	struct rec r;
 	rec_begin(&r, "env");
+	rec_str(&r, "run_id", runid_text()); /* kernel/runid.h */
 	rec_strn(&r, "vendor", c->vendor, sizeof c->vendor);
 	rec_strn(&r, "brand", c->brand, sizeof c->brand);
 	rec_u64(&r, "family", c->family);

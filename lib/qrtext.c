@@ -121,6 +121,11 @@ int qrtext_body(const struct qrtext_run *r, char *buf, size_t size)
 	buf[0] = 0;
 	if (r->nmethods < 0 || r->nmethods > QRTEXT_METHODS)
 		return -1;
+	if (r->run_id && r->run_id[0]) {
+		put(&o, "run ");
+		put_text(&o, r->run_id, 1);
+		put(&o, "\n");
+	}
 	put(&o, "vendor ");
 	put_text(&o, r->vendor, 0);
 	put(&o, "\ncpu %u %u %u ", r->family, r->model, r->stepping);

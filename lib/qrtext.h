@@ -8,6 +8,9 @@
  *                          the CRC-32 (IEEE 802.3, as zlib's crc32) of the
  *                          joined body, 8 lower-case hex digits: it ties
  *                          the parts of one run together and checks them
+ *   run ID                 the run's ID (kernel/runid.h: 16 hex digits, as
+ *                          the serial log's env record "run_id"); left out
+ *                          when the run has none
  *   vendor TEXT            CPUID.0 vendor string (rest of the line)
  *   cpu F M S UCODE        display family, model, stepping (decimal, as the
  *                          env record); microcode revision 0xHEX, '-' when
@@ -141,6 +144,7 @@ struct qrtext_codefault {
 };
 
 struct qrtext_run {
+	const char *run_id;              /* NULL or "": no run line */
 	const char *vendor, *brand, *hypervisor; /* hypervisor NULL: none */
 	uint32_t family, model, stepping;
 	int has_microcode;

@@ -20,12 +20,19 @@
         itself ('bench1 ...', e.g. from a phone's scanner app) is read too.
         Exit 0 when the text is complete and valid.
     bench.py compare LOG_A LOG_B
-        The figures of two runs side by side, with the ratio B/A, and how
-        their environments differ; series matched per CPU, and said when the
-        runs measured different CPUs. Exit 0 when both logs are valid.
+        First an overview within 100 columns: per series both runs have, the
+        two least minimums, their ratio B/A and a verdict (same, same within
+        the spread of the minimums, B higher, B lower), and which facts of
+        the environments differ; then the details: every figure of each
+        series side by side with the ratio B/A, and the environments; series
+        matched per CPU, and said when the runs measured different CPUs.
+        Exit 0 when both logs are valid.
     bench.py store LOG|PHOTO... --db LAB.sqlite [--label NAME]
         Store runs in a lab's SQLite database (machines, runs, series, the
         paper's figures): a run already there is said and not stored again;
+        a source of a run already stored from another source (the same run
+        ID: its serial log and its QR code) is merged into that run, each
+        filling the figures the other does not carry;
         an invalid log is refused with its first problem's line, nothing of
         it stored. Photos of the QR code (or its text) are stored with the
         figures the code carries; the codes of all photos given are joined
@@ -43,7 +50,10 @@
         paste into GRUB's editor (key e on a menu entry). Exit 1 when nasm
         cannot assemble it. README "Measuring your own code".
 
-Figures need matplotlib (Debian: python3-matplotlib, for /usr/bin/python3);
+Figures need matplotlib (Debian: python3-matplotlib, for /usr/bin/python3):
+when the Python running bench.py lacks it, bench.py runs itself again with
+/usr/bin/python3 (or the python3 on PATH) if that one has it, or says how to
+get it;
 capture from a device needs pyserial (python3-serial). The log format is in
 the README, "Machine-readable output"; tools/benchlog/ reads it.
 """
@@ -153,6 +163,10 @@ def cmd_store(args):
         if r.duplicate:
             print(f"store: {shown}: already stored as run R{r.run_id} '{r.label}' on machine "
                   f"M{r.machine_id} (from {r.source}, {r.stored_utc}): not stored again")
+        elif r.merged:
+            print(f"store: {shown}: the same run (run ID {benchdb.run_key(log)}) as run R{r.run_id} "
+                  f"'{r.label}' on machine M{r.machine_id}: merged into it ({fmt}), {r.series} series "
+                  "added or completed")
         else:
             m = benchdb.list_runs(conn)[1][r.machine_id]
             print(f"store: {shown}: stored as run R{r.run_id} '{r.label}' ({fmt}), {r.series} series, on "
@@ -226,6 +240,29 @@ def cmd_capture(args):
     return benchcapture.main(args)
 
 
+# Set in the environment of bench.py run again by with_matplotlib: the
+# Python it chose, so that it is not looked for twice.
+REEXEC = "BENCH_PY_MATPLOTLIB"
+
+
+def with_matplotlib(argv):
+    """For a command that draws (plot; report without --no-figures): when
+    this Python lacks matplotlib, run bench.py again with the first of
+    benchplot.CANDIDATES that has it (as the Makefile runs Debian's
+    /usr/bin/python3), saying so; otherwise return, and the command says
+    how to get it (benchplot.how_to_get)."""
+    import benchplot
+    if benchplot.has_matplotlib() or os.environ.get(REEXEC):
+        return
+    other = benchplot.other_python()
+    if other:
+        print(f"bench.py: matplotlib is not available to {sys.executable}: running with {other}, "
+              "which has it", file=sys.stderr)
+        sys.stderr.flush()
+        os.execve(other, [other, os.path.abspath(__file__)] + list(argv),
+                  dict(os.environ, **{REEXEC: other}))
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="bench.py", description=__doc__.split("\n", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -284,7 +321,10 @@ def main(argv=None):
     a.add_argument("--loops", help="iterations of a loop around the copies (loops=)")
     a.add_argument("--name", help="the workload's name in the records (code.name=)")
     a.set_defaults(func=cmd_asm)
+    argv = sys.argv[1:] if argv is None else argv
     args = p.parse_args(argv)
+    if args.command == "plot" or (args.command == "report" and not args.no_figures):
+        with_matplotlib(argv)
     if args.command == "capture" and args.device and args.source:
         p.error("capture: give either --device or '-', not both")
     for attr in ("log", "log_a", "log_b"):

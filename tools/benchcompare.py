@@ -1,12 +1,20 @@
-"""tools/benchcompare.py - the text of `bench.py compare LOG_A LOG_B`: the two
-runs' environments side by side (same or DIFFERS), then per series both
-have the paper's figures of each with the ratio B/A, the series only one
-has, and the methods each skipped.
+"""tools/benchcompare.py - the text of `bench.py compare LOG_A LOG_B`. It
+opens with an overview within 100 columns (WIDTH): one line per series both
+runs have, with the two least minimums (min of mins), their ratio B/A and a
+verdict (same, same within the spread of the ensembles' minimums, B higher,
+B lower), the facts of the environments that differ, and how many series
+only one run has. The details follow: the two runs' environments side by
+side (same or DIFFERS), then per series both have the paper's figures of
+each with the ratio B/A, the series only one has, and the methods each
+skipped.
 
 Series are matched by (method, workload, unit, counter, cpu); when the two
 runs measured different CPUs that is said, and a run of the boot CPU only
 is matched with the other run's boot CPU (cpu_matching).
 """
+import math
+import textwrap
+
 from benchlog import with_unit
 from benchtext import cpus_text, env_facts, ratio, table
 
@@ -27,19 +35,24 @@ def compare_text(a, b):
         if not log.valid:
             w(f"  {tag} is NOT a valid log ({len(log.problems)} problem(s), first: {log.problems[0]}); "
               f"'bench.py report {log.path}' lists them")
-    w("")
-    w("Environment:")
     rows = []
     fa_, fb_ = dict(env_facts(a)), dict(env_facts(b))
     for label in dict.fromkeys([k for k, _ in env_facts(a)] + [k for k, _ in env_facts(b)]):
         va, vb = (f.get(label, cpus_text(lg) if label == "CPUs" else "-")
                   for f, lg in ((fa_, a), (fb_, b)))
         rows.append([label, va, vb, "same" if va == vb else "DIFFERS"])
-    out.extend(table([("",), ("A",), ("B",), ("",)], rows))
-    norm_a, norm_b = cpu_matching(a, b, w)
+    details = []
+    norm_a, norm_b = cpu_matching(a, b, lambda text: details.extend(_wrap(text) or [""]))
     series_a = {norm_a(s.key): s for s in a.series.values() if s.ensembles or s.summary}
     series_b = {norm_b(s.key): s for s in b.series.values() if s.ensembles or s.summary}
     keys_a, keys_b = list(series_a), set(series_b)
+    out.extend(overview(series_a, series_b, [r[0] for r in rows if r[3] == "DIFFERS"]))
+    w("")
+    w("Details")
+    w("")
+    w("Environment:")
+    out.extend(environment(rows))
+    out.extend(details)
     for key in keys_a:
         if key not in keys_b:
             continue
@@ -68,17 +81,22 @@ def compare_text(a, b):
     if only_a or only_b or a.skips or b.skips:
         w("")
     if only_a:
-        w(f"Only in A: {', '.join(only_a)}")
+        out.extend(_wrap(f"Only in A: {', '.join(only_a)}"))
     if only_b:
-        w(f"Only in B: {', '.join(only_b)}")
+        out.extend(_wrap(f"Only in B: {', '.join(only_b)}"))
     for tag, log in (("A", a), ("B", b)):
         if log.cpu_order:
             for (n, name), (_, why) in log.cpu_skips.items():
-                w(f"Skipped in {tag} on CPU {n}: method {name}: {why}")
+                out.extend(_wrap(f"Skipped in {tag} on CPU {n}: method {name}: {why}"))
             continue
         for name, (_, why) in log.skips.items():
-            w(f"Skipped in {tag}: method {name}: {why}")
+            out.extend(_wrap(f"Skipped in {tag}: method {name}: {why}"))
     return out
+
+
+def _wrap(text):
+    """text as lines within WIDTH columns, the lines after the first indented."""
+    return textwrap.wrap(text, WIDTH, subsequent_indent="    ", break_on_hyphens=False)
 
 
 def boot_cpu(log):
@@ -124,3 +142,83 @@ def cpu_matching(a, b, w):
     w("  series of a CPU only one run measured are listed under 'Only in A' / 'Only in B'")
     return maps[0], maps[1]
 
+
+WIDTH = 100  # columns of the overview
+
+
+def verdict(fa, fb):
+    """The overview's verdict on two series' least minimums (figures dicts
+    of Series.figures): 'same' when equal; 'same within spread' when they
+    differ by no more than the spread of the ensembles' minimums, the sum
+    of the two runs' standard deviations of the minimum values
+    (sqrt(variance of minimum values), floored); else 'B higher' or 'B
+    lower'; 'n/a' when a least minimum is missing (overflowed, or not in
+    the source)."""
+    x, y = fa.get("min_of_mins"), fb.get("min_of_mins")
+    if not isinstance(x, int) or not isinstance(y, int):
+        return "n/a"
+    if x == y:
+        return "same"
+    spread = sum(math.isqrt(v) for v in (fa.get("var_of_mins"), fb.get("var_of_mins"))
+                 if isinstance(v, int) and v >= 0)
+    if abs(y - x) <= spread:
+        return f"same within spread ({spread})"
+    return "B higher" if y > x else "B lower"
+
+
+def overview(series_a, series_b, differ):
+    """The overview's lines (module docstring), each within WIDTH columns:
+    series_a, series_b map a matched key to its Series; differ: the labels
+    of the environment facts that differ."""
+    out = ["", "Overview: the least minimum (min of mins) of each series both runs have, in TSC ticks",
+           "or the unit named; the verdict compares them with the spread of the ensembles' minimums:"]
+    rows = []
+    for key, sa in series_a.items():
+        if key not in series_b:
+            continue
+        sb = series_b[key]
+        fa, fb = sa.figures()[0], sb.figures()[0]
+        name = sa.name if sa.cpu is not None else sb.name
+        rows.append([name, _num(fa.get("min_of_mins")), _num(fb.get("min_of_mins")),
+                     ratio(fa.get("min_of_mins"), fb.get("min_of_mins")), verdict(fa, fb)])
+    header = [("series",), ("A",), ("B",), ("B/A",), ("verdict",)]
+    if rows:
+        rest = max(len(table([h for h in header[1:]], [r[1:] for r in rows])[i])
+                   for i in range(len(rows) + 1))
+        room = WIDTH - rest - 4  # the indent and the separator before A
+        for r in rows:
+            if len(r[0]) > room:
+                r[0] = r[0][:max(room - 3, 8)] + "..."
+        out.extend(table(header, rows))
+    else:
+        out.append("  (no series in both runs)")
+    only = (sum(1 for k in series_a if k not in series_b), sum(1 for k in series_b if k not in series_a))
+    if any(only):
+        out.append(f"  {only[0]} series only in A, {only[1]} only in B: listed at the end")
+    env = ("Environment: " + (", ".join(differ) + " differ" if differ else "the same in every fact")
+           + " (the details below)")
+    out.extend(_wrap(env))
+    return out
+
+
+def environment(rows):
+    """The environments' facts, rows [label, A, B, 'same' or 'DIFFERS'], as
+    lines within WIDTH columns: 'label  same: value', or 'label  DIFFERS:'
+    and the two values on lines of their own, long values wrapped."""
+    pad = max(len(r[0]) for r in rows) + 4
+    out = []
+    for label, va, vb, state in rows:
+        head = f"  {label.ljust(pad - 2)}"
+        if state == "same":
+            out += textwrap.wrap(f"same: {va}", WIDTH, initial_indent=head,
+                                 subsequent_indent=" " * (pad + 6)) or [head.rstrip()]
+        else:
+            out.append(f"{head}DIFFERS:")
+            for tag, v in (("A", va), ("B", vb)):
+                out += textwrap.wrap(f"{tag}: {v}", WIDTH, initial_indent=" " * (pad + 2),
+                                     subsequent_indent=" " * (pad + 5))
+    return out
+
+
+def _num(v):
+    return str(v) if isinstance(v, int) else "n/a"

@@ -15,11 +15,18 @@ Tables (schema version SCHEMA_VERSION, in PRAGMA user_version):
              all equal and whose TSC rate agrees within the two rates' stated
              bounds (a re-measured rate moves by a few ppm; a different
              clock, e.g. QEMU's -icount, is another machine).
-  runs       one per run: the digest of the log's records (run_digest: the
-             same run stored twice is found, not duplicated), a label, where
-             it came from, its format, the config record and the command
-             line, the end record's status and the final line, its own TSC
-             rate, and when it was stored (UTC).
+  runs       one per run: the kernel's run ID (run_key: the env record's
+             run_id, the QR code's run line; kernel/runid.h), the digest of
+             the first source's records (run_digest), a label, where it came
+             from, its format, the config record and the command line, the
+             end record's status and the final line, its own TSC rate, and
+             when it was stored (UTC).
+  sources    every source stored into a run: its digest (the same source
+             stored twice is found, not duplicated), file, format, when. A
+             source whose run ID is already stored is merged into that run
+             (merge()): the serial log carries every figure of every series,
+             the QR code the summary figures it holds; each fills what the
+             run did not have yet, and a figure both carry must be equal.
   skips      the methods a run skipped, with the kernel's reason.
   series     one per (run, method, workload, unit, counter, cpu): cpu is
              the CPU's number (MADT order) in a run with cpus= other than
@@ -34,9 +41,14 @@ Tables (schema version SCHEMA_VERSION, in PRAGMA user_version):
              errors. Units: the series' unit (TSC ticks, core cycles,
              instructions), squared for total variance and variance of
              minimum values, to the 4th for variance of variances; spurious
-             and errors count ensembles. NULL: the kernel's exact arithmetic
-             overflowed (null in the record) or the log's format lacks the
-             figure (median of medians in an output=human log).
+             and errors count ensembles. NULL: the figure is named in
+             absent (no source stored carries it: a QR code's text has no
+             total variance of a workload, an output=human log no median of
+             medians), else the kernel's exact arithmetic overflowed (null
+             in the record).
+
+Schema version 1 (before run IDs and sources) is upgraded in place when
+opened: the run_key and absent columns and the sources table are added.
 
 Figures are exact integers. SQLite's integers are signed 64-bit, the
 kernel's figures unsigned 64-bit: a figure of 2^63 or more is stored as its
@@ -54,12 +66,14 @@ import datetime
 import hashlib
 import json
 import os
+import re
 import sqlite3
 
 from benchlog import TSC
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 I64_MAX = (1 << 63) - 1
+RUN_KEY = re.compile(r"^[0-9a-f]{16}$")  # kernel/runid.h: 16 lower-case hex digits
 
 SCHEMA = """
 CREATE TABLE machines (
@@ -78,7 +92,8 @@ CREATE TABLE machines (
 CREATE TABLE runs (
     id          INTEGER PRIMARY KEY,
     machine_id  INTEGER NOT NULL REFERENCES machines(id),
-    digest      TEXT NOT NULL UNIQUE,   -- run_digest(): SHA-256 of the records, hex
+    digest      TEXT NOT NULL UNIQUE,   -- run_digest() of the first source: SHA-256 of the records, hex
+    run_key     TEXT UNIQUE,            -- the kernel's run ID (16 hex digits); NULL: a log before run IDs
     label       TEXT NOT NULL,
     source      TEXT,                   -- the file it was stored from
     format      TEXT NOT NULL,          -- 'serial log'
@@ -96,6 +111,13 @@ CREATE TABLE runs (
     output      TEXT,                   -- config: output= level
     cmdline     TEXT,                   -- the env record's command line
     config_json TEXT                    -- the whole config record
+);
+CREATE TABLE sources (
+    run_id      INTEGER NOT NULL REFERENCES runs(id),
+    digest      TEXT NOT NULL UNIQUE,   -- run_digest() of this source
+    source      TEXT,                   -- the file(s) it was stored from
+    format      TEXT NOT NULL,          -- 'serial log', 'QR code photo', 'QR code text'
+    stored_utc  TEXT NOT NULL
 );
 CREATE TABLE skips (
     run_id      INTEGER NOT NULL REFERENCES runs(id),
@@ -126,8 +148,25 @@ CREATE TABLE summaries (
     max_dev_all,          -- [unit]
     spurious,             -- [ensembles]
     median_of_medians,    -- [unit]
-    errors                -- [ensembles]
+    errors,               -- [ensembles]
+    absent      TEXT      -- the figures no source stored carries, space-separated; NULL: none
 );
+"""
+
+# Schema version 1 -> 2: run IDs, the sources, what a source does not carry.
+UPGRADE_1 = """
+ALTER TABLE runs ADD COLUMN run_key TEXT;
+CREATE UNIQUE INDEX runs_run_key ON runs(run_key);
+CREATE TABLE sources (
+    run_id      INTEGER NOT NULL REFERENCES runs(id),
+    digest      TEXT NOT NULL UNIQUE,
+    source      TEXT,
+    format      TEXT NOT NULL,
+    stored_utc  TEXT NOT NULL
+);
+INSERT INTO sources (run_id, digest, source, format, stored_utc)
+    SELECT id, digest, source, format, stored_utc FROM runs;
+ALTER TABLE summaries ADD COLUMN absent TEXT;
 """
 
 # The figures of a summary: column -> (what it is, power of the unit).
@@ -163,11 +202,13 @@ class Refused(Exception):
 class Stored:
     """What store() did: run_id and machine_id; duplicate is True when the
     run was already there (then nothing was written); new_machine when its
-    machine was added; series: how many series were stored."""
+    machine was added; series: how many series were stored; merged when
+    the source was merged into a run of the same run ID (merge())."""
 
     def __init__(self, run_id, machine_id, label, duplicate=False, new_machine=False, series=0,
-                 source=None, stored_utc=None):
+                 source=None, stored_utc=None, merged=False):
         self.run_id, self.machine_id, self.label = run_id, machine_id, label
+        self.merged = merged
         self.duplicate, self.new_machine, self.series = duplicate, new_machine, series
         self.source, self.stored_utc = source, stored_utc
 
@@ -189,6 +230,9 @@ def connect(path, create=False):
         if not create:
             raise DbError(f"{path}: an empty database, no runs stored yet")
         conn.executescript("BEGIN IMMEDIATE;\n" + SCHEMA +
+                           f"PRAGMA user_version = {SCHEMA_VERSION};\nCOMMIT;\n")
+    elif version == 1 and "runs" in tables:
+        conn.executescript("BEGIN IMMEDIATE;\n" + UPGRADE_1 +
                            f"PRAGMA user_version = {SCHEMA_VERSION};\nCOMMIT;\n")
     elif version != SCHEMA_VERSION or "runs" not in tables:
         conn.close()
@@ -285,9 +329,12 @@ def find_machine(conn, ident):
 
 
 def series_figures(log, s):
-    """The summaries columns of a series: its summary record's figures (or
-    those recomputed from its ensembles), net from the record or as min of
-    mins minus the min of mins of the method's workload empty."""
+    """(the summaries columns of a series, the set of those the log does not
+    carry): its summary record's figures (or those recomputed from its
+    ensembles), net from the record or as min of mins minus the min of mins
+    of the method's workload empty. A figure the record has as null (an
+    overflow) is carried; one it lacks (a QR code's text carries no total
+    variance of a workload) is not."""
     f, _ = s.figures()
     mins = f.get("min_of_mins")
     offset, net = f.get("offset"), f.get("net_min")
@@ -297,11 +344,19 @@ def series_figures(log, s):
             offset = empty.figures()[0].get("min_of_mins")
     if net is None and isinstance(mins, int) and isinstance(offset, int):
         net = mins - offset
-    return {"min_of_mins": mins, "offset": offset, "net": net,
-            "total_variance": f.get("total_variance"), "var_of_vars": f.get("var_of_vars"),
-            "var_of_mins": f.get("var_of_mins"), "max_dev_all": f.get("max_dev_all"),
-            "spurious": f.get("spurious"), "median_of_medians": f.get("median_of_medians"),
-            "errors": f.get("errors")}
+    out = {"min_of_mins": mins, "offset": offset, "net": net}
+    for k in ("total_variance", "var_of_vars", "var_of_mins", "max_dev_all", "spurious",
+              "median_of_medians", "errors"):
+        out[k] = f.get(k)
+    absent = {k for k, v in out.items() if v is None and (k in ("offset", "net") or k not in f)}
+    return out, absent
+
+
+def run_key(log):
+    """The kernel's run ID of a log (the env record's run_id, or the QR
+    code's run line), or None for a log before run IDs."""
+    v = (log.env or {}).get("run_id")
+    return v if isinstance(v, str) and RUN_KEY.match(v) else None
 
 
 def refusal(log):
@@ -321,22 +376,28 @@ def refusal(log):
 def store(conn, log, source=None, label=None, fmt="serial log"):
     """Store one parsed log in one transaction; returns a Stored. Raises
     Refused (nothing written) when the log is not valid (the first problem,
-    with its line number) or lacks an env record; a run whose digest is
-    already stored is not stored again (Stored.duplicate). Any error while
-    writing rolls the whole run back."""
+    with its line number) or lacks an env record; a source whose digest is
+    already stored is not stored again (Stored.duplicate); a source whose
+    run ID (env run_id) is already stored is merged into that run (merge(),
+    Stored.merged). Any error while writing rolls the whole run back."""
     why = refusal(log)
     if why:
         raise Refused(why, invalid=not log.valid)
     digest = run_digest(log)
+    key = run_key(log)
     label = label or (os.path.splitext(os.path.basename(source))[0] if source else "run")
     conn.execute("BEGIN IMMEDIATE")
     try:
-        old = conn.execute("SELECT id, machine_id, label, source, stored_utc FROM runs WHERE digest = ?",
-                           (digest,)).fetchone()
+        old = conn.execute("SELECT r.id, r.machine_id, r.label, s.source, s.stored_utc FROM sources s "
+                           "JOIN runs r ON r.id = s.run_id WHERE s.digest = ?", (digest,)).fetchone()
         if old:
             conn.execute("ROLLBACK")
             return Stored(old[0], old[1], old[2], duplicate=True, source=old[3], stored_utc=old[4])
-        result = _insert(conn, log, digest, source, label, fmt)
+        same = key and conn.execute("SELECT id FROM runs WHERE run_key = ?", (key,)).fetchone()
+        if same:
+            result = merge(conn, same[0], log, digest, source, fmt)
+        else:
+            result = _insert(conn, log, digest, source, label, fmt)
         conn.execute("COMMIT")
         return result
     except BaseException:
@@ -355,8 +416,9 @@ def _insert(conn, log, digest, source, label, fmt):
                            f"({', '.join('?' * len(cols))})", [ident[k] for k in cols]).lastrowid
     cfg, env, end = log.config or {}, log.env or {}, log.end or {}
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    run = {"machine_id": mid, "digest": digest, "label": label, "source": source, "format": fmt,
-           "stored_utc": now, "status": end.get("status"), "final_line": log.final_line,
+    run = {"machine_id": mid, "digest": digest, "run_key": run_key(log), "label": label,
+           "source": source, "format": fmt, "stored_utc": now,
+           "status": end.get("status"), "final_line": log.final_line,
            "tsc_hz": ident["tsc_hz"], "tsc_ppm": ident["tsc_ppm"], "tsc_source": ident["tsc_source"],
            "ensembles": cfg.get("ensembles"), "samples": cfg.get("samples"),
            "warmup": cfg.get("warmup"), "methods": cfg.get("methods"),
@@ -365,26 +427,111 @@ def _insert(conn, log, digest, source, label, fmt):
            "config_json": json.dumps(cfg, sort_keys=True, default=str) if cfg else None}
     rid = conn.execute(f"INSERT INTO runs ({', '.join(run)}) VALUES ({', '.join('?' * len(run))})",
                        [to_db(v) for v in run.values()]).lastrowid
+    conn.execute("INSERT INTO sources (run_id, digest, source, format, stored_utc) VALUES (?, ?, ?, ?, ?)",
+                 (rid, digest, source, fmt, now))
+    for method, reason in skip_reasons(log):
+        conn.execute("INSERT INTO skips (run_id, method, reason) VALUES (?, ?, ?)", (rid, method, reason))
+    n = sum(1 for s in log.series.values() if (s.summary or s.ensembles) and _add_series(conn, rid, log, s))
+    return Stored(rid, mid, label, new_machine=new, series=n, source=source, stored_utc=now)
+
+
+def skip_reasons(log):
+    """(method, reason) of each method the log skipped; per-CPU runs: the
+    CPUs it was skipped on when not all."""
     for method, (_, reason) in log.skips.items():
         on = [n for (n, m) in getattr(log, "cpu_skips", {}) if m == method and n is not None]
         if on and len(on) < len(log.cpu_order):  # per-CPU runs: skipped on some CPUs only
             reason += f" (on CPU {', '.join(map(str, on))} only)"
-        conn.execute("INSERT INTO skips (run_id, method, reason) VALUES (?, ?, ?)", (rid, method, reason))
+        yield method, reason
+
+
+def _add_series(conn, rid, log, s):
+    """Insert series s of log into run rid, with its figures; returns True."""
+    f, absent = series_figures(log, s)
+    cpu = s.cpu
+    sid = conn.execute("INSERT INTO series (run_id, method, workload, unit, counter, cpu, "
+                       "ensembles, samples) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (rid, s.method, s.workload, s.unit, s.counter,
+                        cpu if isinstance(cpu, int) else None,
+                        s.figures()[0].get("ensembles", len(s.ensembles)), s.samples)).lastrowid
+    conn.execute(f"INSERT INTO summaries (series_id, {', '.join(f)}, absent) VALUES "
+                 f"(?, {', '.join('?' * len(f))}, ?)",
+                 [sid] + [to_db(v) for v in f.values()] + [" ".join(sorted(absent)) or None])
+    return True
+
+
+# Runs columns a merged source fills where the run has none yet.
+FILLED = ("status", "final_line", "tsc_hz", "tsc_ppm", "tsc_source", "ensembles", "samples", "warmup",
+          "methods", "workloads", "output", "cmdline", "config_json")
+# What a QR code says for a skip's reason (tools/benchqr.py): the serial log's replaces it.
+QR_REASON = "skipped (the reason is in the serial log"
+
+
+def merge(conn, rid, log, digest, source, fmt):
+    """Merge a source of a run already stored (the same run ID) into run
+    rid, inside the caller's transaction: each figure the run lacks (NULL
+    and named in absent) that this source carries is filled in; series
+    and skips the run lacks are added; the run's columns it lacks (FILLED)
+    are filled; the source is added to its sources. Raises Refused when
+    the source's machine or a figure both carry differs (another run
+    under the same ID?): nothing is written. Returns a Stored with merged
+    True and series the number of series added or completed."""
+    r = conn.execute("SELECT machine_id, label, source, format FROM runs WHERE id = ?", (rid,)).fetchone()
+    mid, label, old_source, old_fmt = r
+    ident = machine_identity(log)
+    m = conn.execute(f"SELECT {', '.join(IDENTITY[:4])} FROM machines WHERE id = ?", (mid,)).fetchone()
+    for k, v in zip(IDENTITY[:4], m):
+        if ident[k] is not None and v is not None and ident[k] != v:
+            raise Refused(f"run ID {run_key(log)} is already stored as run R{rid} on machine M{mid}, "
+                          f"whose {k} is {v}, this source's {ident[k]}: not merged")
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     n = 0
     for s in log.series.values():
         if not (s.summary or s.ensembles):
             continue
-        f = series_figures(log, s)
-        cpu = s.cpu
-        sid = conn.execute("INSERT INTO series (run_id, method, workload, unit, counter, cpu, "
-                           "ensembles, samples) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        row = conn.execute("SELECT s.id, su.absent FROM series s JOIN summaries su ON su.series_id = s.id "
+                           "WHERE s.run_id = ? AND s.method = ? AND s.workload IS ? AND s.unit = ? AND "
+                           "s.counter IS ? AND s.cpu IS ?",
                            (rid, s.method, s.workload, s.unit, s.counter,
-                            cpu if isinstance(cpu, int) else None,
-                            s.figures()[0].get("ensembles", len(s.ensembles)), s.samples)).lastrowid
-        conn.execute(f"INSERT INTO summaries (series_id, {', '.join(f)}) VALUES "
-                     f"(?, {', '.join('?' * len(f))})", [sid] + [to_db(v) for v in f.values()])
-        n += 1
-    return Stored(rid, mid, label, new_machine=new, series=n, source=source, stored_utc=now)
+                            s.cpu if isinstance(s.cpu, int) else None)).fetchone()
+        if row is None:
+            n += _add_series(conn, rid, log, s)
+            continue
+        sid, had = row[0], set((row[1] or "").split())
+        f, absent = series_figures(log, s)
+        stored = dict(zip(f, (from_db(v) for v in conn.execute(
+            f"SELECT {', '.join(f)} FROM summaries WHERE series_id = ?", (sid,)).fetchone())))
+        fill = {k: v for k, v in f.items() if k in had and k not in absent}
+        for k, v in f.items():
+            if k not in had and k not in absent and stored[k] != v:
+                raise Refused(f"run ID {run_key(log)} is already stored as run R{rid}, but its {k} of "
+                              f"{s.name} is {stored[k]} there and {v} in this source: not merged")
+        if fill:
+            left = " ".join(sorted(had - set(fill))) or None
+            conn.execute(f"UPDATE summaries SET {', '.join(k + ' = ?' for k in fill)}, absent = ? "
+                         "WHERE series_id = ?", [to_db(v) for v in fill.values()] + [left, sid])
+            n += 1
+        if s.ensembles or s.summary:
+            conn.execute("UPDATE series SET ensembles = COALESCE(ensembles, ?), samples = COALESCE(samples, ?) "
+                         "WHERE id = ?", (s.figures()[0].get("ensembles", len(s.ensembles)) or None,
+                                          s.samples, sid))
+    for method, reason in skip_reasons(log):
+        conn.execute("INSERT INTO skips (run_id, method, reason) VALUES (?, ?, ?) ON CONFLICT (run_id, method) "
+                     "DO UPDATE SET reason = excluded.reason WHERE skips.reason LIKE ?",
+                     (rid, method, reason, QR_REASON + "%"))
+    cfg, env, end = log.config or {}, log.env or {}, log.end or {}
+    new = {"status": end.get("status"), "final_line": log.final_line, "tsc_hz": ident["tsc_hz"],
+           "tsc_ppm": ident["tsc_ppm"], "tsc_source": ident["tsc_source"],
+           "ensembles": cfg.get("ensembles"), "samples": cfg.get("samples"), "warmup": cfg.get("warmup"),
+           "methods": cfg.get("methods"), "workloads": cfg.get("workloads"), "output": cfg.get("output"),
+           "cmdline": env.get("cmdline"),
+           "config_json": json.dumps(cfg, sort_keys=True, default=str) if cfg else None}
+    conn.execute(f"UPDATE runs SET {', '.join(f'{k} = COALESCE({k}, ?)' for k in FILLED)}, source = ?, "
+                 "format = ? WHERE id = ?", [to_db(new[k]) for k in FILLED] +
+                 [f"{old_source}, {source}", " + ".join(dict.fromkeys(old_fmt.split(" + ") + [fmt])), rid])
+    conn.execute("INSERT INTO sources (run_id, digest, source, format, stored_utc) VALUES (?, ?, ?, ?, ?)",
+                 (rid, digest, source, fmt, now))
+    return Stored(rid, mid, label, series=n, source=source, stored_utc=now, merged=True)
 
 
 # --- reading --------------------------------------------------------------------------
@@ -421,10 +568,22 @@ def list_runs(conn):
     return runs, machines
 
 
+class NotInSource:
+    """A figure no source of the run carries (summaries.absent)."""
+
+    def __str__(self):
+        return "not in this source"
+
+    __repr__ = __str__
+
+
+NOT_IN_SOURCE = NotInSource()
+
+
 def figure_cells(conn, figure, unit=TSC, workload=None, method=None):
     """(rows, cells): rows are (method, workload, counter, cpu) in the order
-    first stored; cells[(row, run_id)] is the figure (an int, or None where
-    it overflowed or the format lacks it)."""
+    first stored; cells[(row, run_id)] is the figure: an int, None where it
+    overflowed, NOT_IN_SOURCE where no source stored carries it."""
     if figure not in FIGURES:
         raise ValueError(f"unknown figure {figure!r}")
     where, args = ["s.unit = ?"], [unit]
@@ -435,13 +594,14 @@ def figure_cells(conn, figure, unit=TSC, workload=None, method=None):
         where.append("s.method = ?")
         args.append(method)
     rows, cells = {}, {}
-    for run_id, m, w, counter, cpu, value in conn.execute(
-            f"SELECT s.run_id, s.method, s.workload, s.counter, s.cpu, su.{figure} FROM series s "
+    for run_id, m, w, counter, cpu, value, absent in conn.execute(
+            f"SELECT s.run_id, s.method, s.workload, s.counter, s.cpu, su.{figure}, su.absent FROM series s "
             f"JOIN summaries su ON su.series_id = s.id WHERE {' AND '.join(where)} ORDER BY s.id",
             args):
         row = (m, w, counter, cpu)
         rows.setdefault(row, None)
-        cells[(row, run_id)] = from_db(value)
+        cells[(row, run_id)] = (NOT_IN_SOURCE if value is None and figure in (absent or "").split()
+                                else from_db(value))
     return list(rows), cells
 
 
@@ -503,7 +663,8 @@ def plot(conn, path, figure="net", unit=TSC, workload=None, method=None):
                     xs.append(x)
                     hs.append(v)
                 else:
-                    note = absent_text(run, m) if (r, run["id"]) not in cells else "n/a"
+                    note = (absent_text(run, m) if (r, run["id"]) not in cells else
+                            "not in source" if v is NOT_IN_SOURCE else "n/a")
                     ax.text(x, 0, "not run" if note == "-" else note, rotation=90, ha="center",
                             va="bottom", fontsize=7, color="tab:gray")
             brand = machines[run["machine_id"]]["brand"] or "?"

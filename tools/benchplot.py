@@ -13,10 +13,17 @@ Paoloni's paper (2010) the plot mirrors:
                 records
 
 matplotlib is imported on first use, so the rest of the tools work without it.
+A Python without it is helped: other_python() finds one that has it (as the
+Makefile uses Debian's /usr/bin/python3, whose python3-matplotlib a pyenv's or
+a venv's python3 on PATH does not see), and tools/bench.py runs itself again
+with that one; when there is none, how_to_get() says how to install it.
 """
 import collections
 import os
 import re
+import shutil
+import subprocess
+import sys
 
 from benchlog import TSC, unit_name
 
@@ -30,6 +37,45 @@ class NoMatplotlib(Exception):
     pass
 
 
+# Where a Python with matplotlib is looked for, in order: the Makefile's
+# PYTHON (Debian's own, which sees python3-matplotlib), then the python3 on
+# PATH, then a locally built one.
+CANDIDATES = ("/usr/bin/python3", "python3", "/usr/local/bin/python3")
+
+
+def has_matplotlib():
+    """Whether this Python can import matplotlib."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def other_python(candidates=CANDIDATES):
+    """The path of the first of candidates (a path, or a name looked up on
+    PATH) that imports matplotlib (each tried with a 60 s timeout), or None."""
+    for c in candidates:
+        path = shutil.which(c)
+        if not path:
+            continue
+        try:
+            if subprocess.run([path, "-c", "import matplotlib"], stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=60).returncode == 0:
+                return path
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+    return None
+
+
+def how_to_get(reason=""):
+    """What to do when no Python here has matplotlib, as one sentence."""
+    return (f"matplotlib is not available to {sys.executable}{': ' + reason if reason else ''}, nor to "
+            f"any of {', '.join(CANDIDATES)}: install it (Debian, Ubuntu: sudo apt-get install "
+            f"python3-matplotlib, for /usr/bin/python3, which bench.py then finds by itself; "
+            f"elsewhere: {sys.executable} -m pip install matplotlib)")
+
+
 def pyplot():
     """matplotlib.pyplot on the Agg backend, or NoMatplotlib saying how to get it."""
     global _plt
@@ -39,12 +85,7 @@ def pyplot():
             matplotlib.use("Agg")
             import matplotlib.pyplot as plt
         except ImportError as e:
-            import sys
-            hint = (" (Debian's python3-matplotlib is installed for /usr/bin/python3: run the "
-                    "tools with /usr/bin/python3)" if os.path.exists("/usr/bin/python3")
-                    and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3")
-                    else " (apt-get install python3-matplotlib)")
-            raise NoMatplotlib(f"matplotlib is not available to {sys.executable}: {e}{hint}")
+            raise NoMatplotlib(how_to_get(str(e)))
         plt.rcParams.update({"figure.dpi": 100, "savefig.dpi": 100, "font.size": 9,
                              "axes.grid": True, "grid.alpha": 0.3})
         _plt = plt

@@ -15,7 +15,8 @@ not give its CRC are problems of the log, named with the line of the joined
 body they concern where there is one.
 
 What the text carries becomes records and series as benchlog makes them
-from a serial log: env (vendor, family, model, stepping, brand, hypervisor),
+from a serial log: env (the run ID, vendor, family, model, stepping, brand,
+hypervisor),
 machine (microcode), tsc_rate, config (sizes, methods, verdict limits),
 verdict and recommendation records, skips (without the kernel's reason),
 code= (code, per_copy and code_fault records), the final line and an end
@@ -26,7 +27,8 @@ unit) and per workload its series in each unit (net least minimum, and min
 of mins = net + offset). Ensembles, medians, max deviations and spurious
 minimums are not in the text: those figures are absent (not None, which
 means an overflow). The run's digest (tools/benchdb.py) is the SHA-256 of
-the joined body: the same code stored twice is one run.
+the joined body: the same code stored twice is one source; its run ID
+makes it one run with the same run's serial log (benchdb.merge).
 """
 import hashlib
 import os
@@ -40,6 +42,7 @@ import base64
 from benchlog import Log, Problem
 
 MAGIC = "bench1 "
+RUN_ID = re.compile(r"^[0-9a-f]{16}$")
 HEADER = re.compile(r"^bench1 ([1-9])/([1-9]) ([0-9a-f]{8})$")
 UNITS = ("tsc_ticks", "core_cycles", "instructions")
 OWN_UNIT = {"t": "tsc_ticks", "c": "core_cycles"}
@@ -222,7 +225,11 @@ def parse_body(body, path="QR code", crc=None, problems=()):
         kind, _, rest = line.partition(" ")
         toks = rest.split(" ")
         try:
-            if kind == "vendor":
+            if kind == "run":  # the run's ID (kernel/runid.h), as the env record's run_id
+                if not RUN_ID.match(rest):
+                    raise ValueError("not 16 lower-case hex digits")
+                env["run_id"] = rest
+            elif kind == "vendor":
                 env["vendor"] = rest
             elif kind == "brand":
                 env["brand"] = "" if rest == "-" else rest

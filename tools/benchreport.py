@@ -8,12 +8,14 @@ total variance, variance of variances, variance of minimums, absolute max
 deviation, spurious minimums), per CPU and side by side for per-CPU runs
 (P-cores, then E-cores), the skipped methods, the records beside the
 statistics (verdicts, the resolution test, counters, the recommendation),
-each dumped ensemble recomputed from its raw samples, the figures written,
-the notes, and the verdict on the log.
+the platform's and the measurement's records (tools/benchrecords.py), each
+dumped ensemble recomputed from its raw samples, the figures written, the
+notes, and the verdict on the log.
 """
 import benchasm
 import benchlog
 from benchlog import TSC, unit_name, with_unit
+from benchrecords import platform_lines
 from benchtext import env_facts, ratio, table
 
 def net_of(log, s):
@@ -200,6 +202,12 @@ def report_text(log, figures=None, figure_error=None):
         for name, (no, why) in log.skips.items():
             w(f"  {name}: {why} (line {no})")
     extra_kinds(log, w)
+    platform = platform_lines(log)
+    if platform:
+        w("")
+        w("Platform and measurement records:")
+        for line in platform:
+            w(f"  {line}")
     if getattr(log, "qr_disturbances", None):
         w("")
         w("SMIs and NMIs during each method's ensembles (na: SMIs not counted on this machine; "

@@ -14,11 +14,14 @@ OVERFLOWING = ("total_variance", "var_of_vars", "var_of_mins")
 
 
 def db_cell(cells, row, run, figure):
-    """A table cell: the figure, 'overflow' or 'n/a' where it is NULL,
+    """A table cell: the figure, 'not in this source' where no source of
+    the run carries it, 'overflow' or 'n/a' where it is NULL otherwise,
     'skipped' or '-' where the run has no such series."""
     if (row, run["id"]) not in cells:
         return benchdb.absent_text(run, row[0])
     v = cells[(row, run["id"])]
+    if v is benchdb.NOT_IN_SOURCE:
+        return str(v)
     if v is None:
         return "overflow" if figure in OVERFLOWING else "n/a"
     return str(v)
@@ -69,6 +72,10 @@ def db_table(conn, args):
     flat = [c for line in body for c in line[2:]]
     if "-" in flat:
         notes.append("-: not measured in that run (not selected)")
+    if str(benchdb.NOT_IN_SOURCE) in flat:
+        notes.append("not in this source: no source stored of that run carries the figure (a QR code "
+                     "carries no total variance of a workload; store the run's serial log too, and the "
+                     "figures merge into the same run)")
     if "n/a" in flat:
         notes.append("n/a: not in that run's log (e.g. medians in an output=human log)")
     if "overflow" in flat:

@@ -81,11 +81,12 @@ def expected_body(run):
     env, cfg = run.one("env"), run.one("config")
     mc = run.one("machine")["microcode"]
     rate = run.one("tsc_rate")
-    out = [f"vendor {env['vendor']}",
-           f"cpu {env['family']} {env['model']} {env['stepping']} {'-' if mc is None else hex(mc)}",
-           f"brand {env['brand'] or '-'}",
-           f"hv {env['hypervisor_vendor'] if env['hypervisor'] else 'none'}",
-           f"tsc {rate['hz']} {rate['ppm']} {rate['source']}"]
+    out = [f"run {env['run_id']}"] if env.get("run_id") else []  # kernel/runid.h
+    out += [f"vendor {env['vendor']}",
+            f"cpu {env['family']} {env['model']} {env['stepping']} {'-' if mc is None else hex(mc)}",
+            f"brand {env['brand'] or '-'}",
+            f"hv {env['hypervisor_vendor'] if env['hypervisor'] else 'none'}",
+            f"tsc {rate['hz']} {rate['ppm']} {rate['source']}"]
     step = run.by("tsc_step")
     if step:
         out.append(f"tstep {step[-1]['step']} {'sure' if step[-1]['sure'] else 'may'}")

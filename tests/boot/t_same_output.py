@@ -49,3 +49,13 @@ def test_same_output_masks_hide_only_their_figures():
           "the image's addresses in a fault report are not masked")
     check(not same(fault, fault.replace("CR2=0000000000000000", "CR2=0000100000000000")), "CR2 is masked")
     check(not same(fault, fault.replace("RFLAGS=0000000000000046", "RFLAGS=0000000000000246")), "RFLAGS is masked")
+    run = ("run: ID 5fa8d84403b9994a (made from the TSC at boot, the APIC ID 0, RDRAND, the CMOS clock)\n"
+           '{"rec":"env","run_id":"5fa8d84403b9994a","vendor":"AuthenticAMD"}\nrun ID 5fa8d84403b9994a (the serial')
+    check(same(run, run.replace("5fa8d84403b9994a", "0123456789abcdef")), "the run ID is not masked")
+    check(not same(run, run.replace("RDRAND", "RDSEED")), "what the run ID was made from is masked")
+    check(not same(run, run.replace("AuthenticAMD", "GenuineIntel")), "the env record around the run ID is masked")
+    check(not same(run, run.replace('"run_id":"5fa8d84403b9994a"', '"run_id":"5fa8d844"')),
+          "a run ID that is not 16 hex digits is masked")
+    screen = "run ID 5fa8d84403b9994a (the serial log's and the QR code's too)\npixels sha256 " + "ab" * 32
+    check(same(screen, screen.replace("ab" * 32, "cd" * 32)), "the framebuffer's pixel hash is not masked")
+    check(not same(screen, screen.replace("QR code's", "QR codes")), "the screen's text is masked")

@@ -21,6 +21,7 @@ and what they print is checked against the records read here with plain
 json (records()), not with tools/benchlog. workdir(name) is a test's
 output directory, $BENCH_BUILD/tools-tests/NAME/, emptied.
 """
+import hashlib
 import json
 import os
 import re
@@ -174,6 +175,38 @@ def table_rows(out, unit="TSC ticks"):
     return rows
 
 
+def another_run(text, tag):
+    """A real log's text made into another run's: its run ID (the run: line
+    and the env record's run_id, kernel/runid.h) replaced by one made from
+    tag, so that store keeps a log made from a real one apart from it
+    rather than merging the two as one run's sources."""
+    new = hashlib.sha256(tag.encode()).hexdigest()[:16]
+    text = re.sub(r"^run: ID [0-9a-f]{16}", f"run: ID {new}", text, flags=re.M)
+    return re.sub(r'"run_id":"[0-9a-f]{16}"', f'"run_id":"{new}"', text)
+
+
+def unwrapped(out):
+    """compare's text with each wrapped line (continued on the next, indented
+    by 4) joined into one."""
+    return re.sub(r"\n    (?=\S)", " ", out)
+
+
+def compare_ratios(out):
+    """The B/A cells of compare's per-series tables (its details, after the
+    overview): every row under a "figure  A  B  B/A" header up to the blank
+    line after it."""
+    ratios, on = [], False
+    for line in out.split("\n"):
+        if re.match(r"  figure +A +B +B/A$", line):
+            on = True
+        elif on and line.strip():
+            m = re.search(r"  (\S+(?: \(both 0\)| \(A is 0\))?)$", line)
+            ratios.append(m.group(1) if m else line)
+        else:
+            on = False
+    return ratios
+
+
 def check_pngs(outdir, expected, out):
     pngs = sorted(f for f in os.listdir(outdir) if f.endswith(".png"))
     for name in expected:
@@ -264,7 +297,7 @@ def parse_db_table(out):
     for l in lines[i + 1:]:
         if not l.strip():
             break
-        cells = l.split()
+        cells = re.split(r" {2,}", l.strip())  # a cell may be words: "not in this source"
         if cells[0].startswith("M") or cells[0].startswith("["):
             continue    # the machine and unit header lines
         rows[(cells[0], cells[1])] = cells[2:]

@@ -6,7 +6,7 @@ counters' units; an output=human method in its own unit.
 import json
 import re
 
-from common import bench, boot, check, lines_of, table_rows, workdir, write
+from common import bench, boot, check, compare_ratios, lines_of, table_rows, workdir, write
 
 
 def compact_lines(lines):
@@ -31,8 +31,7 @@ def test_compact_and_full_report_compare_the_same():
           "the report does not say which ensemble records the log has", oa)
     rc, out = bench("compare", a, b)
     check(rc == 0, f"compare: exit status {rc}", out)
-    ratios = re.findall(r"^  \S.*?  (\S+(?: \(both 0\))?)$", out.split("\n\n", 2)[2], re.M)
-    figures = [r for r in ratios if r != "B/A"]
+    figures = compare_ratios(out)
     check(figures and all(r in ("1", "- (both 0)") for r in figures),
           f"compare finds figures that differ: {sorted(set(figures))}", out)
 

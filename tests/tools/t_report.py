@@ -8,7 +8,7 @@ import os
 import re
 
 from common import (OUTPUT_LEVELS, bench, boot, check, check_pngs, check_table_against_summaries,
-                    lines_of, methods_run, parse_db_table, read, records, store_lab, table_rows,
+                    compare_ratios, lines_of, methods_run, parse_db_table, read, records, store_lab, table_rows,
                     workdir, write)
 
 
@@ -131,8 +131,7 @@ def test_report_compare_store_output_summary():
     check("no figures: an output=summary log has no per-ensemble lines" in out and
           not any(f.endswith(".png") for f in os.listdir(d)), "figures, or no word why there are none", out)
     rc, out = bench("compare", a, b)
-    ratios = re.findall(r"^  \S.*?  (\S+(?: \(both 0\))?)$", out.split("\n\n", 2)[2], re.M)
-    figures = [r for r in ratios if r != "B/A"]
+    figures = compare_ratios(out)
     check(rc == 0 and figures and all(r in ("1", "- (both 0)") for r in figures) and
           "(A: 8 ensembles x 200 samples, B: 8 x 200)" in out, f"compare: {sorted(set(figures))}", out)
     db, _, out = store_lab(workdir("db_summary"), ("output-summary", "output-both"))

@@ -226,7 +226,7 @@ def test_db_exact_u64_figures():
 def test_db_every_output_level():
     """Runs stored from output=human, json, both and full (the same -icount
     run; compact ensemble records in json and both) give the same table; a
-    human log has no medians: n/a, said why."""
+    human log has no medians: "not in this source", said why."""
     d = workdir("db_levels")
     db, _, out = store_lab(d, tuple(f"output-{lv}" for lv in OUTPUT_LEVELS))
     check(len(re.findall(r"on (?:a new|the known) machine M1", out)) == len(OUTPUT_LEVELS), "not one machine",
@@ -237,5 +237,6 @@ def test_db_every_output_level():
           f"the levels' nets differ: {rows}", out)
     rc, out = bench("table", "--db", db, "--figure", "median_of_medians")
     _, _, rows = parse_db_table(out)
-    check(rows and all(c[0] == "n/a" and len(set(c[1:])) == 1 and c[1] != "n/a" for c in rows.values()) and
-          "n/a: not in that run's log" in out, f"medians: {rows}", out)
+    check(rows and all(c[0] == "not in this source" and len(set(c[1:])) == 1 and c[1] != "not in this source"
+                       for c in rows.values()) and
+          "not in this source: no source stored of that run carries the figure" in out, f"medians: {rows}", out)

@@ -285,11 +285,27 @@ static void test_capacity(void)
 				      "one byte more than QRTEXT_PART_MAX does not fit version 40-M");
 }
 
+/* The run's ID (kernel/runid.h, issue 22): a "run" line first; none when
+ * the run has no ID (test_body). */
+static void test_run_id(void)
+{
+	struct qrtext_run r = run;
+	char buf[2048];
+	r.run_id = "5fa8d84403b9994a";
+	int n = qrtext_body(&r, buf, sizeof buf);
+	CHECK(n > 0 && strncmp(buf, "run 5fa8d84403b9994a\nvendor GenuineIntel\n", 41) == 0,
+	      "the run line first, then the vendor line");
+	r.run_id = "";
+	qrtext_body(&r, buf, sizeof buf);
+	CHECK(strncmp(buf, "vendor ", 7) == 0, "an empty run ID: no run line");
+}
+
 int main(void)
 {
 	test_body();
 	test_flags();
 	test_code();
+	test_run_id();
 	test_crc();
 	test_split();
 	test_capacity();

@@ -44,9 +44,9 @@ sys.path) and `from benchlog import ...` as before the package.
 """
 from .checks import SUMMARY_FIGURES
 from .human import HUMAN_CONFIG, HUMAN_RESULT, HUMAN_SIZE, HUMAN_SKIP, HUMAN_SUMMARY
-from .model import (BEGIN, CORE_KINDS, END, PAPER, RUN_KINDS, SERIES_KINDS, SHOWN_KINDS, TSC,
-                    UNIT_NAMES, Dump, Log, Method, Problem, Series, summary_only, unit_name,
-                    with_unit)
+from .model import (BEGIN, CORE_KINDS, END, KNOWN_KINDS, PAPER, RUN_KINDS, SERIES_KINDS,
+                    SHOWN_KINDS, TSC, UNIT_NAMES, Dump, Log, Method, Problem, Series, summary_only,
+                    unit_name, with_unit)
 from .reading import (ANSI, ANY_KIND, COMPACT, COMPACT_KEYS, COMPACT_UNITS, CONTROL, CPU_RUN_LINE,
                       FINAL, OPTIONAL, REQUIRED, RUN_HEADER, clean_line, expand_compact,
                       final_match, load, logical_lines, parse)
@@ -55,8 +55,8 @@ from .stats import U64, ensemble_stats, fmt_milli, mean_milli, paper64_overflows
 __all__ = [
     "ANSI", "ANY_KIND", "BEGIN", "COMPACT", "COMPACT_KEYS", "COMPACT_UNITS", "CONTROL", "CORE_KINDS",
     "CPU_RUN_LINE", "END", "FINAL", "HUMAN_CONFIG", "HUMAN_RESULT", "HUMAN_SIZE", "HUMAN_SKIP",
-    "HUMAN_SUMMARY", "OPTIONAL", "PAPER", "REQUIRED", "RUN_HEADER", "RUN_KINDS", "SERIES_KINDS",
-    "SHOWN_KINDS", "SUMMARY_FIGURES", "TSC", "U64", "UNIT_NAMES", "Dump", "Log", "Method",
+    "HUMAN_SUMMARY", "KNOWN_KINDS", "OPTIONAL", "PAPER", "REQUIRED", "RUN_HEADER", "RUN_KINDS",
+    "SERIES_KINDS", "SHOWN_KINDS", "SUMMARY_FIGURES", "TSC", "U64", "UNIT_NAMES", "Dump", "Log", "Method",
     "Problem", "Series", "clean_line", "ensemble_stats", "expand_compact", "final_match",
     "fmt_milli", "load", "logical_lines", "mean_milli", "paper64_overflows", "parse", "summary_only",
     "summary_stats",

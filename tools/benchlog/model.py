@@ -37,7 +37,16 @@ SERIES_KINDS = ("method", "skip", "ensemble", "summary", "samples")
 RUN_KINDS = SERIES_KINDS + ("verdict", "resolution", "recommendation", "counters")
 # Kinds the report (tools/benchreport.py) shows but nothing here checks.
 SHOWN_KINDS = ("verdict", "resolution", "recommendation", "counters", "counters_choice", "pmu",
-               "tsc_rate", "tsc_step", "machine", "quiet", "serial_estimate", "acpi", "cpus")
+               "tsc_rate", "tsc_step", "machine", "quiet", "serial_estimate", "acpi", "cpus",
+               # the user's code (code=): its bytes, the per-copy figure
+               "code", "per_copy",
+               # tools/benchrecords.py: a line each under "Platform and measurement records"
+               "clocks", "smp", "smp_test", "tsc_sync", "tsc_adjust", "smi_unreadable", "walk",
+               "code_offset", "code_fault", "cpu_compare")
+# Every kind the tools know: a record of another kind is noted "not known to
+# this tool: ignored" (tests/tools/t_kinds.py: every kind the kernel's
+# source prints is here).
+KNOWN_KINDS = CORE_KINDS + SHOWN_KINDS
 
 
 def unit_name(unit, power=1):

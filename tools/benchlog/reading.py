@@ -28,7 +28,7 @@ import re
 
 from .checks import check, check_cpu
 from .human import from_human_lines, human_line
-from .model import BEGIN, CORE_KINDS, END, PAPER, SHOWN_KINDS, TSC, Dump, Log, Problem, is_uint
+from .model import BEGIN, END, KNOWN_KINDS, PAPER, TSC, Dump, Log, Problem, is_uint
 
 # CSI sequences (ESC [ params intermediates final), charset selection,
 # single-character escapes: what GRUB and terminals send over a serial line.
@@ -289,7 +289,7 @@ def _file(log, no, rec):
         s.summary, s.summary_line = rec, no
     elif kind == "samples":
         _add_samples(log, no, rec)
-    elif kind not in CORE_KINDS and kind not in SHOWN_KINDS:
+    elif kind not in KNOWN_KINDS:
         log.unknown_kinds[kind] += 1
 
 
