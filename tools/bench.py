@@ -45,7 +45,7 @@
 
 Figures need matplotlib (Debian: python3-matplotlib, for /usr/bin/python3);
 capture from a device needs pyserial (python3-serial). The log format is in
-the README, "Machine-readable output"; tools/benchlog/ reads it.
+docs/RECORDS.md, "Machine-readable output"; tools/benchlog/ reads it.
 """
 # (The docstring is also --help's text.) This file is the command line only:
 # what each command prints is made by tools/benchreport.py (report, qr),
