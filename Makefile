@@ -7,7 +7,7 @@
 #                (multiboot1, QEMU -kernel)
 #   make report  the table and the paper's figures of the last `make run`
 #   make netboot build/netboot/: GRUB network-boot directory for a TFTP server
-#                (iso/netboot.mk; README "Network boot for a lab")
+#                (iso/netboot.mk; docs/LAB.md "Network boot for a lab")
 
 SHELL   := /bin/bash
 BUILD   := build

@@ -1,4 +1,4 @@
-/* bench/percpu.h - cpus= (README "Every CPU"): the machine's CPUs listed
+/* bench/percpu.h - cpus= (docs/MACHINE.md "Every CPU: `cpus=`"): the machine's CPUs listed
  * with their topology and core type, the ones cpus= selects, and the run
  * of the selected methods and workloads on each of them in turn, one CPU
  * at a time, every other CPU parked (kernel/smp.h smp_run_on).

@@ -125,8 +125,8 @@ static char *milli_text(char *buf, size_t size, u128 v)
 	return buf;
 }
 
-/* The compact ensemble record (output=both and json; README "Machine-readable
- * output"): {"e":[U,J,MIN,MAX,VARIANCE,MEDIAN,NMIS,SMIS]}, a fixed-position
+/* The compact ensemble record (output=both and json; docs/RECORDS.md
+ * "Machine-readable output"): {"e":[U,J,MIN,MAX,VARIANCE,MEDIAN,NMIS,SMIS]}, a fixed-position
  * array whose method and workload are those of the method record before it.
  * U is the unit's index in unit_key[] (0 TSC ticks, 1 core cycles, 2
  * instructions); VARIANCE is exact (lib/wide.h), null only when the
@@ -414,7 +414,7 @@ void report_summary(enum method_id m, const struct workload *w, const struct wor
 		rec_u64(&k, "outliers_1_5iqr", wr->outliers_1_5);
 		rec_u64(&k, "outliers_3iqr", wr->outliers_3);
 		rec_u64(&k, "samples_total", wr->samples_total);
-		/* Only on a flagged net (README "Machine-readable output"). */
+		/* Only on a flagged net (docs/RECORDS.md "Machine-readable output"). */
 		if (f_min || f_med) {
 			if (f_min)
 				rec_str(&k, "net_min_flag", results_net_flag_key(f_min));

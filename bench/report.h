@@ -1,6 +1,6 @@
 /* bench/report.h - everything the measurement prints, in one place: the
  * paper's log format (Paoloni 2010 3.1.2 and appendix lines 163-175),
- * human lines with units, and the machine-readable records (README
+ * human lines with units, and the machine-readable records (docs/RECORDS.md
  * "Machine-readable output"). Never called inside a measured window. */
 #ifndef BENCH_REPORT_H
 #define BENCH_REPORT_H
@@ -19,7 +19,7 @@
 /* The paper's per-ensemble line (appendix lines 163-175; its four figures:
  * loop size, variance as text (lib/wide.h: exact, with PAPER64_NOTE where
  * the paper's 64-bit var_calc would have overflowed), max deviation, min), and the compact ensemble record
- * (README "Machine-readable output": unit index, ensemble, min, max,
+ * (docs/RECORDS.md "Machine-readable output": unit index, ensemble, min, max,
  * variance as text, median, NMIs, then ",SMIS" as text or nothing): the
  * format strings that print them, which bench/estimate.c measures. */
 #define REPORT_PAPER_LINE "loop_size:%llu >>>> variance(cycles): %s; max_deviation: %llu ;min time: %llu\n"

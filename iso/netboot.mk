@@ -13,7 +13,7 @@
 # from the PXE firmware's DHCP answer, then reads boot/grub/grub.cfg from
 # that server. A lab DHCP server must hand out next-server (the TFTP
 # server's address) and the file name, per client architecture (DHCP option
-# 93: 0 BIOS, 7 or 9 x86-64 UEFI); see README "Lab guide". Under QEMU:
+# 93: 0 BIOS, 7 or 9 x86-64 UEFI); see docs/LAB.md "Network boot for a lab". Under QEMU:
 #
 #   qemu-system-x86_64 -machine q35 -serial stdio \
 #     -netdev user,id=n0,tftp=build/netboot,bootfile=boot/grub/i386-pc/core.0 \

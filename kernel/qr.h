@@ -1,5 +1,5 @@
-/* kernel/qr.h - the run's results as QR codes on the framebuffer (README
- * "The screen": "The QR code").
+/* kernel/qr.h - the run's results as QR codes on the framebuffer (docs/SCREEN.md
+ * "The QR code").
  *
  * The text is lib/qrtext.h's ("bench1 ..."), encoded by Project Nayuki's
  * QR Code generator (Debian libqrcodegen-dev, MIT licence; its static

@@ -1,5 +1,5 @@
 /* lib/qrtext.h - the compact, versioned text of a run's results that the
- * screen shows as a QR code (README "The screen": "The QR code"), and its
+ * screen shows as a QR code (docs/SCREEN.md "The QR code"), and its
  * split into numbered parts when it does not fit one code.
  *
  * Format "bench1" (ASCII lines ending in '\n'; tools/benchqr.py reads it):

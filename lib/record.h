@@ -1,5 +1,5 @@
 /* lib/record.h - the one writer of the machine-readable records: the
- * lines {"rec":"KIND",...} between the BEGIN/END markers (README
+ * lines {"rec":"KIND",...} between the BEGIN/END markers (docs/RECORDS.md
  * "Machine-readable output"). It owns what every record shares:
  *  - the order of the fields: as written, KIND first;
  *  - JSON escaping of every string value (RFC 8259: '"'

@@ -55,7 +55,7 @@ when the Python running bench.py lacks it, bench.py runs itself again with
 /usr/bin/python3 (or the python3 on PATH) if that one has it, or says how to
 get it;
 capture from a device needs pyserial (python3-serial). The log format is in
-the README, "Machine-readable output"; tools/benchlog/ reads it.
+docs/RECORDS.md, "Machine-readable output"; tools/benchlog/ reads it.
 """
 # (The docstring is also --help's text.) This file is the command line only:
 # what each command prints is made by tools/benchreport.py (report, qr),

@@ -7,7 +7,7 @@ gives for a serial log, holding the figures the text carries.
     log = from_texts(texts, path="shot1.jpg")     # parts joined, checked, read
     log = load("screen.png")                      # one file: an image or the text
 
-The text's format ("bench1") is lib/qrtext.h's (README "The QR code"): a
+The text's format ("bench1") is lib/qrtext.h's (docs/SCREEN.md "The QR code"): a
 header line "bench1 P/N CRC" in each part, then lines of the body. Parts
 are joined by their CRC (the CRC-32 of the joined body, which is checked),
 in part order; a missing part, two runs' codes mixed up, or a body that does

@@ -133,7 +133,7 @@ UNITS = ("tsc_ticks", "core_cycles", "instructions")  # bench/results.h enum uni
 
 def compact_ensemble(values, header, where):
     """The ensemble record a compact one, {"e":[U,J,MIN,MAX,VARIANCE,MEDIAN,
-    NMIS,SMIS]} (README "Machine-readable output"), stands for: the keys of
+    NMIS,SMIS]} (docs/RECORDS.md "Machine-readable output"), stands for: the keys of
     the full record it holds or that follow from it and from the method
     record before it (header); the full record's other keys (mean,
     quantiles...) are absent."""

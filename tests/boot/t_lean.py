@@ -1,7 +1,7 @@
 """tests/boot/t_lean.py - the lean serial log (issue 13, section 3): by
 default the kernel prints each ensemble as a compact record,
-{"e":[U,J,MIN,MAX,VARIANCE,MEDIAN,NMIS,SMIS]} (README "Machine-readable
-output"), and output=full the full record. Under -icount the same run
+{"e":[U,J,MIN,MAX,VARIANCE,MEDIAN,NMIS,SMIS]} (docs/RECORDS.md
+"Machine-readable output"), and output=full the full record. Under -icount the same run
 measures the same samples whatever it prints, so every figure of a compact
 record must equal the full record's, and tools/benchlog/ must read both
 logs to the same series. The config section estimates the serial bytes and

@@ -41,7 +41,9 @@ the edges are shown but neither break the layering nor count for loops.
 Each check prints PASS or FAIL with every loop (its modules, one loop
 through them, and every edge inside it with the names that make it, e.g.
 `bench/report.c -> bench/run.c: bench_tsc_hz`) or every layering breach;
-the last line is "structure: N passed, N failed, N skipped" (tests/runner.py,
+the documentation's checks (tests/structure/check_docs.py: the README's
+quick start first, every link and section reference resolved) run with
+them; the last line is "structure: N passed, N failed, N skipped" (tests/runner.py,
 also written to build/results/structure.txt for tests/total.py).
 """
 import glob
@@ -339,7 +341,8 @@ def main(argv):
     build = os.environ.get("BENCH_BUILD") or os.path.join(ROOT, "build")
     tests = [("structure." + n[len("test_"):], f) for n, f in globals().items()
              if n.startswith("test_") and callable(f)]
-    return run_all("structure", tests, Skip, build)
+    import check_docs  # the documentation's start and links (tests/structure/check_docs.py)
+    return run_all("structure", tests + check_docs.tests(), Skip, build)
 
 
 if __name__ == "__main__":

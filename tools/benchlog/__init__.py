@@ -17,7 +17,7 @@ paper-format lines and dumped samples. Records are keyed by (method,
 workload, unit, counter, cpu); keys a record lacks are None, so older logs
 without workloads and future ones with more counters read the same way.
 
-Per-CPU runs (cpus= other than boot, README "Every core"): the run measures
+Per-CPU runs (cpus= other than boot, docs/MACHINE.md "Every CPU: `cpus=`"): the run measures
 each selected CPU in turn. Before each CPU's run come the line "cpus:
 measuring on CPU N (APIC ID A, ...)" and a cpu_run record (cpu, apic_id,
 core_type, package, core, thread); while that CPU is measured, and while its

@@ -6,7 +6,7 @@ paper-format line, the record kinds) and the units' names.
 reading.py fills these objects and checks.py checks them; the report
 (tools/benchreport.py), the database (tools/benchdb.py), the figures
 (tools/benchplot.py) and the QR code's reader (tools/benchqr.py) read them.
-README "Machine-readable output" describes the records.
+docs/RECORDS.md "Machine-readable output" describes the records.
 """
 import collections
 import re

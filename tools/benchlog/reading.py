@@ -3,7 +3,7 @@
 
 The kernel prints human lines and, between the lines
 "BEGIN bench-records v1" and "END bench-records", one JSON object per line
-(README "Machine-readable output"). This is the one parser of those logs: it
+(docs/RECORDS.md "Machine-readable output"). This is the one parser of those logs: it
 finds the records, tolerating what a serial capture adds (CR/LF mixes,
 GRUB's escape sequences, control characters, noise lines, noise before a
 record on its line), files them into series, then has checks.py check them.
