@@ -21,7 +21,7 @@
 /* bios_read_low_memory - keep the word at 40Eh, then unmap page 0
  * (kernel/paging.h paging_unmap). Called once, on the boot CPU, by
  * mem_init, before anything else reads low memory or starts another CPU.
- * Returns 0, or -1 when page 0 stays mapped (the page-table pool used up:
+ * Returns 0, or -1 when page 0 stays mapped (paging_unmap's tables used up:
  * paging_refusal says so). */
 int bios_read_low_memory(void);
 

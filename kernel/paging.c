@@ -12,6 +12,11 @@ static struct {
 } pg;
 
 static uint8_t pool[PAGING_POOL_PAGES][4096] __attribute__((aligned(4096)));
+/* The tables of 4 KiB pages paging_unmap splits 2 MiB pages into, apart
+ * from the pool (whose count says what mapping RAM and MMIO took): page 0,
+ * code='s two guard pages, one more. */
+static uint8_t split_pages[PAGING_SPLIT_PAGES][4096] __attribute__((aligned(4096)));
+static int split_used;
 
 /* The last refusal's line (paging_refusal), "" when paging_map last succeeded. */
 static char refusal[256];
@@ -48,10 +53,18 @@ static uint64_t take(void *ctx)
 	return (uint64_t)(uintptr_t)pool[pg.used++];
 }
 
-/* CR3's tables, as lib/paging.c walks them. */
-static struct pg_tables tables(void)
+static uint64_t take_split(void *ctx)
 {
-	return (struct pg_tables){ .root = read_cr3(), .table = table, .alloc = take,
+	(void)ctx;
+	if (split_used >= PAGING_SPLIT_PAGES)
+		return 0;
+	return (uint64_t)(uintptr_t)split_pages[split_used++];
+}
+
+/* CR3's tables, as lib/paging.c walks them, new tables from alloc. */
+static struct pg_tables tables(uint64_t (*alloc)(void *ctx))
+{
+	return (struct pg_tables){ .root = read_cr3(), .table = table, .alloc = alloc,
 				   .maxphyaddr = pg.maxphyaddr, .has_1g = pg.has_1g };
 }
 
@@ -76,7 +89,7 @@ void *paging_map(uint64_t phys, uint64_t len, enum pg_type type, const char *who
 		wrmsr(MSR_PAT, (pat & ~(0xFFull << 32)) | (0x01ull << 32));
 		pg.pat_wc = 1;
 	}
-	const struct pg_tables t = tables();
+	const struct pg_tables t = tables(take);
 	struct pg_result r;
 	enum pg_error e = pg_map(&t, phys, len, type, &r);
 	if (r.changed) {
@@ -109,7 +122,7 @@ int paging_unmap(uint64_t va, uint64_t len, const char *who)
 {
 	if (!pg.ready)
 		setup();
-	const struct pg_tables t = tables();
+	const struct pg_tables t = tables(take_split);
 	struct pg_result r = { 0 };
 	enum pg_error e = PG_OK;
 	uint64_t a = va & ~(PG_SIZE_4K - 1);
@@ -127,7 +140,7 @@ int paging_unmap(uint64_t va, uint64_t len, const char *who)
 
 int paging_present(uint64_t va)
 {
-	const struct pg_tables t = { .root = read_cr3(), .table = table };
+	const struct pg_tables t = tables(0);
 	return pg_present(&t, va);
 }
 

@@ -26,6 +26,7 @@
 #include "../lib/paging.h"
 
 #define PAGING_POOL_PAGES 32
+#define PAGING_SPLIT_PAGES 4
 
 /* paging_map - identity-map [phys, phys + len) (bytes) with memory type
  * type: PG_WB for RAM, PG_UC for MMIO registers, PG_WC for a framebuffer
@@ -41,12 +42,13 @@ void *paging_map(uint64_t phys, uint64_t len, enum pg_type type, const char *who
 /* paging_unmap - take the 4 KiB pages over [va, va + len) (bytes) out of
  * the identity map, so that any access there faults (#PF): page 0 (null
  * pointers), guard pages around a stack. Splits the 2 MiB page over each
- * into 4 KiB pages from the pool (lib/paging.h pg_unmap_4k; the pages
- * left keep their type, and paging_map leaves such a region WB). Pages
+ * into 4 KiB pages, in one of PAGING_SPLIT_PAGES tables of its own, apart
+ * from the pool (lib/paging.h pg_unmap_4k; the pages left keep their
+ * type, and paging_map leaves such a region WB). Pages
  * already unmapped are skipped. Invalidates this CPU's TLBs and asks the
  * others to (paging_sync): a present entry changed, and another CPU may
  * hold the 2 MiB translation (SDM Vol. 3A 4.10.4.2). Returns 0, or -1 with
- * paging_refusal() saying why (the pool used up). */
+ * paging_refusal() saying why (those tables used up). */
 int paging_unmap(uint64_t va, uint64_t len, const char *who);
 
 /* paging_present - 1 when va is mapped in CR3's tables, read without
