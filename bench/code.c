@@ -7,6 +7,7 @@
 #include "../kernel/console.h"
 #include "../kernel/cpu.h"
 #include "../kernel/mem.h"
+#include "../kernel/paging.h"
 #include "../kernel/trap.h"
 #include "../kernel/watchdog.h"
 #include "../kernel/xsave.h"
@@ -66,8 +67,13 @@ static int configured;
 static const struct config *cfg; /* code_prepare's */
 #define SCRATCH_BYTES (1024 * 1024)
 #define STACK_BYTES (16 * 1024)
+#define GUARD_BYTES 4096
 static uint8_t scratch[SCRATCH_BYTES] __attribute__((aligned(4096)));
-static uint8_t stack[STACK_BYTES] __attribute__((aligned(4096)));
+/* The private stack between two guard pages code_prepare unmaps: pushes
+ * past its 16 KiB, or a RET/POP above its top, fault (#PF, on an IST
+ * stack: kernel/trap.c) before they reach anything else. */
+static uint8_t stack_area[GUARD_BYTES + STACK_BYTES + GUARD_BYTES] __attribute__((aligned(4096)));
+static uint8_t *const stack = stack_area + GUARD_BYTES;
 static uint64_t state[CG_STATE_BYTES / 8] __attribute__((aligned(64)));
 /* The vector state's save area (lib/codegen.h save_area): 64-aligned for
  * XSAVE64, its header zero as .bss leaves it (SDM Vol. 1 13.4.2). */
@@ -82,7 +88,7 @@ static struct gen {
 	char name[48];
 	struct bench_mark marks[4];
 	uint64_t copies;
-} gens[3];
+} gens[3], *running; /* running: the loop code_workload handed out last */
 
 /* Where the last fault code_fault_take reported was, and how many it took. */
 static struct {
@@ -212,6 +218,9 @@ int code_prepare(const struct config *c)
 			return 1;
 		}
 	}
+	if (paging_unmap((uint64_t)stack_area, GUARD_BYTES, "code= stack guard") ||
+	    paging_unmap((uint64_t)(stack + STACK_BYTES), GUARD_BYTES, "code= stack guard"))
+		kprintf("%s; code= runs without a guard page\n", paging_refusal());
 	configured = 1;
 	return 0;
 }
@@ -231,10 +240,12 @@ uint64_t code_copies_executed(void)
 static int (*prev_hook)(struct trap_frame *f);
 static int code_trap(struct trap_frame *f)
 {
-	if (f->vector != VEC_NMI && f->vector != VEC_DF && f->vector != VEC_MC && !fault.pending)
+	if ((f->soft || (f->vector != VEC_NMI && f->vector != VEC_DF && f->vector != VEC_MC)) && !fault.pending)
 		for (int k = 0; k < 3; k++) {
 			const struct gen *g = &gens[k];
-			if (g->buf && f->rip >= (uint64_t)g->buf && f->rip < (uint64_t)g->buf + g->lay.len) {
+			/* In its loop, or in page 0 (unmapped), where a RET or CALL through zero went. */
+			if (g->buf && ((f->rip >= (uint64_t)g->buf && f->rip < (uint64_t)g->buf + g->lay.len) ||
+				       (g == running && f->rip < 4096))) {
 				fault.pending = 1;
 				fault.vector = f->vector;
 				fault.error_code = f->error_code;
@@ -294,6 +305,7 @@ const struct workload *code_workload(enum method_id m, int beside, int copies)
 		return 0;
 	}
 	g->copies = s.copies;
+	running = g;
 	if (copies == 2)
 		fmt_format(g->name, sizeof g->name, "%s.2n", cfg->code_name);
 	else if (copies == 0)
@@ -332,6 +344,9 @@ int code_fault_take(enum method_id m, const struct workload *w)
 		part = "code", off = (at - l->code) % code_len, copy = (at - l->code) / code_len;
 		fmt_format(where, sizeof where, "byte %llu of code= (copy %llu of %llu)", (unsigned long long)off,
 			   (unsigned long long)copy + 1, (unsigned long long)g->copies);
+	} else if (fault.rip < 4096) {
+		part = "page0", off = fault.rip;
+		fmt_format(where, sizeof where, "address 0x%llx in page 0, where the code jumped", (unsigned long long)fault.rip);
 	} else {
 		fmt_format(where, sizeof where, "byte %llu of the generated loop, outside init= and code=",
 			   (unsigned long long)at);

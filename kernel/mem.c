@@ -1,5 +1,6 @@
 /* kernel/mem.c - see mem.h. */
 #include "mem.h"
+#include "bios.h"
 #include "config.h"
 #include "console.h"
 #include "paging.h"
@@ -40,6 +41,8 @@ void mem_init(const struct boot_info *bi)
 	total_usable = below_4g = 0;
 	handed_lo = ~0ull;
 	handed_hi = 0;
+	if (bios_read_low_memory()) /* page 0 out of the map, once its one word is kept */
+		kprintf("%s; null pointers do not fault\n", paging_refusal());
 
 	for (int i = 0; i < bi->nmmap; i++) {
 		const struct mmap_entry *m = &bi->mmap[i];

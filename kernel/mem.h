@@ -14,7 +14,9 @@
 
 /* mem_init - find the largest available regions below and above 4 GiB and
  * take the larger as the pool. With no memory map, the basic meminfo
- * (upper memory from 1 MiB, below 4 GiB) is used. */
+ * (upper memory from 1 MiB, below 4 GiB) is used. First it takes page 0
+ * out of the map (kernel/bios.h bios_read_low_memory): called before
+ * anything else reads low memory (ACPI's EBDA, the AP trampoline's page). */
 void mem_init(const struct boot_info *bi);
 
 /* mem_total_usable - bytes the map calls available, below and above 4 GiB;

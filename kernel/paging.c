@@ -8,9 +8,15 @@
 
 static struct {
 	int ready, maxphyaddr, has_1g, has_pat, pat_wc, used;
+	volatile uint64_t generation; /* bumped by every change other CPUs must see (paging_sync) */
 } pg;
 
 static uint8_t pool[PAGING_POOL_PAGES][4096] __attribute__((aligned(4096)));
+/* The tables of 4 KiB pages paging_unmap splits 2 MiB pages into, apart
+ * from the pool (whose count says what mapping RAM and MMIO took): page 0,
+ * code='s two guard pages, one more. */
+static uint8_t split_pages[PAGING_SPLIT_PAGES][4096] __attribute__((aligned(4096)));
+static int split_used;
 
 /* The last refusal's line (paging_refusal), "" when paging_map last succeeded. */
 static char refusal[256];
@@ -47,6 +53,29 @@ static uint64_t take(void *ctx)
 	return (uint64_t)(uintptr_t)pool[pg.used++];
 }
 
+static uint64_t take_split(void *ctx)
+{
+	(void)ctx;
+	if (split_used >= PAGING_SPLIT_PAGES)
+		return 0;
+	return (uint64_t)(uintptr_t)split_pages[split_used++];
+}
+
+/* CR3's tables, as lib/paging.c walks them, new tables from alloc. */
+static struct pg_tables tables(uint64_t (*alloc)(void *ctx))
+{
+	return (struct pg_tables){ .root = read_cr3(), .table = table, .alloc = alloc,
+				   .maxphyaddr = pg.maxphyaddr, .has_1g = pg.has_1g };
+}
+
+/* MOV to CR3 (CR4.PCIDE = 0) invalidates every TLB entry but global ones
+ * (none: no G bit, CR4.PGE = 0) and every paging-structure cache entry
+ * (SDM Vol. 3A 4.10.4.1). */
+static void reload_cr3(void)
+{
+	__asm__ volatile("mov %0, %%cr3" : : "r"(read_cr3()) : "memory");
+}
+
 void *paging_map(uint64_t phys, uint64_t len, enum pg_type type, const char *who)
 {
 	if (!pg.ready)
@@ -60,15 +89,12 @@ void *paging_map(uint64_t phys, uint64_t len, enum pg_type type, const char *who
 		wrmsr(MSR_PAT, (pat & ~(0xFFull << 32)) | (0x01ull << 32));
 		pg.pat_wc = 1;
 	}
-	const struct pg_tables t = { .root = read_cr3(), .table = table, .alloc = take,
-				     .maxphyaddr = pg.maxphyaddr, .has_1g = pg.has_1g };
+	const struct pg_tables t = tables(take);
 	struct pg_result r;
 	enum pg_error e = pg_map(&t, phys, len, type, &r);
 	if (r.changed) {
-		/* MOV to CR3 (CR4.PCIDE = 0) invalidates every TLB entry but
-		 * global ones (none: no G bit, CR4.PGE = 0) and every
-		 * paging-structure cache entry (SDM Vol. 3A 4.10.4.1). */
-		__asm__ volatile("mov %0, %%cr3" : : "r"(read_cr3()) : "memory");
+		reload_cr3();
+		pg.generation++;
 	}
 	if (r.retyped) /* lines cached under the old type (12.12.4) */
 		__asm__ volatile("wbinvd" ::: "memory");
@@ -90,6 +116,41 @@ void *paging_map(uint64_t phys, uint64_t len, enum pg_type type, const char *who
 		(unsigned long long)phys, (unsigned long long)(phys + len - 1), (unsigned long long)len,
 		pg_type_name(type), pg_error_text(e), why);
 	return 0;
+}
+
+int paging_unmap(uint64_t va, uint64_t len, const char *who)
+{
+	if (!pg.ready)
+		setup();
+	const struct pg_tables t = tables(take_split);
+	struct pg_result r = { 0 };
+	enum pg_error e = PG_OK;
+	uint64_t a = va & ~(PG_SIZE_4K - 1);
+	for (; a < va + len && (e == PG_OK || e == PG_EMPTY); a += PG_SIZE_4K)
+		e = pg_unmap_4k(&t, a, &r);
+	reload_cr3(); /* whatever changed before an error too */
+	pg.generation++;
+	refusal[0] = '\0';
+	if (e == PG_OK || e == PG_EMPTY)
+		return 0;
+	fmt_format(refusal, sizeof refusal, "paging: %s: cannot unmap the 4 KiB page at 0x%llx: %s", who,
+		   (unsigned long long)(a - PG_SIZE_4K), pg_error_text(e));
+	return -1;
+}
+
+int paging_present(uint64_t va)
+{
+	const struct pg_tables t = tables(0);
+	return pg_present(&t, va);
+}
+
+void paging_sync(uint64_t *seen)
+{
+	uint64_t g = pg.generation;
+	if (*seen != g) {
+		*seen = g;
+		reload_cr3();
+	}
 }
 
 uint64_t paging_limit(void)

@@ -10,8 +10,9 @@
  * address. What pages, types and bounds: lib/paging.h (host-tested).
  *
  * Called on the boot CPU while it is the only one using the tables: a
- * change to a present entry is invalidated on this CPU only (a reload of
- * CR3); entries made present need no invalidation anywhere (SDM Vol. 3A
+ * change to a present entry is invalidated on this CPU at once (a reload of
+ * CR3) and on the others before they next run a command (paging_sync);
+ * entries made present need no invalidation anywhere (SDM Vol. 3A
  * 4.10.4.3), so another CPU started later, or one that reloads CR3 first,
  * sees them. Another CPU must load the boot CPU's IA32_PAT (MSR 277H;
  * entry 4 is WC once a WC mapping was made: SDM Vol. 3A 12.12.4 asks for
@@ -25,6 +26,7 @@
 #include "../lib/paging.h"
 
 #define PAGING_POOL_PAGES 32
+#define PAGING_SPLIT_PAGES 4
 
 /* paging_map - identity-map [phys, phys + len) (bytes) with memory type
  * type: PG_WB for RAM, PG_UC for MMIO registers, PG_WC for a framebuffer
@@ -36,6 +38,29 @@
  * prints nothing). Pages already mapped keep a stricter type
  * (lib/paging.h). */
 void *paging_map(uint64_t phys, uint64_t len, enum pg_type type, const char *who);
+
+/* paging_unmap - take the 4 KiB pages over [va, va + len) (bytes) out of
+ * the identity map, so that any access there faults (#PF): page 0 (null
+ * pointers), guard pages around a stack. Splits the 2 MiB page over each
+ * into 4 KiB pages, in one of PAGING_SPLIT_PAGES tables of its own, apart
+ * from the pool (lib/paging.h pg_unmap_4k; the pages left keep their
+ * type, and paging_map leaves such a region WB). Pages
+ * already unmapped are skipped. Invalidates this CPU's TLBs and asks the
+ * others to (paging_sync): a present entry changed, and another CPU may
+ * hold the 2 MiB translation (SDM Vol. 3A 4.10.4.2). Returns 0, or -1 with
+ * paging_refusal() saying why (those tables used up). */
+int paging_unmap(uint64_t va, uint64_t len, const char *who);
+
+/* paging_present - 1 when va is mapped in CR3's tables, read without
+ * touching va (never faults; lib/paging.h pg_present): for a trap handler
+ * that wants to read bytes it is not sure are mapped. */
+int paging_present(uint64_t va);
+
+/* paging_sync - on a CPU other than the one that called paging_unmap:
+ * reload CR3 (flushing the TLBs) when a change was made since *seen, the
+ * caller's own count (0 at its start, which followed its CR3 load), which
+ * it updates. kernel/smp.c calls it before each command an AP runs. */
+void paging_sync(uint64_t *seen);
 
 /* paging_limit - the end of what paging_map can map: 2^MAXPHYADDR, at most
  * 2^47 (canonical). */

@@ -7,6 +7,7 @@
 #include "cpu.h"
 #include "mem.h"
 #include "msr.h"
+#include "paging.h"
 #include "trap.h"
 #include "xsave.h"
 #include "../lib/fmt.h"
@@ -29,6 +30,8 @@
 #define ANSWER_MS 2000           /* from INIT to the AP's answer */
 #define AP_STACK_SIZE 65536
 #define BOUND_HZ 10000000000ull  /* a TSC rate no CPU reaches: 10 GHz */
+
+_Static_assert(SMP_MAX_CPUS <= TRAP_MAX_CPUS, "kernel/trap.c knows at most TRAP_MAX_CPUS CPUs");
 
 enum slot_state { SLOT_IDLE, SLOT_STARTING, SLOT_ONLINE, SLOT_GAVE_UP, SLOT_WRONG_ID };
 
@@ -218,10 +221,11 @@ int smp_run_on(int cpu, void (*fn)(void *), void *arg)
 static __attribute__((noreturn)) void ap_loop(int me)
 {
 	struct park_line *l = &lines[me];
-	uint64_t seen = l->seq;
+	uint64_t seen = l->seq, paging_seen = 0;
 	for (;;) {
 		park(me, seen);
 		seen = l->seq;
+		paging_sync(&paging_seen); /* pages the boot CPU unmapped since (guard pages) */
 		l->fn(l->arg);
 		wake(l->caller);
 	}

@@ -5,6 +5,7 @@
 #include "console.h"
 #include "cpu.h"
 #include "exit.h"
+#include "paging.h"
 #include "uart.h"
 #include "watchdog.h"
 #include "../lib/fmt.h"
@@ -31,13 +32,20 @@ struct desc_ptr {
 static struct trap_tss tss;
 static struct trap_cpu bsp = { .tss = &tss, .cpu = -1 };
 static struct idt_gate idt[256];
-/* The three vectors that may arrive while another handler runs, each on
- * its own stack (SDM Vol. 3A 7.14.5 "Interrupt Stack Table"): the CPU loads
- * RSP from TSS.IST[n] on every delivery through a gate with IST index n,
- * even nested in a handler on that same stack, so a shared stack would let
- * an NMI during a #DF or #MC dump overwrite the frame being dumped.
- * Ordinary exceptions stay on the current stack (IST 0). */
-enum { IST_NMI = 1, IST_DF = 2, IST_MC = 3, IST_STACKS = TRAP_IST_STACKS };
+/* Every vector on a stack of the TSS's (SDM Vol. 3A 7.14.5 "Interrupt
+ * Stack Table"), never on the interrupted RSP: code= may point RSP at a
+ * guard page, at memory with no RAM behind it or anywhere, and the report
+ * must still have the true frame. The CPU loads RSP from TSS.IST[n] on
+ * every delivery through a gate with IST index n, even nested in a handler
+ * on that same stack, so vectors that may arrive while another handler
+ * runs have a stack of their own: NMI, #DF and #MC (an NMI during a #DF or
+ * #MC dump must not overwrite the frame being dumped); #DB and #BP (walk=
+ * single-steps); #PF; #GP and #UD, the faults of rdmsr_safe and the like,
+ * which a handler or hook may call. The rest share IST7. A fault of the
+ * same kind inside a handler (a kernel bug) would overwrite its frame:
+ * trap_handler says so and ends the run (nested_on_own_stack). */
+enum { IST_NMI = 1, IST_DF = 2, IST_MC = 3, IST_DEBUG = 4, IST_PF = 5, IST_GP = 6, IST_REST = 7,
+       IST_STACKS = TRAP_IST_STACKS };
 #define IST_STACK_SIZE TRAP_IST_STACK_SIZE
 static uint8_t ist_stacks[IST_STACKS][IST_STACK_SIZE] __attribute__((aligned(16)));
 static volatile int in_exception;
@@ -45,6 +53,19 @@ int (*trap_hook)(struct trap_frame *f);
 
 extern const uint64_t trap_vector_table[256];
 extern const struct ex_entry __ex_table_start[], __ex_table_end[];
+extern const char _start_of_image[], _end[]; /* linker.ld */
+
+/* The CPUs trap_this_cpu knows, by the APIC ID CPUID gives (full: the
+ * x2APIC ID of leaf 0BH; else the 8-bit initial APIC ID). */
+static struct known_cpu {
+	uint32_t apic_id;
+	int full;
+	struct trap_cpu *t;
+} known[TRAP_MAX_CPUS];
+static volatile int nknown;
+
+/* "INT 32" .. "INT 255" (trap_vector_name), filled by trap_init. */
+static char int_names[256 - 32][8];
 
 static const char *const vector_names[32] = {
 	"#DE divide error", "#DB debug", "NMI", "#BP breakpoint",
@@ -63,7 +84,7 @@ static const char *const vector_names[32] = {
 
 const char *trap_vector_name(uint64_t vector)
 {
-	return vector < 32 ? vector_names[vector] : "external interrupt";
+	return vector < 32 ? vector_names[vector] : vector < 256 ? int_names[vector - 32] : "?";
 }
 
 const char *trap_fault_string(int err)
@@ -76,14 +97,46 @@ const char *trap_fault_string(int err)
 		"#SX", "vector 31",
 	};
 	int v = err & 0xFF;
-	return v < 32 ? short_names[v] : "an interrupt";
+	return v < 32 ? short_names[v] : v < 256 ? int_names[v - 32] : "an interrupt";
+}
+
+/* The calling CPU's APIC ID from CPUID (trap.h trap_this_cpu); *full = 1
+ * for the 32-bit x2APIC ID (leaf 0BH, valid when EBX != 0), 0 for the
+ * initial APIC ID (CPUID.1:EBX[31:24], its low 8 bits: SDM Vol. 3A 11.12.8). */
+static uint32_t cpuid_apic_id(int *full)
+{
+	if (cpuid(0, 0).eax >= 0xB) {
+		struct cpuid_regs r = cpuid(0xB, 0);
+		if (r.ebx) {
+			*full = 1;
+			return r.edx;
+		}
+	}
+	*full = 0;
+	return cpuid(1, 0).ebx >> 24;
+}
+
+static void register_cpu(struct trap_cpu *t)
+{
+	int n = nknown;
+	if (n >= TRAP_MAX_CPUS)
+		return;
+	known[n].apic_id = cpuid_apic_id(&known[n].full);
+	known[n].t = t;
+	__sync_synchronize(); /* the entry before the count that shows it */
+	nknown = n + 1;
 }
 
 struct trap_cpu *trap_this_cpu(void)
 {
-	struct desc_ptr p;
-	__asm__ volatile("sgdt %0" : "=m"(p));
-	return (struct trap_cpu *)p.base;
+	int full;
+	uint32_t id = cpuid_apic_id(&full);
+	for (int i = 0; i < nknown; i++) {
+		const struct known_cpu *k = &known[i];
+		if (full && k->full ? k->apic_id == id : (k->apic_id & 0xFF) == (id & 0xFF))
+			return k->t;
+	}
+	return &bsp;
 }
 
 uint64_t trap_nmi_count(void)
@@ -155,13 +208,38 @@ static void load_idt(void)
 	__asm__ volatile("lidt %0" : : "m"(ip) : "memory");
 }
 
+/* The IST index of vector v's gate (the enum above). */
+static uint8_t ist_of(int v)
+{
+	switch (v) {
+	case VEC_NMI:
+		return IST_NMI;
+	case VEC_DF:
+		return IST_DF;
+	case VEC_MC:
+		return IST_MC;
+	case VEC_DB:
+	case VEC_BP:
+		return IST_DEBUG;
+	case VEC_PF:
+		return IST_PF;
+	case VEC_GP:
+	case VEC_UD:
+		return IST_GP;
+	default:
+		return IST_REST;
+	}
+}
+
 void trap_init(void)
 {
 	load_cpu(&bsp, &tss, &ist_stacks[0][0]);
 	for (int v = 0; v < 256; v++)
-		set_gate(v, trap_vector_table[v],
-			 v == VEC_NMI ? IST_NMI : v == VEC_DF ? IST_DF : v == VEC_MC ? IST_MC : 0);
+		set_gate(v, trap_vector_table[v], ist_of(v));
+	for (int v = 32; v < 256; v++)
+		fmt_format(int_names[v - 32], sizeof int_names[0], "INT %d", v);
 	load_idt();
+	register_cpu(&bsp);
 }
 
 void trap_init_ap(struct trap_cpu *t, struct trap_tss *tss, uint8_t *ist, int cpu, uint32_t apic_id)
@@ -171,6 +249,7 @@ void trap_init_ap(struct trap_cpu *t, struct trap_tss *tss, uint8_t *ist, int cp
 	t->ap = 1;
 	load_cpu(t, tss, ist);
 	load_idt();
+	register_cpu(t);
 }
 
 static const struct ex_entry *find_fixup(uint64_t rip)
@@ -218,10 +297,55 @@ static const char *cpu_words(char *buf, size_t size)
 	return buf;
 }
 
+static int in_kernel_image(uint64_t rip)
+{
+	return rip >= (uint64_t)_start_of_image && rip < (uint64_t)_end;
+}
+
+/* 1 when an INT n instruction raised f: the stub saw it (TRAP_VECTOR_SOFT,
+ * boot/vectors.asm), or, for a vector whose frames look alike (NMI, #MC,
+ * 32-255), the two bytes before RIP are INT n with this n (CD ib, SDM Vol.
+ * 2A "INT n"; the frame's RIP is the next instruction's) and lie outside
+ * the kernel, which never executes INT n itself (a test's INT 18 stands
+ * for a #MC). Read only where mapped (paging_present: no fault in the NMI
+ * handler). A real NMI at an instruction reached by a jump right after
+ * the bytes CD 02 in code= is taken for that code's INT 2. */
+static int raised_by_int(struct trap_frame *f)
+{
+	if (f->vector & TRAP_VECTOR_SOFT) {
+		f->vector &= 0xFF;
+		return 1;
+	}
+	if (f->vector != VEC_NMI && f->vector != VEC_MC && f->vector < 32)
+		return 0;
+	uint64_t at = f->rip - 2;
+	if (f->rip < 2 || in_kernel_image(at) || !paging_present(at) || !paging_present(at + 1))
+		return 0;
+	const volatile uint8_t *p = (const volatile uint8_t *)at;
+	return p[0] == 0xCD && p[1] == f->vector;
+}
+
+/* 1 when f was pushed on the IST stack a kernel handler was already using
+ * (its RSP lies in the 16 KiB below f's frame): that handler's own frame
+ * has just been overwritten, and it cannot return. */
+static int nested_on_own_stack(const struct trap_frame *f)
+{
+	uint64_t top = ((uint64_t)(&f->ss + 1) + 15) & ~15ull;
+	return in_kernel_image(f->rip) && f->rsp < top && f->rsp >= top - TRAP_IST_STACK_SIZE;
+}
+
 void trap_handler(struct trap_frame *f);
 void trap_handler(struct trap_frame *f)
 {
-	if (f->vector == VEC_NMI) {
+	f->soft = raised_by_int(f);
+	if (nested_on_own_stack(f)) {
+		console_emergency();
+		kprintf("\nbench: run aborted: %s (vector %llu) at RIP=%016llx inside a handler on the same "
+			"IST stack, whose frame it overwrote (QEMU exit status 35)\n", trap_vector_name(f->vector),
+			(unsigned long long)f->vector, (unsigned long long)f->rip);
+		bench_exit(EXIT_FAILURE_CODE);
+	}
+	if (f->vector == VEC_NMI && !f->soft) {
 		enum watchdog_nmi w = watchdog_nmi(); /* the watchdog's NMI is no disturbance */
 		if (w == WATCHDOG_FIRED) {
 			f->vector = WATCHDOG_VECTOR; /* bench/code.c's hook resumes at its loop's exit */
@@ -239,7 +363,7 @@ void trap_handler(struct trap_frame *f)
 			f->rip++; /* it arrived before the HLT: do not halt (trap_halt) */
 		return;
 	}
-	if (trap_hook && f->vector < 32 && trap_hook(f))
+	if (trap_hook && trap_hook(f))
 		return;
 	const struct ex_entry *e = find_fixup(f->rip);
 	if (e && f->vector < 32) {
@@ -254,8 +378,14 @@ void trap_handler(struct trap_frame *f)
 		console_write(msg, sizeof msg - 1);
 		bench_exit(EXIT_FAILURE_CODE);
 	}
-	char where[80];
+	char where[80], how[80] = "";
 	dump(f, cpu_words(where, sizeof where));
+	if (f->soft)
+		fmt_format(how, sizeof how, " (raised by an INT %llu instruction)", (unsigned long long)f->vector);
+	else if (f->vector >= 32)
+		fmt_format(how, sizeof how, " (an external interrupt, not an INT instruction)");
+	if (how[0])
+		kprintf("  vector %llu%s\n", (unsigned long long)f->vector, how);
 	kprintf("bench: run aborted by exception %s%s at RIP=%016llx (QEMU exit status 35)\n",
 		trap_vector_name(f->vector), where, (unsigned long long)f->rip);
 	bench_exit(EXIT_FAILURE_CODE);

@@ -5,17 +5,30 @@
  * and ends the run with EXIT_FAILURE_CODE, unless the faulting instruction
  * is in the exception table: then execution resumes after it and the
  * accessor returns the vector as an error (the kvm-unit-tests approach).
- * NMIs are counted and return. NMI, #DF and #MC each run on a stack of
- * their own (TSS IST1, IST2, IST3), so even a stack overflow is reported,
- * and an NMI during a #DF or #MC report does not overwrite its frame.
+ * NMIs are counted and return. Every vector runs on a stack of its own
+ * kind, never on the interrupted RSP (TSS IST1..IST7, trap.c): NMI, #DF
+ * and #MC each alone, so that an NMI during a #DF or #MC report does not
+ * overwrite its frame; then #DB and #BP, #PF, #GP and #UD (the faults of
+ * the fault-safe accessors below, which a handler may use), and the rest.
+ * So a stack overflow is a reported #PF, and an exception in code whose
+ * RSP points anywhere (code=) is reported with its true frame.
+ *
+ * Software INT n reaches every vector (the gates have DPL 0 and the code
+ * runs in ring 0). The stub tells an INT n to a vector with an error code
+ * by the frame's size (boot/vectors.asm); for NMI, #MC and vectors 32-255,
+ * trap.c reads the two bytes before RIP (CD n). Such a frame has soft = 1:
+ * an INT 2 is not counted as an NMI, and every software INT goes to the
+ * trap hook like an exception.
  */
 #ifndef KERNEL_TRAP_H
 #define KERNEL_TRAP_H
 
 #include <stdint.h>
 
-/* The layout boot/vectors.asm pushes. */
+/* The layout boot/vectors.asm pushes. soft: 1 when an INT n instruction
+ * raised it (trap.h above), set by trap_handler before any hook runs. */
 struct trap_frame {
+	uint64_t soft;
 	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
 	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
 	uint64_t vector, error_code;
@@ -26,11 +39,16 @@ struct trap_frame {
 #define VEC_DE 0
 #define VEC_DB 1
 #define VEC_NMI 2
+#define VEC_BP 3
 #define VEC_UD 6
 #define VEC_DF 8
 #define VEC_GP 13
 #define VEC_PF 14
 #define VEC_MC 18
+
+/* Set in the vector a stub pushes when it saw a software INT n to a vector
+ * with an error code (boot/vectors.asm); trap_handler clears it. */
+#define TRAP_VECTOR_SOFT 0x100
 
 /* The 64-bit TSS (SDM Vol. 3A 9.7, figure 9-11). */
 struct trap_tss {
@@ -43,9 +61,12 @@ struct trap_tss {
 	uint16_t iomap_base;
 } __attribute__((packed));
 
-/* NMI, #DF and #MC each run on a stack of their own, per CPU. */
-#define TRAP_IST_STACKS 3
+/* Seven stacks per CPU, TSS IST1..IST7 (trap.c says which vectors use
+ * which), of 16 KiB each; at most TRAP_MAX_CPUS CPUs (lib/acpi.h's
+ * ACPI_MAX_CPUS, checked in kernel/smp.c). */
+#define TRAP_IST_STACKS 7
 #define TRAP_IST_STACK_SIZE 16384
+#define TRAP_MAX_CPUS 4096
 
 /* What each CPU has of its own (the boot CPU's is static in trap.c, an
  * application processor's is in its kernel/smp.c area): its GDT, whose
@@ -54,8 +75,8 @@ struct trap_tss {
  * IDTR is per logical processor, SDM Vol. 3A 2.4.3); its gates hold only
  * the IST index, and the CPU taking the interrupt reads the stack pointer
  * from the TSS its own TR selects (SDM Vol. 3A 7.14.5), so one IDT serves
- * every CPU while each keeps its own IST stacks. The GDT comes first: SGDT
- * gives its base, which is this structure's address (trap_this_cpu). */
+ * every CPU while each keeps its own IST stacks. trap_this_cpu finds it by
+ * the APIC ID CPUID gives, not through GDTR, which code= may load. */
 struct trap_cpu {
 	uint64_t gdt[5];
 	struct trap_tss *tss;
@@ -71,14 +92,21 @@ struct trap_cpu {
  * and the IDT, which it builds. */
 void trap_init(void);
 
-/* trap_init_ap - an application processor: fill *t (cpu, apic_id given),
+/* trap_init_ap - an application processor: fill *t (cpu, apic_id given;
+ * trap_this_cpu knows it by the APIC ID its own CPUID gives),
  * whose TSS is *tss and whose IST stacks are ist[0..TRAP_IST_STACKS *
  * TRAP_IST_STACK_SIZE - 1] (16-byte aligned), load that GDT, TR and the
  * shared IDT. Called on that CPU, after trap_init on the boot CPU. */
 void trap_init_ap(struct trap_cpu *t, struct trap_tss *tss, uint8_t *ist, int cpu, uint32_t apic_id);
 
-/* trap_this_cpu - the calling CPU's struct trap_cpu (from SGDT, which is
- * not privileged in ring 0 and never faults). Valid after trap_init. */
+/* trap_this_cpu - the calling CPU's struct trap_cpu, looked up by the APIC
+ * ID its CPUID gives (the x2APIC ID of leaf 0BH, else the initial APIC ID,
+ * CPUID.1:EBX[31:24]; SDM Vol. 3A 11.12.8): read-only values no
+ * instruction changes, where GDTR (once the way), IA32_GS_BASE and
+ * IA32_TSC_AUX are each one LGDT, WRMSR or SWAPGS away for code= in ring 0.
+ * A limit on CPUID's leaves (IA32_MISC_ENABLE[22]) only hides leaf 0BH:
+ * then the initial APIC ID is matched against the low 8 bits. Before
+ * trap_init, or for a CPU not registered, the boot CPU's. Never faults. */
 struct trap_cpu *trap_this_cpu(void);
 
 /* trap_halt - one HLT that a wake-up NMI always ends: when the NMI arrives
@@ -89,11 +117,14 @@ struct trap_cpu *trap_this_cpu(void);
  * HLT). Callers loop around it and check what they wait for. */
 void trap_halt(void);
 
-/* trap_vector_name - "#GP general protection" etc.; "interrupt" above 31. */
+/* trap_vector_name - "#GP general protection" etc.; "INT 64" above 31 (with
+ * interrupts off, only an INT instruction reaches those vectors). */
 const char *trap_vector_name(uint64_t vector);
 
-/* trap_hook - when set, called first for every exception (vectors 0-31
- * but NMI) with the trap frame, which it may change (RIP, RFLAGS, general
+/* trap_hook - when set, called first for every vector but an NMI from the
+ * hardware (exceptions, software INT n of every vector, INT 2 and INT 18
+ * included: f->soft, and an external interrupt should code enable them)
+ * with the trap frame, which it may change (RIP, RFLAGS, general
  * registers); it returns 1 when it handled the exception (the handler then
  * returns to the frame), 0 to let the usual handling go on. Hooks chain:
  * one set over another calls the one before for what it does not handle.

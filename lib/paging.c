@@ -53,28 +53,45 @@ static enum pg_error add_table(const struct pg_tables *t, uint64_t *e, struct pg
 	return PG_OK;
 }
 
-/* Split the 1 GiB leaf *e into a table of 512 2 MiB leaves of its type. */
-static enum pg_error split_1g(const struct pg_tables *t, uint64_t *e, struct pg_result *r)
+/* Replace the leaf *e by a table of 512 leaves of page_size (bytes) with
+ * flags, mapping what it mapped. */
+static enum pg_error split(const struct pg_tables *t, uint64_t *e, uint64_t page_size, uint64_t flags,
+			   struct pg_result *r)
 {
-	uint64_t old = *e;
+	uint64_t base = *e & PG_ADDR & ~(512 * page_size - 1);
 	uint64_t pa = t->alloc(t->ctx);
 	if (!pa)
 		return PG_POOL_EXHAUSTED;
-	uint64_t *pd = pa & ~PG_ADDR ? 0 : t->table(t->ctx, pa);
-	if (!pd)
+	uint64_t *pt = pa & ~PG_ADDR ? 0 : t->table(t->ctx, pa);
+	if (!pt)
 		return PG_BAD_TABLE;
-	/* Bits 29:13 of a 1 GiB entry are reserved (table 4-17): its address
-	 * is bits 51:30. The 2 MiB entries keep every flag, PAT bit included
-	 * (bit 12 in both, tables 4-17 and 4-18). */
-	uint64_t base = old & PG_ADDR & ~(PG_SIZE_1G - 1);
-	uint64_t flags = old & ~PG_ADDR;
 	for (int i = 0; i < 512; i++)
-		pd[i] = (base + (uint64_t)i * PG_SIZE_2M) | flags | (old & PG_PAT_LARGE);
+		pt[i] = (base + (uint64_t)i * page_size) | flags;
 	*e = pa | PG_TABLE_FLAGS;
 	r->tables++;
-	r->splits++;
 	r->changed++;
 	return PG_OK;
+}
+
+/* Split the 1 GiB leaf *e into a table of 512 2 MiB leaves of its type.
+ * Bits 29:13 of a 1 GiB entry are reserved (table 4-17): its address is
+ * bits 51:30. The 2 MiB entries keep every flag, PAT bit included (bit 12
+ * in both, tables 4-17 and 4-18). */
+static enum pg_error split_1g(const struct pg_tables *t, uint64_t *e, struct pg_result *r)
+{
+	enum pg_error err = split(t, e, PG_SIZE_2M, (*e & ~PG_ADDR) | (*e & PG_PAT_LARGE), r);
+	r->splits += err == PG_OK;
+	return err;
+}
+
+/* Split the 2 MiB leaf *e into a table of 512 4 KiB pages of its type.
+ * Bits 20:13 of a 2 MiB entry are reserved (table 4-18): its address is
+ * bits 51:21. A 4 KiB entry has its PAT bit at 7, where the 2 MiB entry
+ * has PS (table 4-20). */
+static enum pg_error split_2m(const struct pg_tables *t, uint64_t *e, struct pg_result *r)
+{
+	uint64_t old = *e;
+	return split(t, e, PG_SIZE_4K, (old & ~PG_ADDR & ~PG_PS) | (old & PG_PAT_LARGE ? PG_PAT_4K : 0), r);
 }
 
 enum pg_error pg_map(const struct pg_tables *t, uint64_t phys, uint64_t len, enum pg_type type,
@@ -124,7 +141,8 @@ enum pg_error pg_map(const struct pg_tables *t, uint64_t phys, uint64_t len, enu
 			*e2 = a | PG_P | PG_RW | PG_PS | pg_type_bits(want);
 			r->pages++;
 		} else if (!(*e2 & PG_PS)) {
-			return PG_SMALL_PAGES;
+			if (want != PG_WB) /* pg_unmap_4k's pages: WB, left as they are */
+				return PG_SMALL_PAGES;
 		} else if (want > pg_type_of(*e2)) {
 			*e2 = (*e2 & ~PG_TYPE_MASK) | pg_type_bits(want);
 			r->changed++;
@@ -133,6 +151,81 @@ enum pg_error pg_map(const struct pg_tables *t, uint64_t phys, uint64_t len, enu
 		a += PG_SIZE_2M;
 	}
 	return PG_OK;
+}
+
+/* The entry of level 2 (PD) that maps va, splitting a 1 GiB leaf over it;
+ * 0 with *err set when there is none. */
+static uint64_t *pd_entry(const struct pg_tables *t, uint64_t va, int split, struct pg_result *r,
+			  enum pg_error *err)
+{
+	*err = PG_BAD_TABLE;
+	uint64_t *pml4 = t->table(t->ctx, t->root & PG_ADDR);
+	if (!pml4)
+		return 0;
+	uint64_t e4 = pml4[pg_index(va, 4)];
+	if (!(e4 & PG_P)) {
+		*err = PG_EMPTY;
+		return 0;
+	}
+	uint64_t *pdpt = next_table(t, e4);
+	if (!pdpt)
+		return 0;
+	uint64_t *e3 = &pdpt[pg_index(va, 3)];
+	if (!(*e3 & PG_P)) {
+		*err = PG_EMPTY;
+		return 0;
+	}
+	if (*e3 & PG_PS) {
+		if (!split) {
+			*err = PG_OK; /* present, a 1 GiB page */
+			return 0;
+		}
+		if ((*err = split_1g(t, e3, r)))
+			return 0;
+	}
+	uint64_t *pd = next_table(t, *e3);
+	*err = pd ? PG_OK : PG_BAD_TABLE;
+	return pd ? &pd[pg_index(va, 2)] : 0;
+}
+
+enum pg_error pg_unmap_4k(const struct pg_tables *t, uint64_t va, struct pg_result *r)
+{
+	enum pg_error err;
+	*r = (struct pg_result){ .at = va };
+	if (va >= PG_CANONICAL_END)
+		return PG_NONCANONICAL;
+	uint64_t *e2 = pd_entry(t, va, 1, r, &err);
+	if (!e2)
+		return err;
+	if (!(*e2 & PG_P))
+		return PG_EMPTY;
+	if ((*e2 & PG_PS) && (err = split_2m(t, e2, r)))
+		return err;
+	uint64_t *pt = next_table(t, *e2);
+	if (!pt)
+		return PG_BAD_TABLE;
+	uint64_t *e1 = &pt[pg_index(va, 1)];
+	if (!(*e1 & PG_P))
+		return PG_EMPTY;
+	*e1 = 0;
+	r->changed++;
+	return PG_OK;
+}
+
+int pg_present(const struct pg_tables *t, uint64_t va)
+{
+	enum pg_error err;
+	if (va >= PG_CANONICAL_END)
+		return 0;
+	uint64_t *e2 = pd_entry(t, va, 0, 0, &err);
+	if (!e2)
+		return err == PG_OK; /* a 1 GiB page */
+	if (!(*e2 & PG_P))
+		return 0;
+	if (*e2 & PG_PS)
+		return 1;
+	const uint64_t *pt = next_table(t, *e2);
+	return pt && (pt[pg_index(va, 1)] & PG_P);
 }
 
 const char *pg_error_text(enum pg_error e)
@@ -149,7 +242,7 @@ const char *pg_error_text(enum pg_error e)
 	case PG_POOL_EXHAUSTED:
 		return "the pool of page-table pages is used up";
 	case PG_SMALL_PAGES:
-		return "a table of 4 KiB pages is in the way (not handled)";
+		return "a region of 4 KiB pages (with pages taken out of the map) is in the way: it stays write-back";
 	case PG_BAD_TABLE:
 		return "a page table at an address the kernel cannot reach";
 	}

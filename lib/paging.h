@@ -31,7 +31,11 @@
  * of two). A WB page may reach past the RAM asked for, as the boot code's
  * map of 0..4 GiB covers the MMIO hole: the firmware's MTRRs make such
  * space UC (SDM Vol. 3A 12.5.2.2, table 12-7: MTRR UC with PAT WB is UC).
- * Tables of 4 KiB pages are not handled (none are made).
+ * Tables of 4 KiB pages are made only by pg_unmap_4k, in write-back RAM, to
+ * take single pages out of the map (page 0, guard pages): pg_map counts
+ * such a 2 MiB region as mapped WB and leaves it as it is (its unmapped
+ * pages stay unmapped), and refuses to give it another type
+ * (PG_SMALL_PAGES).
  */
 #ifndef LIB_PAGING_H
 #define LIB_PAGING_H
@@ -44,7 +48,9 @@
 #define PG_PCD 0x10ull
 #define PG_PS 0x80ull            /* page size: a 2 MiB or 1 GiB leaf */
 #define PG_PAT_LARGE 0x1000ull   /* the PAT bit of a 2 MiB or 1 GiB entry (bit 12) */
+#define PG_PAT_4K 0x80ull        /* the PAT bit of a 4 KiB entry (bit 7, table 4-20) */
 #define PG_ADDR 0x000FFFFFFFFFF000ull /* bits 51:12: the next table or the page */
+#define PG_SIZE_4K 0x1000ull
 #define PG_SIZE_2M 0x200000ull
 #define PG_SIZE_1G 0x40000000ull
 /* Identity-mapped, a physical address is a linear one: canonical under
@@ -112,6 +118,21 @@ enum pg_error pg_check(uint64_t phys, uint64_t len, int maxphyaddr);
  * the same). */
 enum pg_error pg_map(const struct pg_tables *t, uint64_t phys, uint64_t len, enum pg_type type,
 		     struct pg_result *r);
+
+/* pg_unmap_4k - make the 4 KiB page at va (rounded down to 4 KiB) not
+ * present. A 2 MiB leaf over it is first split into a table of 512 4 KiB
+ * pages of the same type (one table from the pool; PWT and PCD keep their
+ * bits, the PAT bit moves from bit 12 to bit 7: SDM Vol. 3A tables 4-18
+ * and 4-20); a 1 GiB leaf is split into 2 MiB pages first (one more).
+ * r->changed counts present entries changed (invalidate, 4.10.4.2).
+ * Errors: PG_EMPTY when va is not mapped (nothing to do), PG_NONCANONICAL
+ * at or above 2^47, PG_POOL_EXHAUSTED, PG_BAD_TABLE. */
+enum pg_error pg_unmap_4k(const struct pg_tables *t, uint64_t va, struct pg_result *r);
+
+/* pg_present - 1 when va is mapped (present at every level of the walk,
+ * SDM Vol. 3A 4.5.4), 0 when not or when a table is unreachable through
+ * t->table; reads the tables, changes nothing (t->alloc unused). */
+int pg_present(const struct pg_tables *t, uint64_t va);
 
 /* pg_error_text, pg_type_name - in words ("write-combining (WC)"). */
 const char *pg_error_text(enum pg_error e);

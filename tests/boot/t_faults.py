@@ -89,8 +89,9 @@ def test_faults_nmi_during_machine_check_report():
 
 
 def test_faults_nmi_during_double_fault_report():
-    """A stack overflow (#PF while delivering #PF: #DF); an NMI while the #DF
-    is reported. The report still says #DF with the overflowing RSP."""
+    """A #GP while delivering a #PF (their gates past the IDT's limit): #DF;
+    an NMI while the #DF is reported. The report still says #DF with the
+    RSP of the PUSH that faulted."""
     rc, text, layout, rsp = nmi_during_report("df")
     lines = expect_report(rc, text, "#DF double fault", VEC_DF)
     check(any(l.startswith(f"  RSP={BAD_RSP:016x} ") for l in lines),

@@ -204,6 +204,37 @@ int main(void)
 	tables[2][5] = (PHYS0 + 4096ull * 6) | 3;
 	CHECK(pg_map(&t, 0xA00000, 0x1000, PG_UC, &r) == PG_SMALL_PAGES,
 	      "a 4 KiB page table in the way: said, not walked into");
+	/* Pages taken out of the map (kernel/paging.c: page 0, guard pages):
+	 * the 2 MiB page over 0 split into 4 KiB pages of its type, one made
+	 * not present; WB later leaves that region as it is, UC is refused. */
+	t = boot(40, 1, 2);
+	tables[2][1] |= PG_PAT_LARGE; /* 2..4 MiB WC, to see the PAT bit move */
+	CHECK(pg_present(&t, 0) && pg_present(&t, 0x1000), "boot map: page 0 present");
+	CHECK(pg_unmap_4k(&t, 0x10, &r) == PG_OK && r.tables == 1 && r.changed == 2,
+	      "page 0 unmapped: one table, the 2 MiB entry and the 4 KiB entry changed");
+	CHECK(!pg_present(&t, 0) && !pg_present(&t, 0xFFF), "page 0 no longer present");
+	CHECK(pg_present(&t, 0x1000) && pg_present(&t, 0x1FF000) && pg_present(&t, 0x200000),
+	      "pages 1..511 and the next 2 MiB page still present");
+	uint64_t *pt = table(0, tables[2][0] & PG_ADDR);
+	CHECK(pt && pt[1] == (0x1000 | PG_P | PG_RW) && pt[511] == (0x1FF000 | PG_P | PG_RW),
+	      "4 KiB entries: identity, present, writable, WB (no PAT, PCD or PWT bit)");
+	CHECK(pg_unmap_4k(&t, 0, &r) == PG_EMPTY && r.tables == 0, "page 0 again: nothing to do");
+	CHECK(pg_unmap_4k(&t, 0x3FF000, &r) == PG_OK && !pg_present(&t, 0x3FF000), "a page at 4 MiB - 4 KiB");
+	pt = table(0, tables[2][1] & PG_ADDR);
+	CHECK(pt && pt[0] == (0x200000 | PG_P | PG_RW | PG_PAT_4K), "a WC 2 MiB page's PAT bit: bit 7 in 4 KiB entries");
+	CHECK(pg_unmap_4k(&t, 0x600000, &r) == PG_POOL_EXHAUSTED, "a third split: the pool of 2 is used up");
+	CHECK(pg_map(&t, 0, 0x400000, PG_WB, &r) == PG_OK && r.changed == 0 && !pg_present(&t, 0),
+	      "WB over the split regions: left as they are, page 0 still unmapped");
+	CHECK(pg_map(&t, 0x1000, 0x1000, PG_UC, &r) == PG_SMALL_PAGES, "UC in a split region: refused");
+	CHECK(!pg_present(&t, 0x100000000ull) && !pg_present(&t, 1ull << 47), "beyond the map: not present");
+	t = boot(40, 1, 2);
+	CHECK(pg_map(&t, 0x100000000ull, 0x40000000ull, PG_WB, &r) == PG_OK && pg_present(&t, 0x100000000ull),
+	      "a 1 GiB page at 4 GiB, present");
+	CHECK(pg_unmap_4k(&t, 0x100001000ull, &r) == PG_OK && r.splits == 1 && r.tables == 2,
+	      "a page inside a 1 GiB page: split to 2 MiB then 4 KiB pages");
+	CHECK(!pg_present(&t, 0x100001000ull) && pg_present(&t, 0x100000000ull) && pg_present(&t, 0x100200000ull),
+	      "only that page is gone");
+
 	/* A PML4 the callback cannot reach. */
 	t.root = 0x5000;
 	CHECK(pg_map(&t, 0xA00000, 0x1000, PG_UC, &r) == PG_BAD_TABLE,
