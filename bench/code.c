@@ -337,7 +337,11 @@ int code_fault_take(enum method_id m, const struct workload *w)
 	uint64_t at = fault.rip - (uint64_t)g->buf, off = at, copy = 0;
 	const char *part = "loop";
 	char where[128], cr2[40] = "";
-	if (fault.outside) {
+	if (fault.outside && fault.rip < 4096) {
+		part = "page0", off = fault.rip;
+		fmt_format(where, sizeof where, "address 0x%llx in page 0, where the code jumped",
+			   (unsigned long long)fault.rip);
+	} else if (fault.outside) {
 		part = "outside", off = fault.rip;
 		fmt_format(where, sizeof where, "RIP=0x%llx, outside the generated loop (the code jumped or returned "
 			   "there)", (unsigned long long)fault.rip);

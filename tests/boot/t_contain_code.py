@@ -42,7 +42,7 @@ def test_contain_lgdt_lidt_no_forged_figures():
     fault: the epilogue loads the kernel's tables back, so the end record's
     NMI count is the true 0 (it was the real-mode IVT read as a counter) and
     the code's net is its 2 instructions."""
-    run, text = contained("contain-lgdt", "code=410f0116410f011e")
+    run, text = contained("code-contain-lgdt", "code=410f0116410f011e")
     for m in METHODS:
         s = run.one("summary", method=m, workload="code", unit="tsc_ticks")
         check(s["net_min"] == 2, f"{m}: code net {s['net_min']} TSC ticks, expected 2", text)
@@ -55,7 +55,7 @@ def test_contain_registers_zero_at_init():
     method. Before, RDI pointed past the scratch area, RBP into the kernel's
     stack and RSI held the sample count."""
     init = "4809d84809c84809d04809f04809f84809e84c09c04c09c84c09d04c09d84c09e04c09e84c09f84885c074020f0b"
-    run, text = contained("contain-regs", f"init={init} code=90 unroll=10")
+    run, text = contained("code-contain-regs", f"init={init} code=90 unroll=10")
     check(not run.by("code_fault"), f"a register was not 0 at init: {run.by('code_fault')}", text)
     for m in METHODS:
         s = run.one("summary", method=m, workload="code", unit="tsc_ticks")
@@ -67,7 +67,7 @@ def test_contain_stosb_every_method_reports():
     every sample, so the code no longer walks over code='s own lengths
     ("the generated loop does not fit (a bug)"): every method reports its
     result, or a #PF at byte 0 where page 0 is unmapped."""
-    run, text = contained("contain-stosb", "code=aa unroll=100 samples=400")
+    run, text = contained("code-contain-stosb", "code=aa unroll=100 samples=400")
     check(not any("does not fit" in l for l in run.lines), "the generated loop did not fit", text)
     for m in METHODS:
         faults, s = run.by("code_fault", method=m), run.by("summary", method=m, workload="code", unit="tsc_ticks")
@@ -90,9 +90,9 @@ def test_contain_tf_ts_em_left_set():
     TS: mov rax, cr0; or al, 8; mov cr0, rax; movaps xmm0, xmm1: #NM.
     EM: the same with or al, 4: #UD (SSE with EM set)."""
     for name, code, vector, offset, after in (
-            ("contain-tf", "9c48810c24000100009d90", 1, 10, True),
-            ("contain-ts", "0f20c00c080f22c00f28c1", 7, 8, False),
-            ("contain-em", "0f20c00c040f22c00f28c1", 6, 8, False)):
+            ("code-contain-tf", "9c48810c24000100009d90", 1, 10, True),
+            ("code-contain-ts", "0f20c00c080f22c00f28c1", 7, 8, False),
+            ("code-contain-em", "0f20c00c040f22c00f28c1", 6, 8, False)):
         run, text = contained(name, f"code={code}")
         expect_faults(name, run, text, vector, offset, after)
         if after:
@@ -104,20 +104,20 @@ def test_contain_traps_at_their_instruction():
     """Trap-class vectors leave RIP after the instruction: #BP of int3 (CC)
     is reported at byte 0 of copy 1 (not the next copy; with one copy, not
     "outside init= and code="); INT 4 (CD 04, #OF) two bytes back."""
-    run, text = contained("contain-int3", "code=cc")
-    expect_faults("contain-int3", run, text, 3, 0)
+    run, text = contained("code-contain-int3", "code=cc")
+    expect_faults("code-contain-int3", run, text, 3, 0)
     check(run.has_line("code cpuid/code: FAULT #BP breakpoint (vector 3, error code 0x0) at byte 0 of code= "
                        "(copy 1 of 1)"), "the #BP line", text)
-    run, text = contained("contain-int4", "code=9090cd04 unroll=3")
-    expect_faults("contain-int4", run, text, 4, 2)
+    run, text = contained("code-contain-int4", "code=9090cd04 unroll=3")
+    expect_faults("code-contain-int4", run, text, 4, 2)
 
 
 def test_contain_walk_survives_fault():
     """walk=on with ud2 in code=: the walked sample's fault is reported and the
     workload skipped, as without walk=on (it ended the run, exit 35); the
     other workloads are still walked."""
-    run, text = contained("contain-walk", "code=90900f0b walk=on")
-    expect_faults("contain-walk", run, text, 6, 2)
+    run, text = contained("code-contain-walk", "code=90900f0b walk=on")
+    expect_faults("code-contain-walk", run, text, 6, 2)
     for m in METHODS:
         check(run.one("walk", method=m, workload="add_chain_64")["body"] == 64, f"{m}: walk", text)
         check(not run.by("walk", method=m, workload="code"), f"{m}: a walk of the faulted code", text)
@@ -129,5 +129,5 @@ def test_contain_leave_ret():
     'method (null): SKIPPED' records, then hung). With page 0 unmapped and
     exceptions on IST stacks (the kernel's part of issue 21), LEAVE's load
     from address 0 is a #PF at byte 0 of copy 1."""
-    run, text = contained("contain-leave", "code=c9c3")
-    expect_faults("contain-leave", run, text, 14, 0)
+    run, text = contained("code-contain-leave", "code=c9c3")
+    expect_faults("code-contain-leave", run, text, 14, 0)
