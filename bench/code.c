@@ -88,7 +88,7 @@ static struct gen {
 	char name[48];
 	struct bench_mark marks[4];
 	uint64_t copies;
-} gens[3], *running; /* running: the loop code_workload handed out last */
+} gens[3];
 
 /* Where the last fault code_fault_take reported was, and how many it took. */
 static struct {
@@ -96,9 +96,11 @@ static struct {
 	uint64_t taken;
 } last_fault;
 
-/* The last fault in the user's code. */
+/* The last fault in the user's code: rip is the byte of the instruction
+ * that caused it (code_trap), or with after, the last byte of the
+ * instruction it followed; with outside, rip is outside the loop. */
 static struct {
-	int pending;
+	int pending, after, outside;
 	uint64_t vector, error_code, cr2, rip;
 	const struct gen *g;
 } fault;
@@ -123,6 +125,7 @@ static void spec_for(struct codegen_spec *s, enum method_id m, int beside, uint6
 	s->state = (uint32_t)(uint64_t)state;
 	s->save_area = (uint32_t)(uint64_t)vector_area;
 	s->xsave_mask = xsave_mask();
+	s->user_mode = 0;
 }
 
 /* The most bytes any method's loop with `copies` copies takes. */
@@ -235,28 +238,80 @@ uint64_t code_copies_executed(void)
 	return cfg->unroll * (cfg->loops ? cfg->loops : 1);
 }
 
-/* Faults in the user's code: resume at the loop's epilogue, which restores
- * the caller's registers and returns; the run then reports it. */
+#define VEC_BP 3                  /* SDM Vol. 3A table 7-1 */
+#define RFLAGS_TF (1ull << 8)     /* SDM Vol. 1 3.4.3 */
+#define RFLAGS_AC (1ull << 18)
+
+/* The byte of the instruction that raised vector v with RIP rip, inside
+ * the loop [lo, hi): a fault leaves RIP at the instruction, a trap after it
+ * (SDM Vol. 3A 7.5 "Exception Classifications"). Traps: INT3 (CC) and INT1
+ * (F1) one byte back, INT n (CD n) two, whichever vector n (#BP and #OF
+ * come from nothing else in 64-bit mode: INTO raises #UD); a single-step
+ * (DR6.BS) or data-breakpoint #DB follows the instruction (*after = 1,
+ * the byte returned is its last). DR6 is cleared for the next #DB (SDM
+ * Vol. 3B 18.2.3: the processor never clears it). A hardware fault right
+ * after an instruction whose last bytes are CD n (an immediate) would be
+ * taken for that INT n: no other instruction ends so, in practice. */
+static uint64_t insn_of(uint64_t v, uint64_t rip, uint64_t lo, int *after)
+{
+	const uint8_t *p = (const uint8_t *)rip;
+	*after = 0;
+	if (v == VEC_DB) {
+		uint64_t dr6, dr7;
+		__asm__ volatile("mov %%dr6, %0\n\tmov %%dr7, %1" : "=r"(dr6), "=r"(dr7));
+		__asm__ volatile("mov %0, %%dr6" : : "r"(0xFFFF0FF0ull));
+		int hit = -1;
+		for (int k = 0; k < 4; k++)
+			if ((dr6 >> k) & 1)
+				hit = k;
+		/* DR6.BS (bit 14), or B0-B3 of a data breakpoint (DR7 R/Wn != 00) */
+		if (((dr6 >> 14) & 1) || (hit >= 0 && ((dr7 >> (16 + 4 * hit)) & 3))) {
+			*after = 1;
+			return rip > lo ? rip - 1 : rip;
+		}
+	}
+	if (rip >= lo + 1 && ((v == VEC_BP && p[-1] == 0xCC) || (v == VEC_DB && p[-1] == 0xF1)))
+		return rip - 1;
+	if (rip >= lo + 2 && p[-2] == 0xCD && p[-1] == v)
+		return rip - 2;
+	return rip;
+}
+
+/* Faults in the user's code (or wherever it jumped while the loop runs:
+ * state.active, lib/codegen.h): resume at the loop's epilogue, which
+ * restores the caller's state and returns; the run then reports it. Not
+ * the loop's: NMI, #DF, #MC, a fault in the epilogue, or in the kernel's
+ * image (the code jumped into the kernel, or the kernel's own bug): the
+ * handler after this one reports them. */
+extern char _start_of_image[], _end[];
 static int (*prev_hook)(struct trap_frame *f);
 static int code_trap(struct trap_frame *f)
 {
-	if ((f->soft || (f->vector != VEC_NMI && f->vector != VEC_DF && f->vector != VEC_MC)) && !fault.pending)
-		for (int k = 0; k < 3; k++) {
-			const struct gen *g = &gens[k];
-			/* In its loop, or in page 0 (unmapped), where a RET or CALL through zero went. */
-			if (g->buf && ((f->rip >= (uint64_t)g->buf && f->rip < (uint64_t)g->buf + g->lay.len) ||
-				       (g == running && f->rip < 4096))) {
-				fault.pending = 1;
-				fault.vector = f->vector;
-				fault.error_code = f->error_code;
-				fault.cr2 = f->vector == VEC_PF ? read_cr2() : 0;
-				fault.rip = f->rip;
-				fault.g = g;
-				f->rip = (uint64_t)g->buf + g->lay.exit;
-				return 1;
-			}
-		}
-	return prev_hook ? prev_hook(f) : 0;
+	const struct gen *g = 0;
+	for (int k = 0; k < 3; k++)
+		if (gens[k].buf && (uint64_t)gens[k].buf == state[CG_STATE_ACTIVE / 8])
+			g = &gens[k];
+	if (!g || (!f->soft && (f->vector == VEC_NMI || f->vector == VEC_DF || f->vector == VEC_MC)))
+		return prev_hook ? prev_hook(f) : 0;
+	uint64_t base = (uint64_t)g->buf;
+	int inside = f->rip >= base && f->rip < base + g->lay.exit;
+	int epilogue = f->rip >= base + g->lay.exit && f->rip < base + g->lay.len;
+	int kernel = f->rip >= (uint64_t)_start_of_image && f->rip < (uint64_t)_end;
+	if (epilogue || (!inside && kernel))
+		return prev_hook ? prev_hook(f) : 0;
+	if (!fault.pending) {
+		fault.pending = 1;
+		fault.vector = f->vector;
+		fault.error_code = f->error_code;
+		fault.cr2 = f->vector == VEC_PF ? read_cr2() : 0;
+		fault.outside = !inside;
+		fault.rip = inside ? insn_of(f->vector, f->rip, base, &fault.after) : f->rip;
+		fault.after = inside && fault.after;
+		fault.g = g;
+	}
+	f->rip = base + g->lay.exit;
+	f->rflags &= ~(RFLAGS_TF | RFLAGS_AC); /* no single step into the epilogue */
+	return 1;
 }
 
 /* Each generated loop runs under the watchdog (kernel/watchdog.h), armed
@@ -305,7 +360,6 @@ const struct workload *code_workload(enum method_id m, int beside, int copies)
 		return 0;
 	}
 	g->copies = s.copies;
-	running = g;
 	if (copies == 2)
 		fmt_format(g->name, sizeof g->name, "%s.2n", cfg->code_name);
 	else if (copies == 0)
@@ -336,17 +390,22 @@ int code_fault_take(enum method_id m, const struct workload *w)
 	const struct codegen_layout *l = &g->lay;
 	uint64_t at = fault.rip - (uint64_t)g->buf, off = at, copy = 0;
 	const char *part = "loop";
-	char where[96], cr2[40] = "";
-	if (at >= l->init && at < l->init_end) {
+	char where[128], cr2[40] = "";
+	if (fault.outside && fault.rip < 4096) {
+		part = "page0", off = fault.rip;
+		fmt_format(where, sizeof where, "address 0x%llx in page 0, where the code jumped",
+			   (unsigned long long)fault.rip);
+	} else if (fault.outside) {
+		part = "outside", off = fault.rip;
+		fmt_format(where, sizeof where, "RIP=0x%llx, outside the generated loop (the code jumped or returned "
+			   "there)", (unsigned long long)fault.rip);
+	} else if (at >= l->init && at < l->init_end) {
 		part = "init", off = at - l->init;
 		fmt_format(where, sizeof where, "byte %llu of init=", (unsigned long long)off);
 	} else if (at >= l->code && at < l->code_end) {
 		part = "code", off = (at - l->code) % code_len, copy = (at - l->code) / code_len;
 		fmt_format(where, sizeof where, "byte %llu of code= (copy %llu of %llu)", (unsigned long long)off,
 			   (unsigned long long)copy + 1, (unsigned long long)g->copies);
-	} else if (fault.rip < 4096) {
-		part = "page0", off = fault.rip;
-		fmt_format(where, sizeof where, "address 0x%llx in page 0, where the code jumped", (unsigned long long)fault.rip);
 	} else {
 		fmt_format(where, sizeof where, "byte %llu of the generated loop, outside init= and code=",
 			   (unsigned long long)at);
@@ -362,8 +421,9 @@ int code_fault_take(enum method_id m, const struct workload *w)
 		fmt_format(what, sizeof what, "%s (vector %llu, error code 0x%llx%s)", trap_vector_name(fault.vector),
 			   (unsigned long long)fault.vector, (unsigned long long)fault.error_code, cr2);
 	if (config_human())
-		kprintf("code %s/%s: FAULT %s at %s; this workload is skipped for method %s, the run goes on\n",
-			methods[m].name, w->name, what, where, methods[m].name);
+		kprintf("code %s/%s: FAULT %s %s %s; this workload is skipped for method %s, the run goes on\n",
+			methods[m].name, w->name, what, fault.after ? "after the instruction ending at" : "at", where,
+			methods[m].name);
 	if (config_json()) {
 		struct rec r;
 		rec_begin(&r, "code_fault");
@@ -378,6 +438,7 @@ int code_fault_take(enum method_id m, const struct workload *w)
 		rec_str(&r, "part", part);
 		rec_u64(&r, "offset", off);
 		rec_u64(&r, "copy", part[0] == 'c' ? copy + 1 : 0);
+		rec_bool(&r, "after", fault.after);
 		rec_end(&r);
 	}
 	last_fault.at = (struct code_fault_at){ fault.vector, part[0], off, part[0] == 'c' ? copy + 1 : 0 };

@@ -99,6 +99,9 @@ const char *code_fault_text(char *buf, size_t size, const struct code_fault_at *
 	if (at->part == 'c')
 		fmt_format(buf, size, "%s at byte %llu of copy %llu", name, (unsigned long long)at->offset,
 			   (unsigned long long)at->copy);
+	else if (at->part == 'p' || at->part == 'o') /* offset: the address (bench/code.c page0, outside) */
+		fmt_format(buf, size, "%s at 0x%llx, %s", name, (unsigned long long)at->offset,
+			   at->part == 'p' ? "in page 0" : "outside the loop");
 	else
 		fmt_format(buf, size, "%s at byte %llu of %s", name, (unsigned long long)at->offset,
 			   at->part == 'i' ? "init=" : "the generated loop");

@@ -40,8 +40,9 @@ void code_keep_fault(struct bench_results *r, enum method_id m);
  * (kernel/watchdog.h: the code did not finish within its bound). */
 const char *code_fault_name(uint64_t vector);
 
-/* code_fault_text - "#UD at byte 0 of copy 1", "#GP at byte 3 of init="
- * or "... of the generated loop" into buf[0..size-1]. Returns buf. */
+/* code_fault_text - "#UD at byte 0 of copy 1", "#GP at byte 3 of init=",
+ * "... of the generated loop", "#PF at 0x0, in page 0" (a RET or CALL to
+ * 0) or "... outside the loop" into buf[0..size-1]. Returns buf. */
 const char *code_fault_text(char *buf, size_t size, const struct code_fault_at *at);
 
 /* code_per_copy_text - p in a table cell of at most 30 characters:

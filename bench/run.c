@@ -90,8 +90,10 @@ static void warm_up(const struct workload *w, enum method_id m, uint64_t capacit
 
 /* walk=on: single-step one sample of the window before measuring it
  * (bench/walk.h) and print what it executed: for the resolution test's
- * loop, one sample of each loop size the ensembles will run. */
-static void walk_sample(enum method_id m, const struct workload *w, struct wl_ctx *c, int resolution)
+ * loop, one sample of each loop size the ensembles will run. Returns -1
+ * when the user's code faulted in the walked sample (reported; no walk
+ * line), else 0. */
+static int walk_sample(enum method_id m, const struct workload *w, struct wl_ctx *c, int resolution)
 {
 	uint64_t n = resolution ? cfg->ensembles : 1, param = c->param;
 	for (uint64_t j = 0; j < n; j++) {
@@ -99,9 +101,12 @@ static void walk_sample(enum method_id m, const struct workload *w, struct wl_ct
 		if (resolution)
 			c->param = j;
 		int bad = walk_window(pick_fill(w, m), &bufs, c, &r);
+		if ((w->flags & WL_CODE) && code_fault_take(m, w))
+			return -1;
 		report_walk(m, w, resolution, c->param, bad, &r);
 	}
 	c->param = param;
+	return 0;
 }
 
 /* The series a method's samples come in: its own unit first. */
@@ -143,8 +148,8 @@ static int run_workload(enum method_id m, const struct workload *w, const struct
 	fill_fn fill = pick_fill(w, m);
 
 	report_run_start(m, w, cfg->ensembles, cfg->samples, cfg->warmup, resolution, unit_key[ser[0].unit]);
-	if (cfg->walk)
-		walk_sample(m, w, &c, resolution);
+	if (cfg->walk && walk_sample(m, w, &c, resolution))
+		return -1;
 	uint64_t t0 = rdtsc();
 	warm_up(w, m, capacity, &c);
 	if ((w->flags & WL_CODE) && code_fault_take(m, w))

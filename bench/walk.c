@@ -108,6 +108,9 @@ int walk_window(fill_fn fill, struct samples *s, struct wl_ctx *c, struct walk_r
 	__asm__ volatile("pushfq\n\torq $0x100, (%%rsp)\n\tpopfq" ::: "cc", "memory");
 	fill(s, 1, c);
 	__asm__ volatile("pushfq\n\tandq $~0x100, (%%rsp)\n\tpopfq" ::: "cc", "memory");
+	/* DR6.BS stays set after the steps (SDM Vol. 3B 18.2.3: the processor
+	 * never clears DR6): clear it, so a later #DB reads its own cause. */
+	__asm__ volatile("mov %0, %%dr6" : : "r"(0xFFFF0FF0ull));
 	trap_hook = prev_hook;
 	cur = 0;
 	return r->complete ? 0 : -1;

@@ -94,18 +94,65 @@ static void restore_vector_state(struct out *o, const struct codegen_spec *s)
 	vector_state_op(o, s, 1);
 }
 
+/* mov rax, crN (0F 20 /r) or mov crN, rax (0F 22 /r); SDM Vol. 2B MOV--Move
+ * to/from Control Registers. */
+static void cr_rax(struct out *o, uint8_t op, int cr)
+{
+	b(o, 0x0F), b(o, op), b(o, (uint8_t)(0xC0 | (cr << 3)));
+}
+
+/* 0F 01 /digit with an absolute disp32: SGDT /0, SIDT /1, LGDT /2, LIDT /3
+ * (SDM Vol. 2B; a 10-byte limit and base in 64-bit mode). */
+static void table_op(struct out *o, int digit, uint32_t addr)
+{
+	b(o, 0x0F), b(o, 0x01), b(o, (uint8_t)((digit << 3) | 4)), b(o, 0x25), u32(o, addr);
+}
+
+/* mov qword [disp32], imm32 (REX.W C7 /0, sign-extended). */
+static void store_imm(struct out *o, uint32_t addr, uint32_t v)
+{
+	b(o, 0x48), b(o, 0xC7), b(o, 0x04), b(o, 0x25), u32(o, addr), u32(o, v);
+}
+
+/* Every general register but RSP, R14 (and R15, set after init with loops)
+ * to 0: xor r32, r32 (a 32-bit result is zero-extended, SDM Vol. 1 3.4.1.1). */
+static void zero_registers(struct out *o)
+{
+	static const int regs[] = { RAX, RCX, RDX, RBX, RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R15 };
+	for (size_t k = 0; k < sizeof regs / sizeof regs[0]; k++) {
+		int r = regs[k] & 7;
+		if (regs[k] >= 8)
+			b(o, 0x45);
+		b(o, 0x31), b(o, (uint8_t)(0xC0 | (r << 3) | r));
+	}
+}
+
 static size_t emit(struct out *o, const struct codegen_spec *s, struct codegen_layout *l)
 {
 	static const uint8_t push[] = { 0x53, 0x55, 0x41, 0x54, 0x41, 0x55, 0x41, 0x56, 0x41, 0x57, 0x9C };
 	static const uint8_t pop[] = { 0x9D, 0x41, 0x5F, 0x41, 0x5E, 0x41, 0x5D, 0x41, 0x5C, 0x5D, 0x5B, 0xFC, 0xC3 };
 	static const uint8_t jz[] = { 0x0F, 0x84 }, jb[] = { 0x0F, 0x82 }, jnz[] = { 0x0F, 0x85 };
 	uint32_t st = s->state;
+	int ring0 = !s->user_mode;
 
 	/* Prologue: save what the caller needs, the vector state, the
+	 * machine state the code may change (descriptor tables, CR0, CR4),
+	 * the loop's own address (state.active: a loop is running), the
 	 * arguments (RDI = s: tsc, ins, cyc at +0, +8, +16; RSI = n). */
 	bytes(o, push, sizeof push);                  /* push rbx..r15; pushfq */
 	abs_op(o, 0x89, RSP, st + CG_STATE_RSP);      /* mov [state.rsp], rsp */
 	save_vector_state(o, s);
+	if (ring0) {
+		table_op(o, 0, st + CG_STATE_GDTR);   /* sgdt [state.gdtr] */
+		table_op(o, 1, st + CG_STATE_IDTR);   /* sidt [state.idtr] */
+		cr_rax(o, 0x20, 0);                   /* mov rax, cr0 */
+		abs_op(o, 0x89, RAX, st + CG_STATE_CR0);
+		cr_rax(o, 0x20, 4);                   /* mov rax, cr4 */
+		abs_op(o, 0x89, RAX, st + CG_STATE_CR4);
+	}
+	b(o, 0x48), b(o, 0x8D), b(o, 0x05);           /* lea rax, [rip - here]: the loop */
+	u32(o, (uint32_t)-(int32_t)(o->n + 4));
+	abs_op(o, 0x89, RAX, st + CG_STATE_ACTIVE);
 	abs_op(o, 0x89, RSI, st + CG_STATE_N);        /* mov [state.n], rsi */
 	for (int k = 0; k < 3; k++) {
 		static const uint8_t ld[3][4] = { { 0x48, 0x8B, 0x07, 0 }, { 0x48, 0x8B, 0x47, 0x08 },
@@ -123,10 +170,11 @@ static size_t emit(struct out *o, const struct codegen_spec *s, struct codegen_l
 	size_t jz_at = o->n;
 	jump(o, jz, 2, 0);                            /* patched below */
 
-	/* One sample. */
+	/* One sample: the registers of the contract (codegen.h), then init. */
 	size_t top = o->n;
 	mov_imm64(o, RSP, s->stack_top);
 	mov_imm64(o, R14, s->scratch);
+	zero_registers(o);
 	l->init = o->n;
 	bytes(o, s->init, s->init_len);
 	l->init_end = o->n;
@@ -164,14 +212,32 @@ static size_t emit(struct out *o, const struct codegen_spec *s, struct codegen_l
 	abs_op(o, 0x3B, RAX, st + CG_STATE_N);        /* cmp rax, [state.n] */
 	jump(o, jb, 2, top);
 
-	/* Epilogue, also where a fault in the user's code resumes. */
+	/* Epilogue, also where a fault in the user's code resumes: first the
+	 * descriptor tables (an exception needs them), then RFLAGS (TF would
+	 * single-step the rest, SDM Vol. 3B 18.3.1.4), then CR0 (TS or EM set
+	 * make FXRSTOR raise #NM, SDM Vol. 2A FXRSTOR) and CR4, as the
+	 * prologue found them; only then the rest. */
 	l->exit = o->n;
 	if (o->p && jz_at + 6 <= o->cap) {
 		struct out patch = { o->p, jz_at, o->cap };
 		jump(&patch, jz, 2, l->exit);
 	}
+	if (ring0) {
+		table_op(o, 2, st + CG_STATE_GDTR);   /* lgdt [state.gdtr] */
+		table_op(o, 3, st + CG_STATE_IDTR);   /* lidt [state.idtr] */
+	}
 	abs_op(o, 0x8B, RSP, st + CG_STATE_RSP);      /* mov rsp, [state.rsp] */
+	b(o, 0xFF), b(o, 0x34), b(o, 0x24);           /* push qword [rsp]: the caller's RFLAGS */
+	b(o, 0x9D);                                   /* popfq */
+	if (ring0) {
+		abs_op(o, 0x8B, RAX, st + CG_STATE_CR0);
+		cr_rax(o, 0x22, 0);                   /* mov cr0, rax */
+		abs_op(o, 0x8B, RAX, st + CG_STATE_CR4);
+		cr_rax(o, 0x22, 4);                   /* mov cr4, rax */
+	}
+	l->restored = o->n;
 	restore_vector_state(o, s);
+	store_imm(o, st + CG_STATE_ACTIVE, 0);        /* no loop running */
 	bytes(o, pop, sizeof pop);                    /* popfq; pop r15..rbx; cld; ret */
 	l->len = o->n;
 	return o->n;

@@ -4,7 +4,8 @@
  * stores prove that the copies, the loop, init, the private stack, the
  * scratch area and the three result layouts work, and that it returns with
  * the caller's registers intact; the layout offsets are checked against the
- * bytes. */
+ * bytes. The ring 0 parts (descriptor tables, CR0, CR4), which user mode
+ * cannot run, are checked byte by byte against their SDM encodings. */
 #define _GNU_SOURCE
 #include <cpuid.h>
 #include <stdint.h>
@@ -28,6 +29,7 @@ static struct codegen_spec base(void)
 	s.stack_top = (uint64_t)(uintptr_t)(low + 1024 * 1024);
 	s.scratch = (uint64_t)(uintptr_t)scratch;
 	s.scratch_qwords = 1024 * 1024 / 8;
+	s.user_mode = 1; /* the host runs the loop in user mode */
 	return s;
 }
 
@@ -129,6 +131,126 @@ static void test_result_layouts(void)
 	CHECK_EQ_U64(tsc[1], 33, "beside layout: RBX into the TSC array");
 	CHECK_EQ_U64(ins[1], 11, "beside layout: RDX into the instructions array");
 	CHECK_EQ_U64(cyc[1], 22, "beside layout: RDI into the cycles array");
+}
+
+/* Every sample starts with the documented registers (codegen.h): init
+ * sees RSP = stack_top, R14 = scratch and 0 in every other register, even
+ * after a previous sample's code set them all; state.active holds the
+ * loop's address while it runs, 0 after it returns. */
+static void test_registers_documented(void)
+{
+	/* init: rax |= rbx|rcx|rdx|rsi|rdi|rbp|r8..r13|r15 (or rax, reg);
+	 * [r14] = rax; [r14+8] = rsp; [r14+16] = r14; [r14+24] = [state.active] */
+	uint8_t init[128];
+	size_t n = 0;
+	static const uint8_t ors[][3] = { { 0x48, 0x09, 0xD8 }, { 0x48, 0x09, 0xC8 }, { 0x48, 0x09, 0xD0 },
+					  { 0x48, 0x09, 0xF0 }, { 0x48, 0x09, 0xF8 }, { 0x48, 0x09, 0xE8 },
+					  { 0x4C, 0x09, 0xC0 }, { 0x4C, 0x09, 0xC8 }, { 0x4C, 0x09, 0xD0 },
+					  { 0x4C, 0x09, 0xD8 }, { 0x4C, 0x09, 0xE0 }, { 0x4C, 0x09, 0xE8 },
+					  { 0x4C, 0x09, 0xF8 } };
+	for (size_t k = 0; k < sizeof ors / sizeof ors[0]; k++)
+		memcpy(init + n, ors[k], 3), n += 3;
+	static const uint8_t tail[] = { 0x49, 0x89, 0x06,             /* mov [r14], rax */
+					0x49, 0x89, 0x66, 0x08,       /* mov [r14+8], rsp */
+					0x4D, 0x89, 0x76, 0x10,       /* mov [r14+16], r14 */
+					0x48, 0x8B, 0x04, 0x25, 0, 0, 0, 0, /* mov rax, [active] */
+					0x49, 0x89, 0x46, 0x18 };     /* mov [r14+24], rax */
+	memcpy(init + n, tail, sizeof tail);
+	uint32_t active = (uint32_t)(uintptr_t)low + CG_STATE_ACTIVE;
+	memcpy(init + n + 15, &active, 4);
+	n += sizeof tail;
+	/* code: every register but RSP, R14 to -1 (mov r32, -1 would leave the
+	 * upper half 0: or r64, -1, REX.W 83 /1 ib), and std */
+	uint8_t code[64];
+	size_t c = 0;
+	static const int regs[] = { 0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15 };
+	for (size_t k = 0; k < sizeof regs / sizeof regs[0]; k++) {
+		code[c++] = (uint8_t)(0x48 | (regs[k] >= 8));
+		code[c++] = 0x83;
+		code[c++] = (uint8_t)(0xC8 | (regs[k] & 7));
+		code[c++] = 0xFF;
+	}
+	code[c++] = 0xFD; /* std */
+	/* stop: mov rdx, [r14] (the OR of the registers at init) */
+	static const uint8_t stop[] = { 0x49, 0x8B, 0x16 };
+	struct codegen_spec s = base();
+	struct codegen_layout l;
+	uint64_t tsc[3] = { 7, 7, 7 };
+	s.init = init, s.init_len = (uint32_t)n;
+	s.stop = stop, s.stop_len = sizeof stop;
+	s.code = code, s.code_len = (uint32_t)c, s.copies = 1;
+	CHECK(run(&s, &l, tsc, 0, 0, 3) == 0, "registers: emitted and run");
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ_U64(tsc[i], 0, "sample %d: every register but RSP, R14 is 0 at init", i);
+	CHECK_EQ_U64(scratch[1], s.stack_top, "RSP at init is the private stack's top");
+	CHECK_EQ_U64(scratch[2], s.scratch, "R14 at init is the scratch area");
+	CHECK_EQ_U64(scratch[3], (uint64_t)(uintptr_t)code_at(), "state.active: the loop's address while it runs");
+	CHECK_EQ_U64(*(uint64_t *)(low + CG_STATE_ACTIVE), 0, "state.active: 0 after the loop returned");
+	uint64_t flags;
+	__asm__ volatile("pushfq; popq %0" : "=r"(flags));
+	CHECK_EQ_U64(flags & 0x400, 0, "DF clear after the loop (the code set it)");
+	static const uint8_t zero[] = { 0x31, 0xC0, 0x31, 0xC9, 0x31, 0xD2, 0x31, 0xDB, 0x31, 0xED, 0x31, 0xF6,
+					0x31, 0xFF, 0x45, 0x31, 0xC0, 0x45, 0x31, 0xC9, 0x45, 0x31, 0xD2, 0x45,
+					0x31, 0xDB, 0x45, 0x31, 0xE4, 0x45, 0x31, 0xED, 0x45, 0x31, 0xFF };
+	CHECK(memcmp(code_at() + l.init - sizeof zero, zero, sizeof zero) == 0,
+	      "xor r32, r32 of RAX..RDI, RBP, R8-R13, R15 just before init");
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+/* The ring 0 prologue and epilogue, byte by byte (SDM Vol. 2B: SGDT 0F 01
+ * /0, SIDT /1, LGDT /2, LIDT /3; MOV from CR 0F 20 /r, to CR 0F 22 /r;
+ * ModR/M 04 + SIB 25: an absolute disp32). Emitted, not run. */
+static void test_ring0_bytes(void)
+{
+	static const uint8_t nop[] = { 0x90 };
+	struct codegen_spec s = base();
+	struct codegen_layout l, lu;
+	uint8_t *p = code_at();
+	uint32_t st = s.state;
+	s.code = nop, s.code_len = 1, s.copies = 4;
+	CHECK(codegen_emit(p, 2 * 1024 * 1024, &s, &lu) == 0, "user mode: emitted");
+	size_t user_len = lu.len;
+	s.user_mode = 0;
+	CHECK(codegen_emit(p, 2 * 1024 * 1024, &s, &l) == 0, "ring 0: emitted");
+	CHECK_EQ_U64(l.len, codegen_size(&s), "ring 0: codegen_size matches the emitted length");
+	CHECK_EQ_U64(l.len - user_len, 2 * 8 + 2 * (3 + 8) + 2 * 8 + 2 * (8 + 3),
+		     "ring 0 adds SGDT, SIDT, two CR saves, LGDT, LIDT, two CR restores");
+	/* Prologue, after push x6, pushfq (11), mov [state.rsp], rsp (8), fxsave64 (9). */
+	uint8_t pro[] = { 0x0F, 0x01, 0x04, 0x25, 0, 0, 0, 0,       /* sgdt [gdtr] */
+			  0x0F, 0x01, 0x0C, 0x25, 0, 0, 0, 0,       /* sidt [idtr] */
+			  0x0F, 0x20, 0xC0,                         /* mov rax, cr0 */
+			  0x48, 0x89, 0x04, 0x25, 0, 0, 0, 0,       /* mov [cr0], rax */
+			  0x0F, 0x20, 0xE0,                         /* mov rax, cr4 */
+			  0x48, 0x89, 0x04, 0x25, 0, 0, 0, 0,       /* mov [cr4], rax */
+			  0x48, 0x8D, 0x05, 0, 0, 0, 0,             /* lea rax, [rip - 81]: byte 0 */
+			  0x48, 0x89, 0x04, 0x25, 0, 0, 0, 0 };     /* mov [active], rax */
+	put32(pro + 4, st + CG_STATE_GDTR), put32(pro + 12, st + CG_STATE_IDTR);
+	put32(pro + 23, st + CG_STATE_CR0), put32(pro + 34, st + CG_STATE_CR4);
+	put32(pro + 41, (uint32_t)-(28 + 45)), put32(pro + 49, st + CG_STATE_ACTIVE);
+	CHECK(memcmp(p + 28, pro, sizeof pro) == 0, "prologue: SGDT, SIDT, CR0, CR4 saved, state.active set");
+	static const uint8_t fxsave[] = { 0x48, 0x0F, 0xAE, 0x04, 0x25 };
+	CHECK(memcmp(p + 19, fxsave, sizeof fxsave) == 0, "prologue: fxsave64 just before");
+	/* Epilogue: tables, RFLAGS, CR0, CR4, then FXRSTOR64. */
+	uint8_t epi[] = { 0x0F, 0x01, 0x14, 0x25, 0, 0, 0, 0,       /* lgdt [gdtr] */
+			  0x0F, 0x01, 0x1C, 0x25, 0, 0, 0, 0,       /* lidt [idtr] */
+			  0x48, 0x8B, 0x24, 0x25, 0, 0, 0, 0,       /* mov rsp, [state.rsp] */
+			  0xFF, 0x34, 0x24, 0x9D,                   /* push qword [rsp]; popfq */
+			  0x48, 0x8B, 0x04, 0x25, 0, 0, 0, 0,       /* mov rax, [cr0] */
+			  0x0F, 0x22, 0xC0,                         /* mov cr0, rax */
+			  0x48, 0x8B, 0x04, 0x25, 0, 0, 0, 0,       /* mov rax, [cr4] */
+			  0x0F, 0x22, 0xE0,                         /* mov cr4, rax */
+			  0x48, 0x0F, 0xAE, 0x0C, 0x25, 0, 0, 0, 0, /* fxrstor64 [fxsave] */
+			  0x48, 0xC7, 0x04, 0x25, 0, 0, 0, 0, 0, 0, 0, 0 }; /* mov qword [active], 0 */
+	put32(epi + 4, st + CG_STATE_GDTR), put32(epi + 12, st + CG_STATE_IDTR);
+	put32(epi + 20, st + CG_STATE_RSP), put32(epi + 32, st + CG_STATE_CR0);
+	put32(epi + 43, st + CG_STATE_CR4), put32(epi + 55, s.save_area), put32(epi + 63, st + CG_STATE_ACTIVE);
+	CHECK(memcmp(p + l.exit, epi, sizeof epi) == 0, "epilogue: LGDT, LIDT, RSP, RFLAGS, CR0, CR4, FXRSTOR64");
+	CHECK_EQ_U64(l.restored - l.exit, 50, "layout.restored: after the CR4 restore");
+	CHECK_EQ_U64(l.len - l.exit, sizeof epi + 13, "epilogue ends with popfq, 6 pops, cld, ret");
 }
 
 /* Out of range: no bytes, -1. */
@@ -239,6 +361,8 @@ int main(void)
 	test_copies_and_loop();
 	test_init_scratch_stack();
 	test_result_layouts();
+	test_registers_documented();
+	test_ring0_bytes();
 	test_limits();
 	test_vector_state();
 	return check_summary("codegen");

@@ -17,7 +17,7 @@ static struct codegen_spec spec(const uint8_t *code, uint32_t code_len, uint64_t
 	s.results = CG_TSC;
 	s.code = code, s.code_len = code_len;
 	s.copies = copies, s.loops = loops;
-	s.state = 0x1000, s.fxsave = 0x2000;
+	s.state = 0x1000, s.save_area = 0x2000;
 	s.stack_top = 0x100000, s.scratch = 0x200000, s.scratch_qwords = 8;
 	return s;
 }
