@@ -166,6 +166,14 @@ void kernel_main(uint32_t magic, uint32_t info)
 	int counters = bench_counters_possible();
 	config_set_samples(bench_fit_samples(cfg->samples, cfg->ensembles, counters, &problems));
 	config_add_problems(problems);
+	if (cfg->problems && cfg->on_problems == PROBLEMS_STOP) { /* before measuring */
+		config_print();
+		end_record(cfg, "config_problems", 0, 0);
+		config_screen_problems();
+		kprintf("bench: run aborted: %d command-line problem%s, said above (problems=ignore measures anyway) "
+			"(exit code 0x%x)\n", cfg->problems, cfg->problems == 1 ? "" : "s", EXIT_FAILURE_CODE);
+		bench_exit(EXIT_FAILURE_CODE);
+	}
 	uint64_t *ticks = cfg->samples ? mem_alloc(cfg->samples * sizeof(uint64_t)) : 0;
 	if (!ticks) {
 		config_print();
