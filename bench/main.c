@@ -103,6 +103,10 @@ void kernel_main(uint32_t magic, uint32_t info)
 	 * console set up is reported (console_emergency), not a triple fault. */
 	trap_init();
 	boot_test_hook();
+	if (!mem_image_fits(magic, info)) {
+		kprintf("bench: run aborted: too little memory for the image (exit code 0x%x)\n", EXIT_FAILURE_CODE);
+		bench_exit(EXIT_FAILURE_CODE);
+	}
 	multiboot_parse(magic, info, &bi);
 	/* The command line, parsed once, before the console it configures:
 	 * its messages are printed once the console is up. */
