@@ -49,8 +49,12 @@ ARGS ?=
 CODE ?=
 export CODE INIT UNROLL LOOPS CODE_NAME
 QEMU_CPU ?= max
+# More QEMU flags for make run and run-iso, after the defaults (a later -m
+# or -machine wins): QEMU_ARGS='-smp 4' with ARGS='cpus=all', or
+# QEMU_ARGS='-icount shift=0,align=off,sleep=off' for exact figures.
+QEMU_ARGS ?=
 QEMU_RUN := $(QEMU) -machine q35 -cpu $(QEMU_CPU) -m 256M -display none \
-	-serial stdio -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
+	-serial stdio -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 $(QEMU_ARGS)
 
 .PHONY: all kernel iso run run-iso check unit fuzz boot-tests bochs-tests tools-tests benchmarks report deps clean structure
 all: kernel iso
@@ -102,7 +106,7 @@ run: deps kernel
 		code=$$($(PYTHON) tools/bench.py asm "$$CODE" --init "$$INIT" --unroll "$$UNROLL" \
 			--loops "$$LOOPS" --name "$$CODE_NAME") || { echo "make run: CODE could not be assembled"; exit 1; }; \
 		args="$$args $$code"; fi; \
-	echo "make run: booting $(BUILD)/bench32.elf under QEMU (TCG, -cpu $(QEMU_CPU)); boot parameters: '$$args'"; \
+	echo "make run: booting $(BUILD)/bench32.elf under QEMU (TCG, -cpu $(QEMU_CPU)$(if $(QEMU_ARGS), $(QEMU_ARGS))); boot parameters: '$$args'"; \
 	mkdir -p $(BUILD)/logs; \
 	set -o pipefail; timeout 300 $(QEMU_RUN) -kernel $(BUILD)/bench32.elf -append "$$args" \
 		| tee $(BUILD)/logs/run.log; rc=$$?; \

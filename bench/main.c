@@ -108,6 +108,10 @@ void kernel_main(uint32_t magic, uint32_t info)
 	 * console set up is reported (console_emergency), not a triple fault. */
 	trap_init();
 	boot_test_hook();
+	if (!mem_image_fits(magic, info)) {
+		kprintf("bench: run aborted: too little memory for the image (exit code 0x%x)\n", EXIT_FAILURE_CODE);
+		bench_exit(EXIT_FAILURE_CODE);
+	}
 	multiboot_parse(magic, info, &bi);
 	/* The command line, parsed once, before the console it configures:
 	 * its messages are printed once the console is up. */
@@ -172,6 +176,14 @@ void kernel_main(uint32_t magic, uint32_t info)
 	int counters = bench_counters_possible();
 	config_set_samples(bench_fit_samples(cfg->samples, cfg->ensembles, counters, &problems));
 	config_add_problems(problems);
+	if (cfg->problems && cfg->on_problems == PROBLEMS_STOP) { /* before measuring */
+		config_print();
+		end_record(cfg, "config_problems", 0, 0);
+		config_screen_problems();
+		kprintf("bench: run aborted: %d command-line problem%s, said above (problems=ignore measures anyway) "
+			"(exit code 0x%x)\n", cfg->problems, cfg->problems == 1 ? "" : "s", EXIT_FAILURE_CODE);
+		bench_exit(EXIT_FAILURE_CODE);
+	}
 	uint64_t *ticks = cfg->samples ? mem_alloc(cfg->samples * sizeof(uint64_t)) : 0;
 	if (!ticks) {
 		config_print();

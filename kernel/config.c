@@ -23,6 +23,7 @@ static const char *const test_fb_words[] = { "none", "high", 0 };
 static const char *workload_words[CONFIG_CHOICES_MAX + 2];
 static const char *const park_words[] = { "auto", "mwait", "hlt", 0 };
 static const char *const test_smp_words[] = { "none", "run", "fault", "silent", 0 };
+static const char *const problems_words[] = { "stop", "ignore", 0 };
 
 /* The messages of the one parse, kept until they can be printed (the
  * parse runs before the console is up): console='s, printed by
@@ -74,21 +75,24 @@ static const struct cfg_key keys[] = {
 	{ .name = "loops", .type = CFG_U64, .min = 0, .max = 0x7FFFFFFF, .value = &cfg.loops },
 	{ .name = "code.name", .type = CFG_TEXT, .max = sizeof cfg.code_name - 1,
 	  .value = (uint64_t *)cfg.code_name },
-	{ .name = "test.acpi_corrupt", .type = CFG_TEXT, .max = 4, .value = (uint64_t *)cfg.test_acpi_corrupt },
+	{ .name = "test.acpi_corrupt", .type = CFG_TEXT, .max = 4, .value = (uint64_t *)cfg.test_acpi_corrupt,
+	  .internal = 1 },
 	{ .name = "walk", .type = CFG_CHOICE, .choices = onoff_words, .value = &cfg.walk },
 	{ .name = "after", .type = CFG_CHOICE, .choices = after_words, .value = &cfg.after },
 	{ .name = "dump", .type = CFG_U64, .min = 0, .max = 999999, .value = &cfg.dump,
 	  .allow_off = 1 },
 	{ .name = "test.fault", .type = CFG_CHOICE, .choices = fault_words,
-	  .value = &cfg.test_fault },
-	{ .name = "test.buffers", .type = CFG_CHOICE, .choices = buffers_words, .value = &cfg.test_buffers },
-	{ .name = "test.fb", .type = CFG_CHOICE, .choices = test_fb_words, .value = &cfg.test_fb },
+	  .value = &cfg.test_fault, .internal = 1 },
+	{ .name = "test.buffers", .type = CFG_CHOICE, .choices = buffers_words, .value = &cfg.test_buffers,
+	  .internal = 1 },
+	{ .name = "test.fb", .type = CFG_CHOICE, .choices = test_fb_words, .value = &cfg.test_fb, .internal = 1 },
 	{ .name = "test.map", .type = CFG_U64, .min = 0, .max = UINT64_MAX - 1, .value = &cfg.test_map,
-	  .allow_off = 1 },
+	  .allow_off = 1, .internal = 1 },
 	{ .name = "smp", .type = CFG_CHOICE, .choices = onoff_words, .value = &cfg.smp },
 	{ .name = "cpus", .type = CFG_TEXT, .max = sizeof cfg.cpus - 1, .value = (uint64_t *)cfg.cpus },
 	{ .name = "smp.park", .type = CFG_CHOICE, .choices = park_words, .value = &cfg.smp_park },
-	{ .name = "test.smp", .type = CFG_CHOICE, .choices = test_smp_words, .value = &cfg.test_smp },
+	{ .name = "problems", .type = CFG_CHOICE, .choices = problems_words, .value = &cfg.on_problems },
+	{ .name = "test.smp", .type = CFG_CHOICE, .choices = test_smp_words, .value = &cfg.test_smp, .internal = 1 },
 };
 
 
@@ -137,6 +141,7 @@ const struct config *config_parse(const struct cfg_line *line, const struct conf
 	cfg.smp_park = SMP_PARK_AUTO;
 	cfg.test_smp = TEST_SMP_NONE;
 	cfg.dump = CFG_OFF;
+	cfg.on_problems = PROBLEMS_STOP;
 	cfg.console = (struct console_choice){ .port = 0, .baud = CONSOLE_DEFAULT_BAUD };
 	console_msgs.used = config_msgs.used = 0;
 	console_msgs.dropped = config_msgs.dropped = 0;
@@ -182,6 +187,14 @@ void config_print_problems(void)
 	if (config_msgs.used)
 		console_write(config_msgs.text, config_msgs.used);
 	say_dropped(&config_msgs);
+}
+
+void config_screen_problems(void)
+{
+	console_set_serial(0);
+	console_write(console_msgs.text, console_msgs.used);
+	config_print_problems();
+	console_set_serial(1);
 }
 
 void config_set_samples(uint64_t samples)

@@ -21,6 +21,10 @@ enum smp_park { SMP_PARK_AUTO, SMP_PARK_MWAIT, SMP_PARK_HLT };
  * started AP fault, or leave the last AP without its start-up IPIs. */
 enum test_smp { TEST_SMP_NONE, TEST_SMP_RUN, TEST_SMP_FAULT, TEST_SMP_SILENT };
 
+/* problems= (README "Boot parameters"): a command-line problem ends the run
+ * before it measures (the default), or is said and the run goes on. */
+enum problems_policy { PROBLEMS_STOP, PROBLEMS_IGNORE };
+
 struct config {
 	uint64_t ensembles;  /* the paper's BOUND_OF_LOOP */
 	uint64_t samples;    /* the paper's SIZE_OF_STAT */
@@ -52,6 +56,7 @@ struct config {
 	uint64_t test_smp;   /* enum test_smp */
 	struct console_choice console; /* console= (kernel/console.h) */
 	int problems;        /* command-line problems: config_parse's and its users' */
+	uint64_t on_problems; /* enum problems_policy */
 };
 
 #define DEFAULT_ENSEMBLES 100
@@ -97,6 +102,12 @@ const char *config_console_problems(void);
 /* config_print_problems - the other lines of config_parse, printed (where
  * the run's log has always had them: after the banner and boot lines). */
 void config_print_problems(void);
+
+/* config_screen_problems - config_parse's lines again (console='s and the
+ * others), on the screen only (the serial log has them already): where a
+ * run that stops for its command line shows them last, scrolled away by
+ * then. */
+void config_screen_problems(void);
 
 /* config_set_samples - the samples per ensemble the run uses when the
  * parsed samples= does not fit in memory (bench/run.h bench_fit_samples):

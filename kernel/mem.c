@@ -4,8 +4,9 @@
 #include "config.h"
 #include "console.h"
 #include "paging.h"
+#include "../lib/string.h"
 
-extern char _end[];
+extern char _start_of_image[], _end[];
 
 #define TEST_FB_WIDTH 1024
 #define TEST_FB_HEIGHT 768
@@ -31,6 +32,27 @@ static void use(const struct region *r)
 {
 	pool_next = r->lo;
 	pool_end = r->hi;
+}
+
+int mem_image_fits(uint32_t magic, uint64_t info_phys)
+{
+	uint64_t start = (uint64_t)_start_of_image, end = (uint64_t)_end;
+	uint64_t have = multiboot_ram_end(magic, info_phys, start);
+	if (!have || have >= end)
+		return 1;
+	/* The console without bi (in the zeroed data the check is about): a
+	 * multiboot1 boot's, so VGA text when it answers, serial on ttyS0. */
+	struct boot_info early;
+	memset(&early, 0, sizeof early);
+	early.protocol = 1;
+	const struct console_choice serial = { .port = 0, .baud = CONSOLE_DEFAULT_BAUD };
+	console_init(&early, &serial, "");
+	kprintf("memory: too little RAM: the image needs 0x%llx-0x%llx (%llu KiB: its code, data and zeroed data, "
+		"linker.ld _end) and more above it for the sample buffers; the loader's memory map has "
+		"0x%llx-0x%llx available from there (%llu KiB)\n", (unsigned long long)start,
+		(unsigned long long)end, (unsigned long long)((end - start) / 1024), (unsigned long long)start,
+		(unsigned long long)have, (unsigned long long)((have - start) / 1024));
+	return 0;
 }
 
 void mem_init(const struct boot_info *bi)

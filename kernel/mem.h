@@ -12,6 +12,20 @@
 
 #define MEM_4G 0x100000000ull
 
+/* mem_image_fits - whether the loader's memory map (kernel/multiboot.h
+ * multiboot_ram_end) has available RAM from the image's start (1 MiB,
+ * linker.ld) to its end (_end: code, data and the zeroed data, page tables
+ * and stack among them): the first thing kernel_main checks, before
+ * anything but the IDT and the boot stack is used. When it has not, the
+ * console is brought up from a boot_info of its own (serial ttyS0, VGA
+ * text when it answers; the console's zeroed data comes first in linker.ld,
+ * so that it is in RAM), one line says how much the image needs and how
+ * much there is, and 0 is returned (the caller ends the run). 1 also when
+ * the loader gives no memory map or meminfo (nothing to check). More than
+ * the image is needed for the sample buffers: mem_alloc's callers say how
+ * much when it fails. */
+int mem_image_fits(uint32_t magic, uint64_t info_phys);
+
 /* mem_init - find the largest available regions below and above 4 GiB and
  * take the larger as the pool. With no memory map, the basic meminfo
  * (upper memory from 1 MiB, below 4 GiB) is used. First it takes page 0

@@ -30,6 +30,38 @@ static void add_mmap(struct boot_info *bi, uint64_t base, uint64_t len, uint32_t
 	bi->nmmap++;
 }
 
+/* The memory map's entries, one call of fn(ctx, base, length, type) each:
+ * multiboot1's (flags bit 6: mmap_length, mmap_addr; each entry preceded by
+ * its size) and a multiboot2 memory map tag's (type 6: entry_size, then
+ * entries). Multiboot 0.6.96 section 3.3, Multiboot2 3.6.8. */
+typedef void (*mmap_fn)(void *ctx, uint64_t base, uint64_t len, uint32_t type);
+
+static void walk_mb1_mmap(const uint8_t *info, mmap_fn fn, void *ctx)
+{
+	uint32_t len = *(const uint32_t *)(info + 44);
+	uint64_t addr = *(const uint32_t *)(info + 48);
+	for (uint64_t p = addr; p + 24 <= addr + len;) {
+		const uint8_t *e = (const uint8_t *)p;
+		uint32_t size = *(const uint32_t *)e;
+		fn(ctx, *(const uint64_t *)(e + 4), *(const uint64_t *)(e + 12), *(const uint32_t *)(e + 20));
+		p += size + 4;
+	}
+}
+
+static void walk_mb2_mmap(const uint8_t *tag, uint32_t size, mmap_fn fn, void *ctx)
+{
+	uint32_t esize = *(const uint32_t *)(tag + 8);
+	if (esize < 24)
+		return;
+	for (const uint8_t *e = tag + 16; e + esize <= tag + size; e += esize)
+		fn(ctx, *(const uint64_t *)e, *(const uint64_t *)(e + 8), *(const uint32_t *)(e + 16));
+}
+
+static void keep_mmap(void *ctx, uint64_t base, uint64_t len, uint32_t type)
+{
+	add_mmap(ctx, base, len, type);
+}
+
 static void parse_mb1(const uint8_t *info, struct boot_info *bi)
 {
 	uint32_t flags = *(const uint32_t *)info;
@@ -43,17 +75,8 @@ static void parse_mb1(const uint8_t *info, struct boot_info *bi)
 		copy_str(bi->cmdline, sizeof bi->cmdline, line);
 		bi->cmdline_len = str_len(line, CFG_LINE_COUNT_MAX);
 	}
-	if (flags & (1u << 6)) {
-		uint32_t len = *(const uint32_t *)(info + 44);
-		uint64_t addr = *(const uint32_t *)(info + 48);
-		for (uint64_t p = addr; p + 24 <= addr + len;) {
-			const uint8_t *e = (const uint8_t *)p;
-			uint32_t size = *(const uint32_t *)e;
-			add_mmap(bi, *(const uint64_t *)(e + 4), *(const uint64_t *)(e + 12),
-				 *(const uint32_t *)(e + 20));
-			p += size + 4;
-		}
-	}
+	if (flags & (1u << 6))
+		walk_mb1_mmap(info, keep_mmap, bi);
 	if (flags & (1u << 9))
 		copy_str(bi->loader, sizeof bi->loader,
 			 (const char *)(uint64_t)*(const uint32_t *)(info + 64));
@@ -91,15 +114,9 @@ static void parse_mb2(const uint8_t *info, struct boot_info *bi)
 			bi->mem_upper_kib = *(const uint32_t *)(p + 12);
 			bi->has_meminfo = 1;
 			break;
-		case 6: { /* memory map */
-			uint32_t esize = *(const uint32_t *)(p + 8);
-			if (esize < 24)
-				break;
-			for (const uint8_t *e = p + 16; e + esize <= p + size; e += esize)
-				add_mmap(bi, *(const uint64_t *)e, *(const uint64_t *)(e + 8),
-					 *(const uint32_t *)(e + 16));
+		case 6: /* memory map */
+			walk_mb2_mmap(p, size, keep_mmap, bi);
 			break;
-		}
 		case 14: /* ACPI old RSDP: a copy of it */
 		case 15: /* ACPI new RSDP */
 			if (type == 15 || !bi->rsdp_len) {
@@ -146,4 +163,59 @@ struct cfg_line multiboot_cmdline(const struct boot_info *bi)
 	struct cfg_line line = { .text = bi->cmdline, .length = bi->cmdline_len,
 				 .path_first = bi->cmdline_path_first };
 	return line;
+}
+
+/* The end of the available RAM reached from start: grown by every available
+ * entry that begins at or below it and ends beyond (entries in any order,
+ * adjacent or overlapping). */
+struct ram_reach {
+	uint64_t end;
+	int grew, entries;
+};
+
+static void reach(void *ctx, uint64_t base, uint64_t len, uint32_t type)
+{
+	struct ram_reach *r = ctx;
+	r->entries++;
+	if (type == MMAP_AVAILABLE && base <= r->end && base + len > r->end && base + len > base) {
+		r->end = base + len;
+		r->grew = 1;
+	}
+}
+
+uint64_t multiboot_ram_end(uint32_t magic, uint64_t info_phys, uint64_t start)
+{
+	const uint8_t *info = (const uint8_t *)info_phys;
+	struct ram_reach r = { .end = start };
+	uint64_t upper_kib = 0;
+	int has_upper = 0;
+	if (!info_phys || (magic != MB1_BOOT_MAGIC && magic != MB2_BOOT_MAGIC))
+		return 0;
+	do { /* at most one pass per entry */
+		r.grew = r.entries = 0;
+		if (magic == MB1_BOOT_MAGIC) {
+			uint32_t flags = *(const uint32_t *)info;
+			if (flags & (1u << 6))
+				walk_mb1_mmap(info, reach, &r);
+			has_upper = flags & 1u;
+			upper_kib = *(const uint32_t *)(info + 8);
+		} else {
+			const uint8_t *p = info + 8, *end = info + *(const uint32_t *)info;
+			for (uint32_t type, size; p + 8 <= end; p += (size + 7) & ~7u) {
+				type = *(const uint32_t *)p;
+				size = *(const uint32_t *)(p + 4);
+				if (type == 0 || size < 8)
+					break;
+				if (type == 6)
+					walk_mb2_mmap(p, size, reach, &r);
+				if (type == 4) {
+					has_upper = 1;
+					upper_kib = *(const uint32_t *)(p + 12);
+				}
+			}
+		}
+	} while (r.grew);
+	if (!r.entries && has_upper && start >= 0x100000 && start <= 0x100000 + upper_kib * 1024)
+		return 0x100000 + upper_kib * 1024; /* mem_upper: KiB from 1 MiB, up to the first hole */
+	return r.end > start ? r.end : 0;
 }

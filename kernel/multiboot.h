@@ -44,6 +44,16 @@ struct boot_info {
  * them. An unknown magic leaves bi->protocol = 0 and everything empty. */
 void multiboot_parse(uint32_t magic, uint64_t info_phys, struct boot_info *bi);
 
+/* multiboot_ram_end - where the RAM the loader calls available, reached
+ * without a hole from physical address start, ends: the memory map's
+ * available (type 1) entries, or without a map the basic meminfo's
+ * mem_upper (KiB from 1 MiB). Read from the loader's structures at
+ * info_phys, writing nothing but the stack: callable before the kernel's
+ * zeroed data is known to be in RAM (kernel/mem.h mem_image_fits). 0 when
+ * start is not in available RAM, or the magic is neither multiboot's.
+ * Multiboot 0.6.96 3.3, Multiboot2 3.6.7-3.6.8. */
+uint64_t multiboot_ram_end(uint32_t magic, uint64_t info_phys, uint64_t start);
+
 /* multiboot_cmdline - bi's command line for lib/cmdline.h: the copy, the
  * loader's length, and whether its first word is the image's path. QEMU's
  * multiboot1 loader (boot loader name "qemu") writes "PATH APPEND" (QEMU

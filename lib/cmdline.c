@@ -1,6 +1,7 @@
 /* lib/cmdline.c - see cmdline.h. */
 #include "cmdline.h"
 #include "fmt.h"
+#include "nearest.h"
 
 #define MSG_MAX 320
 
@@ -79,6 +80,17 @@ static int find_choice(const char *const *choices, const char *s, int len)
 	return -1;
 }
 
+/* " (did you mean WORD?)" when choices[] has a word near s[0..len-1]
+ * (lib/nearest.h), else "": into buf[0..size-1]. */
+static const char *suggest(char *buf, int size, const char *s, int len, const char *const *choices)
+{
+	int c = nearest_word(s, len, choices, -1);
+	buf[0] = '\0';
+	if (c >= 0)
+		fmt_format(buf, (size_t)size, " (did you mean %s?)", choices[c]);
+	return buf;
+}
+
 /* The first 40 bytes of s[0..len-1], escaped, with "..." when cut. */
 #define SHOWN 44
 static const char *shown(char *buf, const char *s, int len)
@@ -90,7 +102,7 @@ static const char *shown(char *buf, const char *s, int len)
 static int parse_value(const struct cfg_key *k, const char *v, int vlen,
 		       cfg_report_fn report, void *ctx)
 {
-	char msg[MSG_MAX], sv[SHOWN];
+	char msg[MSG_MAX], sv[SHOWN], dym[80];
 	uint64_t x;
 
 	if (k->type == CFG_ELSEWHERE)
@@ -121,18 +133,22 @@ static int parse_value(const struct cfg_key *k, const char *v, int vlen,
 			*k->value = x;
 			return 0;
 		}
-		fmt_format(msg, sizeof msg, "config: %s=%s is %s; ", k->name, sv,
-			   cfg_parse_u64(v, vlen, &x) == -1 ? "not a number" : "out of range");
+		static const char *const off[] = { "off", 0 };
+		fmt_format(msg, sizeof msg, "config: %s=%s is %s%s; ", k->name, sv,
+			   cfg_parse_u64(v, vlen, &x) == -1 ? "not a number" : "out of range",
+			   k->allow_off ? suggest(dym, sizeof dym, v, vlen, off) : "");
 	} else if (k->type == CFG_CHOICE) {
 		int c = find_choice(k->choices, v, vlen);
 		if (c >= 0) {
 			*k->value = (uint64_t)c;
 			return 0;
 		}
-		fmt_format(msg, sizeof msg, "config: %s=%s is not an accepted value; ", k->name, sv);
+		fmt_format(msg, sizeof msg, "config: %s=%s is not an accepted value%s; ", k->name, sv,
+			   suggest(dym, sizeof dym, v, vlen, k->choices));
 	} else {
 		uint64_t mask = 0;
 		int bad = 0, i = 0;
+		dym[0] = '\0';
 		if (word_eq(v, vlen, "all")) {
 			for (int c = 0; k->choices[c]; c++)
 				mask |= 1ull << c;
@@ -142,6 +158,12 @@ static int parse_value(const struct cfg_key *k, const char *v, int vlen,
 				while (j < vlen && v[j] != ',')
 					j++;
 				int c = find_choice(k->choices, v + i, j - i);
+				int near = c < 0 && !bad ? nearest_word(v + i, j - i, k->choices, -1) : -1;
+				if (near >= 0) { /* the first unknown item's suggestion */
+					char item[SHOWN];
+					fmt_format(dym, sizeof dym, " (%s: did you mean %s?)",
+						   shown(item, v + i, j - i), k->choices[near]);
+				}
 				if (c < 0)
 					bad = 1;
 				else
@@ -153,7 +175,7 @@ static int parse_value(const struct cfg_key *k, const char *v, int vlen,
 			*k->value = mask;
 			return 0;
 		}
-		fmt_format(msg, sizeof msg, "config: %s=%s names an unknown item; ", k->name, sv);
+		fmt_format(msg, sizeof msg, "config: %s=%s names an unknown item%s; ", k->name, sv, dym);
 	}
 
 	/* What is accepted, and what is kept. */
@@ -232,10 +254,23 @@ static int extent(const struct cfg_line *ln, int quiet, cfg_report_fn report, vo
 	return cut;
 }
 
+/* suggest() among the keys a user is told of (not the internal ones). */
+static const char *suggest_key(char *buf, int size, const char *s, int len, const struct cfg_key *keys,
+			       int nkeys)
+{
+	const char *names[128 + 1];
+	int n = 0;
+	for (int k = 0; k < nkeys && n < 128; k++)
+		if (!keys[k].internal)
+			names[n++] = keys[k].name;
+	names[n] = 0;
+	return suggest(buf, size, s, len, names);
+}
+
 int cfg_parse_line(const struct cfg_line *ln, const struct cfg_key *keys, int nkeys, int flags,
 		   cfg_report_fn report, void *ctx)
 {
-	char msg[MSG_MAX], sv[SHOWN];
+	char msg[MSG_MAX], sv[SHOWN], dym[80];
 	const int quiet = flags & CFG_ONLY_KEYS;
 	int problems = 0, first = 1;
 	uint64_t seen = 0, again = 0; /* bit i: keys[i] given, given again (first 64 keys) */
@@ -287,12 +322,13 @@ int cfg_parse_line(const struct cfg_line *ln, const struct cfg_key *keys, int nk
 		if (k == nkeys) {
 			if (quiet)
 				continue;
-			fmt_format(msg, sizeof msg, "config: unknown key '%s'; known keys:",
-				   shown(sv, w, eq));
+			fmt_format(msg, sizeof msg, "config: unknown key '%s'%s; known keys:",
+				   shown(sv, w, eq), suggest_key(dym, sizeof dym, w, eq, keys, nkeys));
 			int ml = length(msg);
 			for (int c = 0; c < nkeys && ml < MSG_MAX - 1; c++)
-				ml += fmt_format(msg + ml, sizeof msg - (size_t)ml, " %s",
-						 keys[c].name);
+				if (!keys[c].internal)
+					ml += fmt_format(msg + ml, sizeof msg - (size_t)ml, " %s",
+							 keys[c].name);
 			if (ml < MSG_MAX - 1)
 				fmt_format(msg + ml, sizeof msg - (size_t)ml, "; ignored");
 			say(report, ctx, msg);

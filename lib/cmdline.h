@@ -4,7 +4,8 @@
  * by a struct cfg_key (its type, accepted range or choices and where the
  * value goes). Every problem produces one message naming the key and what
  * is accepted, and the key keeps its previous (default) value; parsing goes
- * on with the next word. A key given again overrides its earlier value:
+ * on with the next word. A mistyped key or choice gets a "did you mean"
+ * (the nearest known one, lib/nearest.h). A key given again overrides its earlier value:
  * normal use (GRUB's editor appends words), so it is not a problem; one
  * line at the end lists the keys given more than once. User bytes quoted in
  * a message are escaped (lib/fmt.h fmt_escape): a message is one line of
@@ -55,6 +56,9 @@ struct cfg_key {
 	 * console's own line, after the console is up. */
 	void (*report)(void *ctx, const char *msg);
 	void *report_ctx;
+	int internal;               /* 1: a test-only key, read like the others but
+				     * neither listed among the known keys nor
+				     * suggested for a mistyped one */
 };
 
 /* The value of a CFG_U64 key set to "off". */

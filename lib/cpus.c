@@ -1,6 +1,7 @@
 /* lib/cpus.c - see cpus.h. */
 #include "cpus.h"
 #include "fmt.h"
+#include "nearest.h"
 
 #define LEVEL_SMT 1
 
@@ -208,10 +209,15 @@ static int64_t number_at(const char *v, size_t len, size_t *i)
 
 static int refuse(struct cpus_sel *out, char *err, size_t errsize, const char *what, const char *v, size_t len)
 {
-	char shown[40];
+	char shown[40], dym[40] = "";
+	const char *const names[] = { cpus_mode_name(CPUS_BOOT), cpus_mode_name(CPUS_ALL), cpus_mode_name(CPUS_P),
+				      cpus_mode_name(CPUS_E), cpus_mode_name(CPUS_ONE_PER_CORE), 0 };
+	int near = len <= NEAREST_MAX ? nearest_word(v, (int)len, names, -1) : -1;
+	if (near >= 0)
+		fmt_format(dym, sizeof dym, " (did you mean %s?)", names[near]);
 	fmt_escape(shown, sizeof shown, v, len);
-	fmt_format(err, errsize, "cpus=%s: %s (accepted: boot, all, p, e, one-per-core, or CPU numbers in "
-		   "MADT order such as 0,2,4-7)", shown, what);
+	fmt_format(err, errsize, "cpus=%s: %s%s (accepted: boot, all, p, e, one-per-core, or CPU numbers in "
+		   "MADT order such as 0,2,4-7)", shown, what, dym);
 	out->mode = CPUS_BOOT;
 	out->n = 0;
 	return -1;

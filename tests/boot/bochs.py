@@ -186,8 +186,8 @@ def stock_iso(name, args):
     from t_bootpaths import grub_iso
     with open(os.path.join(ROOT, "iso", "grub.cfg")) as f:
         cfg = f.read()
-    first = "multiboot2 /boot/bench.elf ensembles=100 samples=10000\n"
+    first = "\tbench ensembles=100 samples=10000\n"
     check("set timeout=3\n" in cfg and first in cfg,
           f"iso/grub.cfg has no 'set timeout=3' or no first entry '{first.strip()}' to size down")
-    cfg = cfg.replace("set timeout=3\n", "set timeout=0\n").replace(first, f"multiboot2 /boot/bench.elf {args}\n", 1)
+    cfg = cfg.replace("set timeout=3\n", "set timeout=0\n").replace(first, f"\tbench {args}\n", 1)
     return grub_iso(name, cfg)

@@ -33,7 +33,7 @@ def test_input_injected_lines_are_escaped():
     only printable ASCII; tools/bench.py capture stops at the real final
     line, and report reads the real end record. (Before: the env line
     echoed the newline raw, capture stopped at the fake line with exit 0.)"""
-    evil = (f"ensembles=2 samples=50 {QUICK} x\n{FAKE_FINAL}\n{FAKE_END}\nEND bench-records\n"
+    evil = (f"ensembles=2 samples=50 {QUICK} problems=ignore x\n{FAKE_FINAL}\n{FAKE_END}\nEND bench-records\n"
             "\r\x1b[2J\x1b[31mred \u00e9t\u00e9 \"q\" back\\slash")
     rc, text = qemu("input-injected", "q35-tcg", evil)
     run = expect_complete(rc, text)
@@ -118,7 +118,7 @@ def test_input_console_last_valid_value():
         os.unlink(com2)
     long = "ttyS1," + "9" * 54
     rc, com1 = qemu("input-console", "q35-tcg", f"console=ttyS1 console=bad console= console={long} "
-                    f"ensembles=2 samples=50 {QUICK}", extra=["-serial", f"file:{com2}"])  # COM2 into a file
+                    f"ensembles=2 samples=50 {QUICK} problems=ignore", extra=["-serial", f"file:{com2}"])  # COM2 into a file
     with open(com2, "rb") as f:
         text = f.read().decode("utf-8", errors="replace")
     run = expect_complete(rc, text)
@@ -139,7 +139,7 @@ def test_input_console_last_valid_value():
 def test_input_console_baud_divisor():
     """console=ttyS0,1 needs the divisor 115200, beyond the UART's 16 bits:
     refused, saying so; console=ttyS0,2 (divisor 57600) is accepted."""
-    rc, text = qemu("input-baud-1", "q35-tcg", f"console=ttyS0,1 ensembles=2 samples=50 {QUICK}")
+    rc, text = qemu("input-baud-1", "q35-tcg", f"console=ttyS0,1 ensembles=2 samples=50 {QUICK} problems=ignore")
     run = expect_complete(rc, text)
     check(run.has_line("console: serial ttyS0 (I/O 0x3F8) 115200 baud 8N1;"), "not at 115200 baud", text)
     check(any(l.startswith("config: console=ttyS0,1 is not an accepted value;") and
@@ -155,7 +155,7 @@ def test_input_console_baud_divisor():
 def test_input_dump_beyond_last_ensemble():
     """dump=5 with ensembles=3 (0..2): one line says nothing is dumped, it
     counts as a problem (the word is not carried out), no samples records."""
-    rc, text = qemu("input-dump", "q35-tcg", f"ensembles=3 samples=50 dump=5 {QUICK}")
+    rc, text = qemu("input-dump", "q35-tcg", f"ensembles=3 samples=50 dump=5 {QUICK} problems=ignore")
     run = expect_complete(rc, text)
     check(config_lines(run) == ["config: dump=5 is beyond the last ensemble (ensembles=3: 0..2); "
                                 "no samples are dumped"], f"messages {config_lines(run)}", text)
@@ -179,7 +179,7 @@ def test_input_repeated_keys():
 def test_input_overlong_line_true_length():
     """A line 4000 characters over the limit: the message gives its true
     length (before: the limit + 1, the length of the kernel's copy)."""
-    line = f"ensembles=2 samples=50 {QUICK} " + "y" * (CMDLINE_MAX + 4000)
+    line = f"ensembles=2 samples=50 {QUICK} problems=ignore " + "y" * (CMDLINE_MAX + 4000)
     rc, text = qemu("input-overlong", "q35-tcg", line)
     run = expect_complete(rc, text)
     total = len(KERNEL32) + 1 + len(line)  # QEMU's "PATH APPEND"
@@ -206,7 +206,7 @@ def test_input_nodefaults_no_vga():
 def test_input_samples_what_fits():
     """samples=10000000 in 16 MiB: the run uses what fits (not the default
     10000) and says the figure; the run's records have that many samples."""
-    rc, text = qemu("input-samples-fit", "q35-16m", f"ensembles=2 samples=10000000 {QUICK}")
+    rc, text = qemu("input-samples-fit", "q35-16m", f"ensembles=2 samples=10000000 {QUICK} problems=ignore")
     run = expect_complete(rc, text)
     msg = [l for l in run.lines if l.startswith("config: samples=10000000 needs 80000000 bytes")]
     check(msg and ", the most that fit" in msg[0], "no message with the figure used", text)

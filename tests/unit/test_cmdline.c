@@ -902,6 +902,53 @@ static void test_parse_u64(void)
 	}
 }
 
+/* Did you mean: a mistyped key, choice, set item or "off" is answered
+ * with the nearest known word; nothing unrelated is suggested; an internal
+ * key is read but neither listed nor suggested. */
+static void test_did_you_mean(void)
+{
+	defaults();
+	CHECK_EQ_U64(parse("ensemble=5 sampels=9"), 2, "two mistyped keys: two problems");
+	CHECK(has(0, "config: unknown key 'ensemble' (did you mean ensembles?); known keys:"),
+	      "ensemble: did you mean ensembles");
+	CHECK(has(1, "unknown key 'sampels' (did you mean samples?)"), "sampels: did you mean samples");
+	CHECK(unchanged(), "mistyped keys: nothing changed");
+	parse("colour=red");
+	CHECK(!strstr(got.msg[0], "did you mean"), "colour: nothing near, no suggestion: %s", got.msg[0]);
+
+	CHECK_EQ_U64(parse("output=jsno"), 1, "output=jsno: a problem");
+	CHECK(has(0, "config: output=jsno is not an accepted value (did you mean json?); accepted: "),
+	      "output=jsno: did you mean json");
+	parse("output=xml");
+	CHECK(!strstr(got.msg[0], "did you mean"), "output=xml: no suggestion: %s", got.msg[0]);
+
+	CHECK_EQ_U64(parse("methods=cpuid,rdtsc,cr"), 1, "methods=cpuid,rdtsc,cr: one problem");
+	CHECK(has(0, "config: methods=cpuid,rdtsc,cr names an unknown item (rdtsc: did you mean rdtscp?); "),
+	      "methods: the first unknown item's suggestion");
+	CHECK_EQ_U64(methods, 7, "methods: kept");
+	parse("methods=bogus");
+	CHECK(!strstr(got.msg[0], "did you mean"), "methods=bogus: no suggestion: %s", got.msg[0]);
+
+	CHECK_EQ_U64(parse("dump=of"), 1, "dump=of: a problem");
+	CHECK(has(0, "config: dump=of is not a number (did you mean off?); "), "dump=of: did you mean off");
+	parse("samples=of");
+	CHECK(!strstr(got.msg[0], "did you mean"), "samples=of: no off without allow_off: %s", got.msg[0]);
+
+	static uint64_t secret;
+	static const struct cfg_key hidden[] = {
+		{ .name = "samples", .type = CFG_U64, .min = 1, .max = 10, .value = &samples },
+		{ .name = "test.secret", .type = CFG_U64, .min = 0, .max = 9, .value = &secret, .internal = 1 },
+	};
+	got.n = 0;
+	CHECK_EQ_U64(cfg_parse("test.secret=4", hidden, 2, collect, &got), 0, "an internal key is read");
+	CHECK_EQ_U64(secret, 4, "test.secret=4 taken");
+	got.n = 0;
+	CHECK_EQ_U64(cfg_parse("test.secrets=4 bogus=1", hidden, 2, collect, &got), 2, "two unknown keys");
+	CHECK(!strstr(got.msg[0], "did you mean"), "test.secrets: the internal key not suggested: %s", got.msg[0]);
+	CHECK(strstr(got.msg[1], "known keys: samples; ignored") != NULL,
+	      "known keys: the internal one not listed: %s", got.msg[1]);
+}
+
 int main(void)
 {
 	test_valid();
@@ -922,5 +969,6 @@ int main(void)
 	test_elsewhere();
 	test_own_report();
 	test_parse_u64();
+	test_did_you_mean();
 	return check_summary("test_cmdline");
 }

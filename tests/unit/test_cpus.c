@@ -180,6 +180,11 @@ static void test_parse(void)
 	CHECK_STR(err, "cpus=x: not a word or a list of CPU numbers 0..65535 (accepted: boot, all, p, e, "
 		       "one-per-core, or CPU numbers in MADT order such as 0,2,4-7)",
 		       "cpus=x: the whole error text");
+	parse("al", &s, err);
+	CHECK(strstr(err, "cpus=al: not a word or a list of CPU numbers 0..65535 (did you mean all?) (accepted: ") == err,
+	      "cpus=al: did you mean all: %s", err);
+	parse("one-per-cores", &s, err);
+	CHECK(strstr(err, "(did you mean one-per-core?)") != NULL, "cpus=one-per-cores: did you mean one-per-core");
 	parse("3-1", &s, err);
 	CHECK(strstr(err, "cpus=3-1: a range A-B needs A <= B") != NULL,
 	      "cpus=3-1: a backwards range, said");

@@ -1,0 +1,51 @@
+"""tests/boot/t_memory_small.py - too little memory is a message (issue "A
+lab day without surprises", item 7): with less RAM from 1 MiB than the
+image spans (linker.ld: loaded at 1 MiB, its zeroed data up to _end), the
+first thing the kernel does after its IDT is to read the loader's memory
+map (kernel/mem.c mem_image_fits), say how much the image needs and how
+much there is, and end with its final line and exit status 35. (Before: a
+#GP under -m 3M, a triple fault and nothing at all under -m 2M.)"""
+import re
+import subprocess
+
+from qemu import EXIT_FAILURE, KERNEL32, Run, check, qemu
+
+SMALL = "ensembles=2 samples=20 warmup=0 methods=rdtscp workloads=add_chain_64"
+LINE = re.compile(r"^memory: too little RAM: the image needs 0x100000-0x([0-9a-f]+) \((\d+) KiB: its code, data "
+                  r"and zeroed data, linker.ld _end\) and more above it for the sample buffers; the loader's "
+                  r"memory map has 0x100000-0x([0-9a-f]+) available from there \((\d+) KiB\)$")
+FINAL = "bench: run aborted: too little memory for the image (exit code 0x11)"
+
+
+def image_end():
+    out = subprocess.run(["nm", KERNEL32], capture_output=True, text=True, timeout=60).stdout
+    ends = [int(l.split()[0], 16) for l in out.splitlines() if l.endswith(" _end")]
+    check(len(ends) == 1, f"no _end in nm {KERNEL32}")
+    return ends[0]
+
+
+def small_run(name, machine, ram_mib):
+    rc, text = qemu(name, machine, SMALL)
+    run = Run(rc, text)
+    check(rc == EXIT_FAILURE, f"QEMU exit status {rc}, expected {EXIT_FAILURE} (aborted)", text)
+    lines = [m for m in map(LINE.match, run.lines) if m]
+    check(len(lines) == 1, "no memory line", text)
+    need, need_kib, have, have_kib = (int(g, 16) if i % 2 == 0 else int(g) for i, g in enumerate(lines[0].groups()))
+    check(need == image_end() and need_kib == (need - 0x100000) // 1024, f"need 0x{need:x}, _end 0x{image_end():x}", text)
+    check(0x100000 < have < need and have <= ram_mib << 20 and have_kib == (have - 0x100000) // 1024,
+          f"have 0x{have:x} with {ram_mib} MiB", text)
+    check(run.final_line() == FINAL and run.lines.index(FINAL) > run.lines.index(lines[0].group(0)),
+          f"final line {run.final_line()!r}", text)
+    check(not run.has_line("bench ") and "EXCEPTION" not in text, "more than the console and the message ran", text)
+
+
+def test_memory_small_2m():
+    """-m 2M (QEMU's q35 with SeaBIOS boots that little): the message, the
+    final line, exit status 35."""
+    small_run("mem-2m", "q35-2m", 2)
+
+
+def test_memory_small_4m():
+    """-m 4M: the image's zeroed data ends a few KiB beyond the RAM (before:
+    the run went on, its last pages not there)."""
+    small_run("mem-4m", "q35-4m", 4)
