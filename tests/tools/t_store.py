@@ -45,6 +45,8 @@ def test_db_store_two_machines():
         check(len(rows) == len(want_sums) > 0, f"R{run_id}: {len(rows)} series stored, the log has "
                                                f"{len(want_sums)} summary records")
         for m, w, unit, cpu, ens, *figs in rows:
+            # A figure beyond signed 64 bits is decimal text in SQLite (benchdb.to_db).
+            figs = [int(f) if isinstance(f, str) and f.isdigit() else f for f in figs]
             s = want_sums[(m, w)]
             want = [s.get(k) for k in DB_FIGURES.values()]
             check(unit == "tsc_ticks" and cpu is None and ens == s["ensembles"] and figs == want,
