@@ -303,7 +303,7 @@ static int code_trap(struct trap_frame *f)
 		fault.pending = 1;
 		fault.vector = f->vector;
 		fault.error_code = f->error_code;
-		fault.cr2 = f->vector == VEC_PF ? read_cr2() : 0;
+		fault.cr2 = f->vector == VEC_PF && !f->soft ? read_cr2() : 0; /* INT 14 sets no CR2 */
 		fault.outside = !inside;
 		fault.rip = inside ? insn_of(f->vector, f->rip, base, &fault.after) : f->rip;
 		fault.after = inside && fault.after;

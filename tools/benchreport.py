@@ -18,6 +18,23 @@ from benchlog import TSC, unit_name, with_unit
 from benchrecords import platform_lines
 from benchtext import env_facts, ratio, table
 
+def per_copy_text(rec):
+    """A per_copy record's figure as the kernel's line gives it (bench/
+    coderesult.c, lib/percopy.h): exact, +- its bound, below resolution
+    (at most the bound), below zero, or no figure where a least minimum
+    wrapped; a record of a kernel before the status field: the figure."""
+    unit = unit_name(rec.get("unit") or TSC)
+    status, fig, bound = rec.get("status"), rec.get("per_copy"), rec.get("bound")
+    if status == "wrapped" or fig is None:
+        return "no figure (a least minimum wrapped below zero)"
+    if status == "below_resolution":
+        return f"below resolution: at most {bound} {unit} per copy"
+    if status == "below_zero":
+        return f"below zero ({fig} {unit}): not a duration"
+    if status == "figure" and bound is not None:
+        return f"{fig} +- {bound} {unit} per copy"
+    return f"{fig} {unit} per copy" + (", exactly" if status == "exact" else "")
+
 def net_of(log, s):
     """The net least minimum of series s (min of mins - the offset of its
     method on its CPU, paper 3.1.2): the summary's net_min, or recomputed
@@ -158,8 +175,7 @@ def report_text(log, figures=None, figure_error=None):
             for off, hx, text in insns:
                 w(f"  {part + ':':6s} {off:4d}  {hx:24s} {text}")
     for _, rec in log.by_kind.get("per_copy", []):
-        w(f"  per copy, {rec.get('method')}: {rec.get('per_copy')} {unit_name(rec.get('unit') or TSC)} "
-          f"(2N-N over {rec.get('copies')} copies)")
+        w(f"  per copy, {rec.get('method')}: {per_copy_text(rec)} (2N-N over {rec.get('copies')} copies)")
     if log.problems:
         w("")
         w(f"PROBLEMS: the log is not valid ({len(log.problems)}):")

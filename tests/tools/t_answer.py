@@ -37,3 +37,20 @@ def test_qr_text_code_lines():
                                                         "part": "code", "offset": 0, "copy": 1}],
           f"code_fault: {log.by_kind['code_fault']}")
     check(log.end and log.end["status"] == "complete" and log.end["methods_run"] == 3, f"end: {log.end}")
+
+
+def test_report_per_copy_status():
+    """report's per-copy line says what the kernel's does for each status of a
+    per_copy record: never "None" where a least minimum wrapped, never a bare
+    figure where it is below resolution."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import benchreport  # noqa: E402
+    cases = [({"status": "exact", "per_copy": "1.000", "unit": "tsc_ticks"}, "1.000 TSC ticks per copy, exactly"),
+             ({"status": "figure", "per_copy": "2.210", "bound": "0.070"}, "2.210 +- 0.070 TSC ticks per copy"),
+             ({"status": "below_resolution", "per_copy": "0.000", "bound": "0.110"},
+              "below resolution: at most 0.110 TSC ticks per copy"),
+             ({"status": "below_zero", "per_copy": "-0.500"}, "below zero (-0.500 TSC ticks): not a duration"),
+             ({"status": "wrapped", "per_copy": None}, "no figure (a least minimum wrapped below zero)")]
+    for rec, want in cases:
+        got = benchreport.per_copy_text(dict(rec, rec="per_copy", method="cpuid"))
+        check(got == want, f"{rec['status']}: {got!r}, expected {want!r}")
