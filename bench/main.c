@@ -9,6 +9,7 @@
 #include "code.h"
 #include "estimate.h"
 #include "percpu.h"
+#include "progress.h"
 #include "report.h"
 #include "run.h"
 #include "screen.h"
@@ -187,6 +188,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	}
 
 	provoke_fault(cfg);
+	progress_begin(cfg, &cpu, counters, per ? ncpus : 1);
 
 	static struct bench_results results;
 	const struct run_totals *t = &results.totals;
@@ -214,6 +216,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 		   t->methods_run, t->methods_run == 1 ? "" : "s", t->methods_skipped,
 		   (unsigned long long)t->ensemble_errors, cfg->problems, cfg->problems == 1 ? "" : "s",
 		   on_cpus, EXIT_SUCCESS_CODE);
+	progress_end();
 	kprintf("%s\n", final_line);
 	bench_screen_summary(cfg, &cpu, per && measured ? per : &results, per ? &cpus : 0, final_line);
 	exit_begin(EXIT_SUCCESS_CODE);

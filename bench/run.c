@@ -2,6 +2,7 @@
 #include "run.h"
 #include "report.h"
 #include "code.h"
+#include "progress.h"
 #include "walk.h"
 #include "workload.h"
 #include "../kernel/config.h"
@@ -141,6 +142,7 @@ static int run_workload(enum method_id m, const struct workload *w, const struct
 	int ns = series_of(m, ser);
 	fill_fn fill = pick_fill(w, m);
 
+	progress_workload(m, w);
 	report_run_start(m, w, cfg->ensembles, cfg->samples, cfg->warmup, resolution, unit_key[ser[0].unit]);
 	if (cfg->walk)
 		walk_sample(m, w, &c, resolution);
@@ -196,6 +198,7 @@ static int run_workload(enum method_id m, const struct workload *w, const struct
 			report_progress(m, w, j + 1, cfg->ensembles, now - t0);
 			last_progress = now;
 		}
+		progress_ensemble();
 	}
 	uint64_t elapsed = rdtsc() - t0;
 	for (int k = 0; k < ns; k++) {
@@ -405,6 +408,7 @@ void bench_run(const struct config *c, const struct cpu_info *cpu, uint64_t *tic
 		if (!why && method_is_ctr(m) && !counters_exist)
 			why = "no memory for the counters' sample buffers";
 		if (why) {
+			r->rows[m].skip_why = why;
 			report_method_skip(m, why);
 			t->methods_skipped++;
 			continue;
