@@ -187,8 +187,8 @@ void kernel_main(uint32_t magic, uint32_t info)
 		bench_exit(EXIT_FAILURE_CODE);
 	}
 
-	provoke_fault(cfg);
 	progress_begin(cfg, &cpu, counters, per ? ncpus : 1);
+	provoke_fault(cfg);
 
 	static struct bench_results results;
 	const struct run_totals *t = &results.totals;

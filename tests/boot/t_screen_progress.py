@@ -15,7 +15,9 @@ against kernel/font.c), the QR code with zbarimg (t_qr.py).
     names each skipped method with its reason and the QR text has a `why`
     line each, the reasons those of the skip records of the same
     configuration booted with a serial port; never "why: serial log".
-On 09f761c both fail: the screen scrolls the log and its records with no
+  * An exception while the area is open (test.fault=ud2, VGA text): its
+    report and the final line below the area.
+On 09f761c all fail: the screen scrolls the log and its records with no
 progress area, the recommended line is cut, and the skipped methods are
 listed with "(why: serial log)" and no reason in the QR text.
 """
@@ -183,3 +185,22 @@ def test_screen_progress_no_serial_skip_reasons():
     at = lines_.index(skip[0])
     check([l.split(" ")[1] for l in lines_[at + 1:at + 5]] == ["lfence_rdtscp", "lfence", "serialize", "ctr_rdmsr"],
           "the why lines do not follow the skip line in its order", body)
+
+
+def test_screen_progress_exception_report_shows():
+    """An exception with the progress area open (test.fault=ud2, raised
+    where the measuring begins) closes it: the report, below the area on
+    the VGA text screen, ends with the run's final line."""
+    with Machine("screen-fault", append="ensembles=2 samples=10 test.fault=ud2") as m:
+        m.wait_for("bench: run aborted by exception", m.serial_text, m.timeout, every=0.5)
+        m.wait_halted(60)
+        lines = m.vga_text()
+    screen = "\n".join(lines)
+    area = [i for i, l in enumerate(lines) if l.startswith("progress of the run (")]
+    check(len(area) == 1, "no progress area (or more than one) on the screen", screen)
+    below = lines[area[0] + 4:]
+    check(any(l.startswith("bench: EXCEPTION #UD") for l in below), "no exception report below the area", screen)
+    shown = [l for l in below if l]
+    check(shown and shown[-1].startswith(HALTED) and any(l.startswith("bench: run aborted by exception #UD")
+                                                        for l in shown),
+          "the report does not end with the final line and the halt line", screen)
