@@ -12,6 +12,12 @@
 #define ULL(x) ((unsigned long long)(x))
 
 static const struct config *cfg; /* estimate_serial's */
+static uint64_t estimated;       /* its bytes */
+
+uint64_t estimate_serial_bytes(void)
+{
+	return estimated;
+}
 
 /* What the run will print, estimated from the counts of the lines and
  * records it prints and their sizes: the fixed text of a paper-format line
@@ -156,6 +162,7 @@ void estimate_serial(const struct config *c, const struct cpu_info *cpu, int cou
 		records *= (uint64_t)cpus;
 		run *= cpus;
 	}
+	estimated = bytes;
 	uint32_t baud = console_serial_baud();
 	uint64_t ms = baud ? bytes * 10000 / baud : 0; /* 8N1: 10 bits a byte */
 	char when[128] = "but nothing goes to a serial port here (console=none, or no UART answered)", min[32] = "";

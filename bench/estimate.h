@@ -7,6 +7,8 @@
 #ifndef BENCH_ESTIMATE_H
 #define BENCH_ESTIMATE_H
 
+#include <stdint.h>
+
 struct cpu_info;
 
 /* estimate_serial - a "serial:" line and a "serial_estimate" record: the
@@ -19,5 +21,10 @@ struct cpu_info;
  * the CPUs measured in turn (cpus=; 1 for the boot CPU alone). */
 struct config;
 void estimate_serial(const struct config *c, const struct cpu_info *cpu, int counters, int cpus);
+
+/* estimate_serial_bytes - the bytes the last estimate_serial said the run
+ * prints (0 before it ran): the serial side of the time left on the
+ * screen's progress area (bench/progress.h). */
+uint64_t estimate_serial_bytes(void);
 
 #endif

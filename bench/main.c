@@ -10,6 +10,7 @@
 #include "coderesult.h"
 #include "estimate.h"
 #include "percpu.h"
+#include "progress.h"
 #include "report.h"
 #include "run.h"
 #include "screen.h"
@@ -206,6 +207,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 		bench_exit(EXIT_FAILURE_CODE);
 	}
 
+	progress_begin(cfg, &cpu, counters, per ? ncpus : 1);
 	provoke_fault(cfg);
 
 	static struct bench_results results;
@@ -242,6 +244,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 		   t->methods_run, t->methods_run == 1 ? "" : "s", t->methods_skipped,
 		   (unsigned long long)t->ensemble_errors, cfg->problems, cfg->problems == 1 ? "" : "s",
 		   faults, on_cpus, EXIT_SUCCESS_CODE);
+	progress_end();
 	kprintf("%s\n", final_line);
 	bench_screen_summary(cfg, &cpu, per && measured ? per : &results, per ? &cpus : 0, final_line);
 	exit_begin(EXIT_SUCCESS_CODE);

@@ -80,6 +80,7 @@ struct method_row {
 	int smi_unread;            /* an ensemble's SMIs could not be counted */
 	uint64_t offset_in[UNIT_COUNT]; /* the offset in each unit measured (bit u of offset_units) */
 	uint8_t offset_units;
+	const char *skip_why;      /* skipped: why (method_unavailable's line), else NULL */
 };
 
 /* The row of the code= workload (bench/code.h) in the net tables, after

@@ -3,6 +3,7 @@
 #include "report.h"
 #include "code.h"
 #include "coderesult.h"
+#include "progress.h"
 #include "walk.h"
 #include "workload.h"
 #include "../kernel/config.h"
@@ -147,6 +148,7 @@ static int run_workload(enum method_id m, const struct workload *w, const struct
 	int ns = series_of(m, ser);
 	fill_fn fill = pick_fill(w, m);
 
+	progress_workload(m, w);
 	report_run_start(m, w, cfg->ensembles, cfg->samples, cfg->warmup, resolution, unit_key[ser[0].unit]);
 	if (cfg->walk && walk_sample(m, w, &c, resolution))
 		return -1;
@@ -202,6 +204,7 @@ static int run_workload(enum method_id m, const struct workload *w, const struct
 			report_progress(m, w, j + 1, cfg->ensembles, now - t0);
 			last_progress = now;
 		}
+		progress_ensemble();
 	}
 	uint64_t elapsed = rdtsc() - t0;
 	for (int k = 0; k < ns; k++) {
@@ -410,6 +413,7 @@ void bench_run(const struct config *c, const struct cpu_info *cpu, uint64_t *tic
 		if (!why && method_is_ctr(m) && !counters_exist)
 			why = "no memory for the counters' sample buffers";
 		if (why) {
+			r->rows[m].skip_why = why;
 			report_method_skip(m, why);
 			t->methods_skipped++;
 			continue;

@@ -15,6 +15,7 @@
 #include "../lib/cpus.h"
 #include "../lib/fmt.h"
 #include "../lib/qrtext.h"
+#include "../lib/string.h"
 #include "../lib/tscfreq.h"
 
 /* ticks as nanoseconds with one decimal (floored), or "-". */
@@ -81,7 +82,7 @@ static void screen_qr(const struct config *cfg, const struct cpu_info *cpu, cons
 	const struct tsc_rate *rate = clocks_tsc_rate();
 	static struct qrtext_method ms[METHOD_COUNT];
 	static struct qrtext_workload ws[WORKLOADS_MAX + 1];
-	static const char *skipped[METHOD_COUNT];
+	static const char *skipped[METHOD_COUNT], *why[METHOD_COUNT];
 	static char body[16384];
 	struct qrtext_run r = {
 		.run_id = runid_text(),
@@ -92,6 +93,7 @@ static void screen_qr(const struct config *cfg, const struct cpu_info *cpu, cons
 		.ensembles = cfg->ensembles, .samples = cfg->samples, .warmup = cfg->warmup,
 		.max_var_of_vars = cfg->max_var_of_vars, .max_var_of_mins = cfg->max_var_of_mins,
 		.methods = ms, .skipped = skipped, .workloads = ws,
+		.skip_why = console_serial_baud() ? 0 : why, /* no serial log holds the reasons */
 		.recommended = t->recommended >= 0 ? methods[t->recommended].name : 0,
 		.final_line = final_line,
 	};
@@ -105,8 +107,10 @@ static void screen_qr(const struct config *cfg, const struct cpu_info *cpu, cons
 		const struct method_row *row = &res->rows[m];
 		col[m] = -1;
 		if (!row->ran) {
-			if ((cfg->methods >> m) & 1)
+			if ((cfg->methods >> m) & 1) {
+				why[r.nskipped] = row->skip_why ? row->skip_why : "-";
 				skipped[r.nskipped++] = methods[m].name;
+			}
 			continue;
 		}
 		const struct summary_result *su = &row->r.s;
@@ -239,6 +243,75 @@ static void per_cpu_section(const struct screen_cpus *cpus, int by, int rows_use
 	screen_note(marks);
 }
 
+/* The summary's text is as wide as the screen, up to SCREEN_TEXT_COLS
+ * columns: the rest of a wide framebuffer holds the QR code beside it. */
+#define SCREEN_TEXT_COLS 132
+
+/* line on the screen, wrapped at its width (at a space where one is in
+ * the row's second half; rows after the first indented by two spaces)
+ * rather than cut: the rows it took. */
+static int screen_put(const char *line)
+{
+	int cols = console_screen_cols(), rows = 0, indent = 0;
+	cols = cols < 20 ? 80 : cols > SCREEN_TEXT_COLS ? SCREEN_TEXT_COLS : cols;
+	for (;;) {
+		int n = 0, room = cols - indent;
+		while (line[n] && n < room)
+			n++;
+		int cut = n;
+		if (line[n]) /* more to come: end this row at its last space */
+			for (int k = n; k > room / 2; k--)
+				if (line[k] == ' ') {
+					cut = k;
+					break;
+				}
+		kprintf("%*s%.*s\n", indent, "", cut, line);
+		rows++;
+		line += cut;
+		while (*line == ' ')
+			line++;
+		if (!*line)
+			return rows;
+		indent = 2;
+	}
+}
+
+/* The methods skipped, named; with the reasons (method_unavailable's
+ * lines, those with the same reason together) when no serial port holds
+ * them, else a pointer to the serial log. The rows it took. */
+static int screen_skipped(const struct config *cfg, const struct method_row *rows)
+{
+	char line[512];
+	int k = 0, used = 0;
+	if (console_serial_baud()) {
+		k = fmt_format(line, sizeof line, "skipped:");
+		for (int m = 0; m < METHOD_COUNT; m++)
+			if ((cfg->methods >> m) & 1 && !rows[m].ran && k < (int)sizeof line)
+				k += fmt_format(line + k, sizeof line - (size_t)k, " %s", methods[m].name);
+		if (k < (int)sizeof line)
+			fmt_format(line + k, sizeof line - (size_t)k, " (why: serial log)");
+		return screen_put(line);
+	}
+	unsigned done = 0;
+	for (int m = 0; m < METHOD_COUNT; m++) {
+		const char *why = rows[m].skip_why;
+		if (!((cfg->methods >> m) & 1) || rows[m].ran || (done >> m & 1))
+			continue;
+		k = fmt_format(line, sizeof line, "skipped %s", methods[m].name);
+		for (int o = m + 1; o < METHOD_COUNT; o++)
+			if ((cfg->methods >> o) & 1 && !rows[o].ran && why && rows[o].skip_why &&
+			    strlen(why) == strlen(rows[o].skip_why) &&
+			    !memcmp(why, rows[o].skip_why, strlen(why)) && k < (int)sizeof line) {
+				k += fmt_format(line + k, sizeof line - (size_t)k, ", %s", methods[o].name);
+				done |= 1u << o;
+			}
+		if (k < (int)sizeof line)
+			fmt_format(line + k, sizeof line - (size_t)k, ": %s", why ? why : "(no reason recorded)");
+		used += screen_put(line);
+	}
+	return used;
+}
+
 /* The screen's "your code" section (code=; bench/coderesult.h): the
  * answer before the workloads: a line per method with the N window's net
  * and the figure per copy in the method's own unit, or where the code
@@ -254,8 +327,7 @@ static int code_section(const struct bench_results *r)
 	fmt_format(line, sizeof line, "your code %s: N = %llu cop%s (unroll=%llu loops=%llu); net N, per copy",
 		   k.cfg->code_name, (unsigned long long)code_copies_executed(), code_copies_executed() == 1 ? "y" : "ies", (unsigned long long)k.cfg->unroll,
 		   (unsigned long long)k.cfg->loops);
-	kprintf("%.79s\n", line);
-	rows++;
+	rows += screen_put(line);
 	for (int m = 0; m < METHOD_COUNT; m++) {
 		const struct code_row *c = &r->code[m];
 		enum unit u = r->rows[m].r.unit;
@@ -269,8 +341,7 @@ static int code_section(const struct bench_results *r)
 				   unit_name[u], code_per_copy_text(cell, sizeof cell, &c->per_copy[u]));
 		else
 			continue;
-		kprintf("%.79s\n", line);
-		rows++;
+		rows += screen_put(line);
 	}
 	return rows;
 }
@@ -300,7 +371,7 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 	fmt_format(line, sizeof line, "%s fam %u model %u step %u, microcode %s, TSC %s", cpu->vendor,
 		   cpu->family, cpu->model, cpu->stepping, uc,
 		   tsc_hz ? tscfreq_format_mhz(mhz, sizeof mhz, tsc_hz) : "rate unknown");
-	kprintf("%.79s\n", line);
+	rows_used += screen_put(line);
 	uint64_t smis, nmis;
 	int unread;
 	results_disturbances(r, &smis, &nmis, &unread);
@@ -309,9 +380,9 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 		   !r->smi_counted ? "not readable" : unread ? "unreadable" : fmt_fit_u64(a, sizeof a, smis, 20),
 		   (unsigned long long)nmis,
 		   cpu->hypervisor ? "; hypervisor " : "", cpu->hypervisor ? cpu->hv_vendor : "");
-	kprintf("%.79s\n", line);
+	rows_used += 1 + screen_put(line);
 	kprintf("run ID %s (the serial log's and the QR code's too)\n", runid_text());
-	rows_used += 4;
+	rows_used++;
 
 	/* The methods: the empty window (paper 4 steps 1-2). */
 	if (t->methods_run) {
@@ -335,21 +406,12 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 		rows_used++;
 	}
 	kprintf("units: TSC ticks (ctr_: core cycles); variances in unit^2, var of vars unit^4\n");
-	if (t->methods_skipped) {
-		int k = fmt_format(line, sizeof line, "skipped:");
-		for (int m = 0; m < METHOD_COUNT; m++)
-			if ((cfg->methods >> m) & 1 && !rows[m].ran && k < (int)sizeof line)
-				k += fmt_format(line + k, sizeof line - (size_t)k, " %s", methods[m].name);
-		if (k < (int)sizeof line)
-			fmt_format(line + k, sizeof line - (size_t)k, " (why: serial log)");
-		kprintf("%.79s\n", line);
-		rows_used++;
-	}
+	if (t->methods_skipped)
+		rows_used += screen_skipped(cfg, rows);
 	fmt_format(line, sizeof line, "recommended: %s (ergodic: var of vars <= %s, var of mins <= %s; paper 4)",
 		   t->recommended >= 0 ? methods[t->recommended].name : t->methods_run ? "none ergodic" : "none ran",
 		   fmt_fit_u64(a, sizeof a, cfg->max_var_of_vars, 6), fmt_fit_u64(b, sizeof b, cfg->max_var_of_mins, 6));
-	kprintf("%.79s\n", line);
-	rows_used += 2;
+	rows_used += 1 + screen_put(line);
 	rows_used += code_section(r);
 
 	/* The workloads, net of the offset, by the recommended method, else
@@ -369,7 +431,7 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 		int cnt = results_counters_by(r, by, workload_count());
 		fmt_format(line, sizeof line, "net of the offset (least minimum), by %s%s%s", methods[by].name,
 			   cnt >= 0 && cnt != by ? "; counters by " : "", cnt >= 0 && cnt != by ? methods[cnt].name : "");
-		kprintf("%.79s\n", line);
+		rows_used += screen_put(line) - 1;
 		if (cnt >= 0)
 			kprintf("%-24s %10s %9s %12s %12s\n", "workload", "TSC ticks", "ns", "core cycles", "instructions");
 		else

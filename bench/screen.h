@@ -33,9 +33,10 @@ struct screen_cpus {
  * N window's net and the figure per copy in its own unit, or where the
  * code faulted); per workload its net least minimum by the
  * recommended method in TSC ticks and ns, with core cycles and
- * instructions retired where counters were read; then final_line. At
- * most 80 columns and 23 rows (the final line may take two more): wider
- * figures are shown as d.dde+N. Screen only (the serial log has all of it
+ * instructions retired where counters were read; then final_line. As
+ * wide as the screen up to 132 columns (longer lines wrap), 23 rows (the
+ * final line may take two more): wider figures are shown as d.dde+N. The
+ * methods skipped with their reasons when no serial port holds them. Screen only (the serial log has all of it
  * above); clears the screen first; no effect without a screen. Call after
  * bench_run and the final line. cfg: the run's configuration (its sizes,
  * methods and verdict thresholds); cpus: the per-CPU rows (NULL: the boot CPU

@@ -14,6 +14,12 @@
 #define MAX_DIVISOR 65535
 
 enum screen_kind { SCREEN_NONE, SCREEN_VGA, SCREEN_FB };
+#define VGA_TEXT_COLS 80
+#define VGA_TEXT_ROWS 25
+#define CONSOLE_AREA_MAX 8         /* rows of a progress area */
+#define CONSOLE_AREA_COLS_MAX 480  /* kernel/fb.c FB_MAX_COLS */
+
+static void record_write(const char *s, size_t n);
 
 static enum screen_kind screen_kind; /* what the screen is, once found */
 static int screen;                   /* 1: output goes to it */
@@ -23,6 +29,8 @@ static int init_done;                /* console_init has finished */
 static uint32_t serial_baud;         /* the UART's rate when serial is on */
 static int serial_port;              /* its ttyS number */
 static uint64_t written;             /* bytes given to console_write */
+static int area_rows;                /* rows of the open progress area, 0: none */
+static int area_top;                 /* its first row */
 
 int console_parse_choice(const char *v, int len, void *object)
 {
@@ -81,7 +89,7 @@ __attribute__((noinline, used)) void console_init_done(void)
 void console_init(const struct boot_info *bi, const struct console_choice *choice, const char *problems)
 {
 	const struct console_choice sc = *choice;
-	record_set_sink(console_write); /* the records (lib/record.h) come here */
+	record_set_sink(record_write); /* the records (lib/record.h): serial only */
 	uint16_t base = sc.port >= 0 ? uart_port_base(sc.port) : 0;
 	serial = base && uart_init(base, sc.baud) == 0;
 	serial_baud = serial ? sc.baud : 0;
@@ -207,9 +215,9 @@ uint32_t console_serial_baud(void)
 	return serial ? serial_baud : 0;
 }
 
-void console_write(const char *s, size_t n)
+/* n bytes to the serial port, when it is on. */
+static void to_serial(const char *s, size_t n)
 {
-	written += n;
 	if (serial && !serial_muted) {
 		uart_write(s, n);
 		if (!uart_present()) { /* it stopped answering: said where it can be seen */
@@ -219,6 +227,11 @@ void console_write(const char *s, size_t n)
 				(unsigned long long)(uart_wait_ns(serial_baud) / 1000000), serial_baud);
 		}
 	}
+}
+
+/* n bytes to the screen, when it is on (whether or not an area is open). */
+static void to_screen(const char *s, size_t n)
+{
 	if (!screen)
 		return;
 	if (screen_kind == SCREEN_FB)
@@ -227,9 +240,86 @@ void console_write(const char *s, size_t n)
 		vga_write(s, n);
 }
 
+void console_write(const char *s, size_t n)
+{
+	written += n;
+	to_serial(s, n);
+	if (!area_rows)
+		to_screen(s, n);
+}
+
+/* The records' sink: machine-readable lines for the host tools, which
+ * capture the serial port; on the screen they would only scroll by. */
+static void record_write(const char *s, size_t n)
+{
+	written += n;
+	to_serial(s, n);
+}
+
+int console_screen_cols(void)
+{
+	return !screen ? 0 : screen_kind == SCREEN_FB ? fb_cols() : VGA_TEXT_COLS;
+}
+
+int console_screen_rows(void)
+{
+	return !screen ? 0 : screen_kind == SCREEN_FB ? fb_rows() : VGA_TEXT_ROWS;
+}
+
+/* The next character of the screen to (row, col). */
+static void screen_goto(int row, int col)
+{
+	if (screen_kind == SCREEN_FB)
+		fb_goto(row, col);
+	else
+		vga_goto(row, col);
+}
+
+int console_area_open(int rows)
+{
+	int total = console_screen_rows();
+	if (area_rows || rows < 1 || total < 2)
+		return 0;
+	rows = rows > CONSOLE_AREA_MAX ? CONSOLE_AREA_MAX : rows > total - 1 ? total - 1 : rows;
+	/* Newlines below the text (the rows under the cursor are blank) move
+	 * the cursor down, scrolling at the bottom, until rows are free. */
+	for (int i = 0; i < rows; i++)
+		to_screen("\n", 1);
+	int row = screen_kind == SCREEN_FB ? fb_cursor_row() : vga_cursor_row();
+	area_top = row - rows;
+	area_rows = rows;
+	return console_screen_cols();
+}
+
+void console_area_line(int i, const char *s)
+{
+	if (!area_rows || i < 0 || i >= area_rows)
+		return;
+	int cols = console_screen_cols();
+	char row[CONSOLE_AREA_COLS_MAX];
+	int k = 0;
+	for (; k < cols && s[k]; k++)
+		row[k] = s[k];
+	for (; k < cols; k++)
+		row[k] = ' ';
+	/* A full row leaves the cursor at its end without wrapping. */
+	screen_goto(area_top + i, 0);
+	to_screen(row, (size_t)cols);
+	screen_goto(area_top + area_rows, 0);
+}
+
+void console_area_close(void)
+{
+	if (!area_rows)
+		return;
+	screen_goto(area_top + area_rows, 0);
+	area_rows = 0;
+}
+
 void console_emergency(void)
 {
 	serial_muted = 0;
+	console_area_close();
 	if (!init_done && !serial)
 		serial = uart_init(uart_port_base(0), CONSOLE_DEFAULT_BAUD) == 0;
 }

@@ -76,6 +76,31 @@ uint32_t console_serial_baud(void);
  * VGA text screen on clears it. No effect when there is no screen. */
 void console_set_screen(int on);
 
+/* console_screen_cols, console_screen_rows - the screen's size in
+ * characters (80 x 25 for VGA text, the framebuffer's pixels over 8 x 16,
+ * at most 480 x 135); 0 when nothing goes to a screen. */
+int console_screen_cols(void);
+int console_screen_rows(void);
+
+/* A progress area (bench/progress.h): rows of the screen that the caller
+ * rewrites in place while the log goes on on the serial port only, so
+ * that the screen shows where a long run is instead of scrolling its
+ * records (which never reach the screen: lib/record.h's sink here is the
+ * serial port alone).
+ * console_area_open - keep rows rows (1..8, at most the screen's rows
+ * but one) below the text already on the screen, scrolling it up where
+ * needed, and from here on copy no log output to the screen. Returns the
+ * columns of a row, or 0 (and nothing changes) when there is no screen.
+ * console_area_line - row i (0..rows-1) of the open area: s cut to the
+ * screen's width, the rest of the row blank. No effect when no area is
+ * open.
+ * console_area_close - the log on the screen again, from the row below
+ * the area (which stays as it was last written); console_emergency does
+ * the same, so that an exception report reaches the screen. */
+int console_area_open(int rows);
+void console_area_line(int i, const char *s);
+void console_area_close(void);
+
 /* console_framebuffer - 1 when the screen is on and is a framebuffer
  * (kernel/fb.h), which can show pictures (kernel/qr.h); 0 for VGA text or
  * no screen. */
@@ -84,7 +109,8 @@ int console_framebuffer(void);
 /* console_emergency - make sure an exception report reaches the serial
  * port: undo console_set_serial(0), and before console_init has finished
  * (a fault in multiboot parsing or console set-up) bring up ttyS0 at
- * 115200 8N1 if a UART answers there. Called by the trap handler. */
+ * 115200 8N1 if a UART answers there; close a progress area
+ * (console_area_close). Called by the trap handler. */
 void console_emergency(void);
 
 /* console_set_serial - let output reach the serial port (1, the default)

@@ -215,6 +215,11 @@ int fb_cursor_row(void)
 	return fb.cur.row;
 }
 
+void fb_goto(int row, int col)
+{
+	text_cursor_goto(&fb.cur, row, col);
+}
+
 int fb_row_extent(int r)
 {
 	if (!fb.on || r < 0 || r >= fb.rows)

@@ -58,6 +58,11 @@ uint32_t fb_height(void);
 int fb_cursor_row(void);
 int fb_row_extent(int r);
 
+/* fb_goto - the next character to text row row, column col (clamped to
+ * the screen): for rows rewritten in place (kernel/console.h
+ * console_area_open). */
+void fb_goto(int row, int col);
+
 /* fb_fill_rect - fill w x h pixels from (x, y) (clipped to the screen)
  * with grey level (R = G = B = level: 0 black, 0xFF white). Not recorded
  * in the text buffer: a later scroll or fb_show_text draws over it. */

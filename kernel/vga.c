@@ -74,3 +74,13 @@ void vga_write(const char *s, size_t n)
 	if (enabled)
 		text_cursor_write(&cursor, s, n);
 }
+
+void vga_goto(int row, int col)
+{
+	text_cursor_goto(&cursor, row, col);
+}
+
+int vga_cursor_row(void)
+{
+	return cursor.row;
+}

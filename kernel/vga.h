@@ -19,4 +19,10 @@ int vga_present(void);
 /* vga_write - write n bytes; '\n' ends a line, the screen scrolls. */
 void vga_write(const char *s, size_t n);
 
+/* vga_goto - the next character to (row 0..24, col 0..80), clamped;
+ * vga_cursor_row - the row it goes to. For rows rewritten in place
+ * (kernel/console.h console_area_open). */
+void vga_goto(int row, int col);
+int vga_cursor_row(void);
+
 #endif

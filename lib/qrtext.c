@@ -168,6 +168,13 @@ int qrtext_body(const struct qrtext_run *r, char *buf, size_t size)
 			put_text(&o, r->skipped[i], 1);
 		}
 		put(&o, "\n");
+		for (int i = 0; r->skip_why && i < r->nskipped; i++) {
+			put(&o, "why ");
+			put_text(&o, r->skipped[i], 1);
+			put(&o, " ");
+			put_text(&o, r->skip_why[i], 0);
+			put(&o, "\n");
+		}
 	}
 	for (int i = 0; i < r->nworkloads; i++) {
 		const struct qrtext_workload *w = &r->workloads[i];

@@ -40,6 +40,10 @@
  *                          ensembles (a count; 'na': not counted on this
  *                          machine; 'unread': MSR_SMI_COUNT faulted); NMIs
  *   skip NAME...           the methods skipped (the reasons: serial log)
+ *   why NAME TEXT          after the skip line, one per method skipped,
+ *                          when the run had no serial port to hold the
+ *                          reasons: why NAME was skipped (the skip
+ *                          record's reason, the rest of the line)
  *   w NAME G...            one per workload measured (the code= workload
  *                          too): its net least minimum (least minimum -
  *                          offset) by each method of the m lines, in their
@@ -160,6 +164,7 @@ struct qrtext_run {
 	int nmethods;                    /* 0..QRTEXT_METHODS */
 	const char *const *skipped;
 	int nskipped;
+	const char *const *skip_why;     /* [nskipped] reasons (why lines), or NULL: none */
 	const struct qrtext_workload *workloads;
 	int nworkloads;
 	const struct qrtext_code *code;  /* NULL: no code= */

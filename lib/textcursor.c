@@ -6,6 +6,12 @@ void text_cursor_home(struct text_cursor *t)
 	t->row = t->col = 0;
 }
 
+void text_cursor_goto(struct text_cursor *t, int row, int col)
+{
+	t->row = row < 0 ? 0 : row >= t->rows ? t->rows - 1 : row;
+	t->col = col < 0 ? 0 : col > t->cols ? t->cols : col;
+}
+
 static void newline(struct text_cursor *t)
 {
 	t->col = 0;

@@ -23,6 +23,11 @@ struct text_cursor {
 /* text_cursor_home - the cursor to row 0, column 0. */
 void text_cursor_home(struct text_cursor *t);
 
+/* text_cursor_goto - the cursor to (row, col), each clamped to the screen
+ * (row 0..rows-1, col 0..cols): for text rewritten in place, such as a
+ * progress area (kernel/console.h console_area_line). Nothing is drawn. */
+void text_cursor_goto(struct text_cursor *t, int row, int col);
+
 /* text_cursor_write - s[0..n-1] at the cursor: '\n' starts the next line
  * (scrolling at the last row), '\r' returns to column 0, any other byte is
  * put, a full line wrapping first. */

@@ -108,7 +108,8 @@ def screen_ergodic(v):
 
 def expect_screen_summary(lines, what, run=None, cols=80):
     """The one-screen summary (bench_screen_summary): it starts the screen
-    with "bench summary:", keeps to 80 columns and 25 rows, has a method
+    with "bench summary:", keeps to the screen's cols columns (at most 132:
+    bench/screen.c wraps its lines there) and 25 rows, has a method
     table, and ends with the final line and the halt line. With the run's
     serial log, every method row's figures are the records' (the empty
     window's summary in the method's own unit), and every workload row's
@@ -122,8 +123,8 @@ def expect_screen_summary(lines, what, run=None, cols=80):
     check(len(shown) <= 25, f"{what}: the summary takes {len(shown)} rows, more than 25", text)
     # The final line may wrap on 80 columns; join wrapped rows back.
     body = shown
-    check(all(len(l) <= 80 for l in body if not l.startswith("bench: run ")),
-          f"{what}: a summary row is wider than 80 columns", text)
+    check(all(len(l) <= min(cols, 132) for l in body if not l.startswith("bench: run ")),
+          f"{what}: a summary row is wider than {min(cols, 132)} columns", text)
     expect_screen_final(lines, what)
     head = [i for i, l in enumerate(body) if l.split()[:3] == ["method", "offset", "ns"]]
     check(head, f"{what}: no method table on the screen", text)
@@ -178,28 +179,42 @@ def test_bootpaths_usb_stick_bios():
 
 
 def expect_screen_is_log_tail(lines, log, cols, what):
-    """The screen, down to its last line, is the end of the serial log
-    wrapped (since the last clear, which is at a line boundary); the row
-    below the last line (the cursor's) is blank."""
+    """The screen at the end of the run, before the summary: the log printed
+    before the measuring (the serial log's lines up to its "serial:"
+    estimate, without the records, which never reach the screen) scrolled
+    up, the progress area (bench/progress.h: 4 rows, all ensembles done),
+    then the final line; the row below the last line (the cursor's) is
+    blank."""
     out = log.replace("\r", "")
     out = out[out.index("console: serial "):]
+    cut = out.index("\n", out.index("\nserial: this run prints ") + 1) + 1
+    before = "".join(l for l in out[:cut].splitlines(True) if not l.startswith("{"))
+    final = [l for l in out.splitlines() if l.startswith("bench: run ")]
+    check(final, f"{what}: no final line in the serial log", out[-2000:])
     nonblank = [i for i, l in enumerate(lines) if l]
     check(nonblank, f"{what}: the screen is blank")
     content = lines[:nonblank[-1] + 1]
-    check(len(content) < len(lines), f"{what}: the cursor's row below the last line is not blank",
-          "\n".join(lines))
-    want = wrapped_rows(out, cols)[-len(content):]
-    for i, (got, exp) in enumerate(zip(content, want)):
-        check(got == exp, f"{what}: screen row {i}: {got!r}, expected from the serial log {exp!r}",
-              "\n".join(lines))
+    screen = "\n".join(lines)
+    check(len(content) < len(lines), f"{what}: the cursor's row below the last line is not blank", screen)
+    tail = wrapped_rows(final[-1] + "\n", cols)
+    check(content[-len(tail):] == tail, f"{what}: the screen does not end with the final line", screen)
+    area = content[-len(tail) - 4:-len(tail)]
+    check(len(area) == 4 and area[0].startswith("progress of the run (") and
+          re.fullmatch(r"ensembles (\d+) of \1 done \(100 %\)", area[2]),
+          f"{what}: no progress area of a finished run above the final line: {area}", screen)
+    head = content[:-len(tail) - 4]
+    want = wrapped_rows(before, cols)[-len(head):]
+    for i, (got, exp) in enumerate(zip(head, want)):
+        check(got == exp, f"{what}: screen row {i}: {got!r}, expected from the serial log {exp!r}", screen)
     return content
 
 
 def test_bootpaths_usb_stick_uefi_framebuffer():
     """The ISO as a USB stick, OVMF: GRUB hands over the GOP framebuffer.
     Stopped at the end of the run (bench_exit, or console_screen_clear if
-    the summary is put on a fresh screen) the scrolled screen is the end of
-    the serial log, read back with kernel/font.c; after the halt the screen
+    the summary is put on a fresh screen) the scrolled screen is the log
+    before the measuring, the progress area and the final line, read back
+    with kernel/font.c; after the halt the screen
     holds the one-screen summary, whose figures are the records'."""
     elf = os.path.join(BUILD, "bench.elf")
     stops = [symbol_address(elf, "bench_exit"), symbol_address(elf, "console_screen_clear")]

@@ -157,7 +157,7 @@ def expect_one_code(run, lines, codes, what):
     body, n = join_parts(codes)
     check(n == 1, f"{what}: a code of {n} parts on a screen that holds one")
     expect_code_is_records(body, run, what)
-    expect_screen_summary(lines, what, run)
+    expect_screen_summary(lines, what, run, fb_cols(lines, run))
 
 
 def test_qr_bios_vesa_framebuffer():

@@ -300,9 +300,32 @@ static void test_run_id(void)
 	CHECK(strncmp(buf, "vendor ", 7) == 0, "an empty run ID: no run line");
 }
 
+/* No serial port (issue 22 item 5): a "why" line per method skipped,
+ * after the skip line, with the reason as the skip record gives it. */
+static void test_why(void)
+{
+	static const char *const why[2] = { "SERIALIZE is not supported (CPUID.(EAX=07H,ECX=0):EDX[14]=0)",
+					    "LFENCE\tnot known" };
+	struct qrtext_run r = run;
+	char buf[2048];
+	r.skip_why = why;
+	int n = qrtext_body(&r, buf, sizeof buf);
+	static const char lines[] = "skip serialize lfence\n"
+				    "why serialize SERIALIZE is not supported (CPUID.(EAX=07H,ECX=0):EDX[14]=0)\n"
+				    "why lfence LFENCE?not known\nw add_chain_64 ";
+	const char *at = strstr(buf, "skip serialize lfence\n");
+	CHECK(n > 0 && at, "the skip line is there (%d)", n);
+	CHECK(at && !strncmp(at, lines, sizeof lines - 1),
+	      "a why line per method skipped, in the skip line's order, control bytes as '?': %s", at ? at : "");
+	r.nskipped = 0;
+	qrtext_body(&r, buf, sizeof buf);
+	CHECK(!strstr(buf, "why "), "no method skipped: no why line");
+}
+
 int main(void)
 {
 	test_body();
+	test_why();
 	test_flags();
 	test_code();
 	test_run_id();

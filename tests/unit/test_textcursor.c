@@ -65,5 +65,27 @@ int main(void)
 
 	text_cursor_write(&t, "", 0);
 	CHECK_EQ_U64(scrolls, 1, "nothing written: nothing changes");
+
+	/* A line rewritten in place (a progress area): a full row written
+	 * from column 0 neither wraps nor scrolls, and the rows around it
+	 * keep their text. */
+	t = fresh();
+	text_cursor_write(&t, "a\nb\nc", 5);
+	text_cursor_goto(&t, 1, 0);
+	text_cursor_write(&t, "WXYZ", 4);
+	CHECK_STR(screen[0], "a   ", "goto: the row above is kept");
+	CHECK_STR(screen[1], "WXYZ", "goto: row 1 rewritten, all 4 columns");
+	CHECK_STR(screen[2], "c   ", "goto: the row below is kept");
+	CHECK(t.row == 1 && t.col == COLS, "a full row: the cursor waits at column 4 of row 1 (%d, %d)", t.row,
+	      t.col);
+	CHECK_EQ_U64(scrolls, 0, "a full row rewritten in place does not scroll");
+	text_cursor_goto(&t, 2, 0);
+	text_cursor_write(&t, "\n", 1);
+	CHECK(t.row == 2 && scrolls == 1, "a newline on the last row scrolls (row %d, %d scrolls)", t.row, scrolls);
+
+	text_cursor_goto(&t, -3, 99);
+	CHECK(t.row == 0 && t.col == COLS, "goto clamps to row 0, column 4 (%d, %d)", t.row, t.col);
+	text_cursor_goto(&t, 99, -1);
+	CHECK(t.row == ROWS - 1 && t.col == 0, "goto clamps to the last row, column 0 (%d, %d)", t.row, t.col);
 	return check_summary("test_textcursor");
 }
