@@ -218,7 +218,7 @@ def parse_body(body, path="QR code", crc=None, problems=()):
     log.qr_crc = crc
     env = {"rec": "env"}
     cfg = {"rec": "config"}
-    methods, order, skips, workloads, lows = {}, [], [], [], {}
+    methods, order, skips, workloads, lows, whys = {}, [], [], [], {}, {}
     for no, line in log.lines:
         if not line:
             continue
@@ -267,6 +267,10 @@ def parse_body(body, path="QR code", crc=None, problems=()):
                 order.append(name)
             elif kind == "skip":
                 skips += [(no, t) for t in toks if t]
+            elif kind == "why":  # no serial port: why a method was skipped (lib/qrtext.h)
+                if not toks[0] or len(toks) < 2:
+                    raise ValueError("a method and its reason")
+                whys[toks[0]] = rest.partition(" ")[2]
             elif kind == "w":
                 if len(toks) - 1 != len(order):
                     raise ValueError(f"{len(toks) - 1} groups for {len(order)} methods")
@@ -341,7 +345,8 @@ def parse_body(body, path="QR code", crc=None, problems=()):
                     f.update(offset=off, min_of_mins=net + off)
                 series(name, w, unit, f, no, False)
     for no, name in skips:
-        log.skips[name] = (no, "skipped (the reason is in the serial log; the QR code names the method only)")
+        log.skips[name] = (no, whys[name] if name in whys else
+                           "skipped (the reason is in the serial log; the QR code names the method only)")
         log.method(name).skip, log.method(name).skip_line = log.skips[name][1], no
         log.cpu_skips[(None, name)] = log.skips[name]
     if log.final_line:

@@ -54,3 +54,24 @@ def test_report_per_copy_status():
     for rec, want in cases:
         got = benchreport.per_copy_text(dict(rec, rec="per_copy", method="cpuid"))
         check(got == want, f"{rec['status']}: {got!r}, expected {want!r}")
+
+
+def test_qr_text_why_lines():
+    """With no serial port the QR text gives a why line per skipped method
+    (lib/qrtext.h): read as the method's skip reason, with no note that the
+    line is unknown."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import benchqr  # noqa: E402
+    body = ("vendor GenuineIntel\nbrand -\ncpu 6 1 2 -\nhv none\ntsc 1000000000 5 pit\n"
+            "size 3 50 10\nlimits 1 1\nm cpuid t 40 0 0 9 ergodic na 0\n"
+            "skip serialize lfence\nwhy serialize SERIALIZE is not supported (CPUID.(EAX=07H,ECX=0):EDX[14]=0)\n"
+            "why lfence LFENCE is not known to be dispatch-serializing\nw add_chain_64 64\n"
+            "rec cpuid\nfinal bench: run complete: 1 method run, 2 skipped, 0 ensemble errors, "
+            "0 command-line problems (exit code 0x10)\n")
+    log = benchqr.parse_body(body)
+    check(not log.problems, f"problems: {log.problems}")
+    notes = [n for n in log.notes if "why" in str(n)]
+    check(not notes, f"why lines noted as unknown: {notes}")
+    check(log.skips["serialize"][1] == "SERIALIZE is not supported (CPUID.(EAX=07H,ECX=0):EDX[14]=0)"
+          and log.skips["lfence"][1] == "LFENCE is not known to be dispatch-serializing",
+          f"skip reasons: {log.skips}")
