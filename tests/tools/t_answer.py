@@ -6,14 +6,17 @@ import sys
 
 from common import ROOT, check
 
+# The lines of a QR text before its methods (lib/qrtext.h).
+QR_HEAD = ("vendor GenuineIntel\nbrand -\ncpu 6 1 2 -\nhv none\ntsc 1000000000 5 pit\n"
+           "size 3 50 10\nlimits 1 1\n")
+
 
 def test_qr_text_code_lines():
     """A code line, a pc line per method and unit (a figure, below
     resolution, wrapped) and a cf line become records, with no problem."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     import benchqr  # noqa: E402
-    body = ("vendor GenuineIntel\nbrand -\ncpu 6 1 2 -\nhv none\ntsc 1000000000 5 pit\n"
-            "size 3 50 10\nlimits 1 1\nm cpuid t 40 0 0 9 ergodic na 0\nm rdtscp t 35 0 0 0 ergodic na 0\n"
+    body = (QR_HEAD + "m cpuid t 40 0 0 9 ergodic na 0\nm rdtscp t 35 0 0 0 ergodic na 0\n"
             "m cr0 t 40 0 0 0 ergodic na 0\nw imul 0 221 -\n"
             "code imul 100 100 0\n"
             "pc cpuid t below_resolution 0.000 0.110 0/1\n"
@@ -62,8 +65,7 @@ def test_qr_text_why_lines():
     line is unknown."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     import benchqr  # noqa: E402
-    body = ("vendor GenuineIntel\nbrand -\ncpu 6 1 2 -\nhv none\ntsc 1000000000 5 pit\n"
-            "size 3 50 10\nlimits 1 1\nm cpuid t 40 0 0 9 ergodic na 0\n"
+    body = (QR_HEAD + "m cpuid t 40 0 0 9 ergodic na 0\n"
             "skip serialize lfence\nwhy serialize SERIALIZE is not supported (CPUID.(EAX=07H,ECX=0):EDX[14]=0)\n"
             "why lfence LFENCE is not known to be dispatch-serializing\nw add_chain_64 64\n"
             "rec cpuid\nfinal bench: run complete: 1 method run, 2 skipped, 0 ensemble errors, "
