@@ -100,22 +100,24 @@ $(BUILD)/bench.iso: $(BUILD)/bench.elf iso/grub.cfg
 iso: $(BUILD)/bench.iso
 
 # Boot the multiboot1 image directly: the quickest smoke test. QEMU's exit
-# status 33 is the kernel's success code (kernel/exit.h).
+# status 33 is the kernel's success code (kernel/exit.h). The log goes to
+# RUN_LOG (tests that run `make run` side by side give each its own).
+RUN_LOG ?= $(BUILD)/logs/run.log
 run: deps kernel
 	@args="$(ARGS)"; if [ -n "$$CODE" ]; then \
 		code=$$($(PYTHON) tools/bench.py asm "$$CODE" --init "$$INIT" --unroll "$$UNROLL" \
 			--loops "$$LOOPS" --name "$$CODE_NAME") || { echo "make run: CODE could not be assembled"; exit 1; }; \
 		args="$$args $$code"; fi; \
 	echo "make run: booting $(BUILD)/bench32.elf under QEMU (TCG, -cpu $(QEMU_CPU)$(if $(QEMU_ARGS), $(QEMU_ARGS))); boot parameters: '$$args'"; \
-	mkdir -p $(BUILD)/logs; \
+	mkdir -p $(dir $(RUN_LOG)); \
 	set -o pipefail; timeout 300 $(QEMU_RUN) -kernel $(BUILD)/bench32.elf -append "$$args" \
-		| tee $(BUILD)/logs/run.log; rc=$$?; \
+		| tee $(RUN_LOG); rc=$$?; \
 	if [ $$rc -eq 33 ]; then \
-		tr -d '\r' < $(BUILD)/logs/run.log | awk '/^your code: /{on=1; print "make run: run complete (log: $(BUILD)/logs/run.log); your code:"} \
+		tr -d '\r' < $(RUN_LOG) | awk '/^your code: /{on=1; print "make run: run complete (log: $(RUN_LOG)); your code:"} \
 			on && (/^[{]/ || /^END / || /^$$/){on=0} on'; \
-		if grep -q '^bench: run complete: .*your code FAULTED' $(BUILD)/logs/run.log; then \
+		if grep -q '^bench: run complete: .*your code FAULTED' $(RUN_LOG); then \
 			echo "make run: your code faulted (the FAULT rows above; QEMU exit status 33)"; exit 1; fi; \
-		grep -q '^your code: ' $(BUILD)/logs/run.log || echo "make run: run complete (log: $(BUILD)/logs/run.log)"; exit 0; \
+		grep -q '^your code: ' $(RUN_LOG) || echo "make run: run complete (log: $(RUN_LOG))"; exit 0; \
 	elif [ $$rc -eq 124 ]; then echo "make run: QEMU timed out after 300 s"; exit 1; \
 	else echo "make run: the run did not complete (QEMU exit status $$rc; 35 = kernel aborted)"; exit 1; fi
 
@@ -194,8 +196,8 @@ bochs-tests: kernel iso
 
 # The statistics and the paper's figures of the last `make run` (README "Host tools").
 report:
-	@test -f $(BUILD)/logs/run.log || { echo "make report: no $(BUILD)/logs/run.log: run 'make run' first"; exit 1; }
-	@$(PYTHON) tools/bench.py report $(BUILD)/logs/run.log -o $(BUILD)/logs/run-report
+	@test -f $(RUN_LOG) || { echo "make report: no $(RUN_LOG): run 'make run' first"; exit 1; }
+	@$(PYTHON) tools/bench.py report $(RUN_LOG) -o $(BUILD)/logs/run-report
 
 # The C code's include/call graph: no loop, each folder in its layer
 # (tests/structure/check_structure.py: the rule's table, the exceptions).

@@ -28,12 +28,12 @@ def per_copy_text(rec):
     if status == "wrapped" or fig is None:
         return "no figure (a least minimum wrapped below zero)"
     if status == "below_resolution":
-        return f"below resolution: at most {bound} {unit} per copy"
+        return f"below resolution: at most {bound} {unit}"
     if status == "below_zero":
         return f"below zero ({fig} {unit}): not a duration"
     if status == "figure" and bound is not None:
-        return f"{fig} +- {bound} {unit} per copy"
-    return f"{fig} {unit} per copy" + (", exactly" if status == "exact" else "")
+        return f"{fig} +- {bound} {unit}"
+    return f"{fig} {unit}" + (", exactly" if status == "exact" else "")
 
 def net_of(log, s):
     """The net least minimum of series s (min of mins - the offset of its

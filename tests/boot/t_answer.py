@@ -167,7 +167,8 @@ def test_answer_make_run():
     per-copy figures last) and exits 0; CODE='ud2' ends with the FAULT row
     and exits non-zero though QEMU's status is 33."""
     args = "ARGS=ensembles=3 samples=100 warmup=10 workloads=none methods=cpuid,rdtscp"
-    p = builds.make(["--no-print-directory", "run", "CODE=imul rax, rax", "UNROLL=100", args],
+    p = builds.make(["--no-print-directory", "run", f"RUN_LOG={BUILD}/logs/run-answer-1.log",
+                     "CODE=imul rax, rax", "UNROLL=100", args],
                     capture_output=True, text=True, timeout=400)
     out = (p.stdout + p.stderr).replace("\r", "").rstrip("\n").split("\n")
     check(p.returncode == 0, f"make run failed ({p.returncode})", "\n".join(out[-30:]))
@@ -177,7 +178,8 @@ def test_answer_make_run():
     tail = out[head[-1] + 3:]
     check([l.split()[0] for l in tail] == ["cpuid", "rdtscp"] and all(" per copy" not in l for l in tail),
           f"the last lines are not the per-copy rows: {tail}", "\n".join(out[-12:]))
-    p = builds.make(["--no-print-directory", "run", "CODE=ud2", args], capture_output=True, text=True,
+    p = builds.make(["--no-print-directory", "run", f"RUN_LOG={BUILD}/logs/run-answer-2.log", "CODE=ud2", args],
+                    capture_output=True, text=True,
                     timeout=400)
     out = (p.stdout + p.stderr).replace("\r", "")
     check(p.returncode != 0, "make run exits 0 though the code faulted", out[-2000:])

@@ -9,7 +9,7 @@ listed among the known keys. And `make run QEMU_ARGS=...` passes QEMU its
 flags (item 7: -smp 4 with cpus=all).
 """
 import builds
-from qemu import EXIT_FAILURE, Run, check, expect_complete, qemu
+from qemu import BUILD, EXIT_FAILURE, Run, check, expect_complete, qemu
 from screen import Machine
 
 SMALL = "ensembles=2 samples=20 warmup=0 methods=rdtscp workloads=add_chain_64"
@@ -95,11 +95,13 @@ def test_cmdline_stop_screen():
 def test_cmdline_make_run_fails_and_takes_qemu_args():
     """make run ARGS=ensemble=1000 fails, saying why; make run
     QEMU_ARGS='-smp 4' ARGS='cpus=all ...' measures the four CPUs."""
-    p = builds.make(["--no-print-directory", "run", "ARGS=ensemble=1000"], capture_output=True, text=True, timeout=400)
+    p = builds.make(["--no-print-directory", "run", f"RUN_LOG={BUILD}/logs/run-cmdline_stop-1.log",
+                     "ARGS=ensemble=1000"], capture_output=True, text=True, timeout=400)
     out = p.stdout + p.stderr
     check(p.returncode != 0 and FINAL.format(n=1, s="") in out and "make run: the run did not complete" in out,
           f"make run with a typo: status {p.returncode}", out)
-    p = builds.make(["--no-print-directory", "run", "QEMU_ARGS=-smp 4", "ARGS=cpus=all " + SMALL],
+    p = builds.make(["--no-print-directory", "run", f"RUN_LOG={BUILD}/logs/run-cmdline_stop-2.log",
+                     "QEMU_ARGS=-smp 4", "ARGS=cpus=all " + SMALL],
                     capture_output=True, text=True, timeout=400)
     out = p.stdout + p.stderr
     run = Run(33 if p.returncode == 0 else p.returncode, out)

@@ -101,7 +101,8 @@ def test_code_bad_values():
 
 def test_make_run_code_end_to_end():
     """make run CODE='add rax, rbx' UNROLL=10: assembled on the host, measured, logged."""
-    p = builds.make(["--no-print-directory", "run", "CODE=add rax, rbx", "UNROLL=10",
+    p = builds.make(["--no-print-directory", "run", f"RUN_LOG={BUILD}/logs/run-code-1.log",
+                     "CODE=add rax, rbx", "UNROLL=10",
                      "ARGS=ensembles=2 samples=50 methods=cpuid workloads=add_chain_64"],
                     capture_output=True, text=True, timeout=400)
     out = p.stdout + p.stderr
@@ -109,9 +110,10 @@ def test_make_run_code_end_to_end():
     check("code=4801d8 unroll=10" in out, "the boot parameters were not passed", out)
     check("per_copy cpuid/code: " in out and '"rec":"per_copy"' in out, "no per_copy figure", out)
     r = subprocess.run(["python3", os.path.join(ROOT, "tools/bench.py"), "report", "--no-figures",
-                        os.path.join(BUILD, "logs", "run.log")], capture_output=True, text=True, timeout=120)
+                        os.path.join(BUILD, "logs", "run-code-1.log")], capture_output=True, text=True, timeout=120)
     check(r.returncode == 0 and "add    rax,rbx" in r.stdout, f"report: {r.stdout[-1500:]}{r.stderr[-500:]}")
-    bad = builds.make(["--no-print-directory", "run", "CODE=add rax, rbx, rcx"],
+    bad = builds.make(["--no-print-directory", "run", f"RUN_LOG={BUILD}/logs/run-code-2.log",
+                       "CODE=add rax, rbx, rcx"],
                       capture_output=True, text=True, timeout=400)
     check(bad.returncode != 0 and "invalid combination of opcode and operands" in bad.stdout + bad.stderr
           and "CODE could not be assembled" in bad.stdout + bad.stderr,

@@ -48,10 +48,10 @@ def test_report_per_copy_status():
     figure where it is below resolution."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     import benchreport  # noqa: E402
-    cases = [({"status": "exact", "per_copy": "1.000", "unit": "tsc_ticks"}, "1.000 TSC ticks per copy, exactly"),
-             ({"status": "figure", "per_copy": "2.210", "bound": "0.070"}, "2.210 +- 0.070 TSC ticks per copy"),
+    cases = [({"status": "exact", "per_copy": "1.000", "unit": "tsc_ticks"}, "1.000 TSC ticks, exactly"),
+             ({"status": "figure", "per_copy": "2.210", "bound": "0.070"}, "2.210 +- 0.070 TSC ticks"),
              ({"status": "below_resolution", "per_copy": "0.000", "bound": "0.110"},
-              "below resolution: at most 0.110 TSC ticks per copy"),
+              "below resolution: at most 0.110 TSC ticks"),
              ({"status": "below_zero", "per_copy": "-0.500"}, "below zero (-0.500 TSC ticks): not a duration"),
              ({"status": "wrapped", "per_copy": None}, "no figure (a least minimum wrapped below zero)")]
     for rec, want in cases:

@@ -22,5 +22,5 @@ def test_report_shows_the_measured_code():
     rc, out = bench("report", log, "--no-figures")
     check(rc == 0, f"exit status {rc}, expected 0 (valid log)", out)
     for want in ("Measured code (workload mix): 7 bytes x unroll 10", "imul   rax,rax", "add    rax,rbx",
-                 "per copy, cpuid: 2.000 TSC ticks (2N-N over 10 copies)"):
+                 "per copy, cpuid: 2.000 TSC ticks, exactly (2N-N over 10 copies)"):
         check(want in out, f"the report lacks {want!r}", out)
