@@ -28,7 +28,7 @@ from qemu import ROOT, Run, check, qemu, tail
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import benchasm  # noqa: E402
 
-CASES = int(os.environ.get("FUZZ_CASES", "160"))
+CASES = int(os.environ.get("FUZZ_CASES", "300"))
 SEED = int(os.environ.get("FUZZ_SEED", "20261124"))
 SMALL = "ensembles=1 samples=3 warmup=0 methods=cpuid,rdtscp workloads=add_chain_64 problems=ignore"
 # Records whose integers are measurements or counts; none of them may be
