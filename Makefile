@@ -177,7 +177,7 @@ fuzz:
 		echo "fuzz: SKIP: clang cannot link libFuzzer here (Debian package libclang-rt-14-dev)"; \
 		echo "0 0 1" > $(BUILD)/results/fuzz.txt; exit 0; fi; \
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -o $(BUILD)/host/fuzz_cmdline \
-		tests/unit/fuzz_cmdline.c lib/cmdline.c lib/fmt.c || { echo "0 1 0" > $(BUILD)/results/fuzz.txt; exit 1; }; \
+		tests/unit/fuzz_cmdline.c lib/cmdline.c lib/nearest.c lib/fmt.c || { echo "0 1 0" > $(BUILD)/results/fuzz.txt; exit 1; }; \
 	if $(BUILD)/host/fuzz_cmdline -max_total_time=$(FUZZ_SECONDS) -max_len=2048 \
 		$(BUILD)/fuzz-corpus > $(BUILD)/fuzz.log 2>&1; then \
 		echo "fuzz: $$(grep -c . $(BUILD)/fuzz.log) log lines, $$(tail -1 $(BUILD)/fuzz.log)"; \
