@@ -150,7 +150,7 @@ $(BUILD)/host/test_results: tests/unit/test_results.c bench/results.c bench/resu
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -o $@ $< bench/results.c $(LIB_HOST) -lm
 
-$(BUILD)/host/test_%: tests/unit/test_%.c $(LIB_HOST) $(wildcard lib/*.h) tests/unit/check.h
+$(BUILD)/host/test_%: tests/unit/test_%.c $(LIB_HOST) $(wildcard lib/*.h) tests/unit/check.h tests/unit/xorshift.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -o $@ $< $(LIB_HOST) -lm
 

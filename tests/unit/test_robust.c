@@ -7,14 +7,7 @@
 #include "check.h"
 #include "../../lib/robust.h"
 
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+#include "xorshift.h"
 
 static int cmp(const void *a, const void *b)
 {

@@ -13,14 +13,7 @@
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+#include "xorshift.h"
 
 /* The reference: the formula with the compiler's 128-bit arithmetic.
  * Returns -1 where an exact 128-bit computation is impossible (the cases

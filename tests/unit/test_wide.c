@@ -10,14 +10,7 @@
 #include "../../lib/fmt.h"
 #include "../../lib/wide.h"
 
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+#include "xorshift.h"
 
 static const char *dec(const struct wide *w)
 {
