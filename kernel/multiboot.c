@@ -1,5 +1,6 @@
 /* kernel/multiboot.c - see multiboot.h. */
 #include "multiboot.h"
+#include "../lib/mb2tags.h"
 
 static void copy_str(char *dst, uint64_t size, const char *src)
 {
@@ -93,13 +94,10 @@ static void parse_mb1(const uint8_t *info, struct boot_info *bi)
 
 static void parse_mb2(const uint8_t *info, struct boot_info *bi)
 {
-	uint32_t total = *(const uint32_t *)info;
-	const uint8_t *p = info + 8, *end = info + total;
-	while (p + 8 <= end) {
-		uint32_t type = *(const uint32_t *)p;
-		uint32_t size = *(const uint32_t *)(p + 4);
-		if (type == 0 || size < 8)
-			break;
+	for (const uint8_t *p = mb2_tag_next(info, 0); p; p = mb2_tag_next(info, p)) {
+		uint32_t type = mb2_tag_type(p), size = mb2_tag_size(p);
+		if (mb2_efi_take(p, &bi->efi))
+			continue;
 		switch (type) {
 		case 1: /* boot command line: a string within the tag */
 			copy_str(bi->cmdline, sizeof bi->cmdline, (const char *)(p + 8));
@@ -136,7 +134,6 @@ static void parse_mb2(const uint8_t *info, struct boot_info *bi)
 			bi->fb_type = p[29];
 			break;
 		}
-		p += (size + 7) & ~7u;
 	}
 }
 
@@ -200,14 +197,10 @@ uint64_t multiboot_ram_end(uint32_t magic, uint64_t info_phys, uint64_t start)
 			has_upper = flags & 1u;
 			upper_kib = *(const uint32_t *)(info + 8);
 		} else {
-			const uint8_t *p = info + 8, *end = info + *(const uint32_t *)info;
-			for (uint32_t type, size; p + 8 <= end; p += (size + 7) & ~7u) {
-				type = *(const uint32_t *)p;
-				size = *(const uint32_t *)(p + 4);
-				if (type == 0 || size < 8)
-					break;
+			for (const uint8_t *p = mb2_tag_next(info, 0); p; p = mb2_tag_next(info, p)) {
+				uint32_t type = mb2_tag_type(p);
 				if (type == 6)
-					walk_mb2_mmap(p, size, reach, &r);
+					walk_mb2_mmap(p, mb2_tag_size(p), reach, &r);
 				if (type == 4) {
 					has_upper = 1;
 					upper_kib = *(const uint32_t *)(p + 12);

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include "../lib/cmdline.h"
+#include "../lib/mb2tags.h"
 
 #define MB1_BOOT_MAGIC 0x2BADB002u
 #define MB2_BOOT_MAGIC 0x36D76289u
@@ -38,6 +39,9 @@ struct boot_info {
 	 * 15: ACPI 2.0+; the new one wins), 0 bytes when absent. */
 	uint8_t rsdp[64];
 	uint32_t rsdp_len;
+	/* The EFI tags 12, 17, 18, 20 (lib/mb2tags.h); all 0 under BIOS. Its
+	 * mmap points into the loader's structure (EfiLoaderData under GRUB). */
+	struct mb2_efi efi;
 };
 
 /* multiboot_parse - fill *bi from (magic, info_phys) as kernel_main got
