@@ -2,6 +2,7 @@
 #include "qrtext.h"
 #include <stdarg.h>
 #include "fmt.h"
+#include "crc32.h"
 
 /* Text appended to buf[0..size-1]; bad once something did not fit. */
 struct out {
@@ -217,14 +218,7 @@ int qrtext_capacity(int version)
 
 uint32_t qrtext_crc32(const void *p, size_t len)
 {
-	const unsigned char *b = p;
-	uint32_t c = 0xFFFFFFFFu;
-	for (size_t i = 0; i < len; i++) {
-		c ^= b[i];
-		for (int k = 0; k < 8; k++)
-			c = c >> 1 ^ (0xEDB88320u & (0u - (c & 1)));
-	}
-	return c ^ 0xFFFFFFFFu;
+	return crc32_update(0, p, len);
 }
 
 /* "bench1 P/N CRC\n" into out; its length. */
