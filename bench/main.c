@@ -196,6 +196,10 @@ void kernel_main(uint32_t magic, uint32_t info)
 
 	config_print();
 	estimate_serial(cfg, &cpu, counters, per ? ncpus : 1);
+	/* The serial log's RAM copy (kernel/console.h): twice the estimate
+	 * (good to ~25 %) and 64 KiB. */
+	uint64_t log_bytes = 2 * estimate_serial_bytes() + 65536;
+	console_log_move(mem_alloc(log_bytes), log_bytes);
 	code_print_config();
 	if (code_configured())
 		watchdog_init(); /* the bound of code='s loops (kernel/watchdog.h) */
@@ -245,6 +249,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 		   (unsigned long long)t->ensemble_errors, cfg->problems, cfg->problems == 1 ? "" : "s",
 		   faults, on_cpus, EXIT_SUCCESS_CODE);
 	progress_end();
+	console_log_line();
 	kprintf("%s\n", final_line);
 	bench_screen_summary(cfg, &cpu, per && measured ? per : &results, per ? &cpus : 0, final_line);
 	exit_begin(EXIT_SUCCESS_CODE);

@@ -5,6 +5,7 @@
 #include "uart.h"
 #include "vga.h"
 #include "../lib/fmt.h"
+#include "../lib/logbuf.h"
 #include "../lib/record.h"
 #include "../lib/string.h"
 #include "../lib/uartwait.h"
@@ -31,6 +32,13 @@ static int serial_port;              /* its ttyS number */
 static uint64_t written;             /* bytes given to console_write */
 static int area_rows;                /* rows of the open progress area, 0: none */
 static int area_top;                 /* its first row */
+
+/* The serial log kept in RAM (lib/logbuf.h): here until
+ * console_log_reserve gives it the buffer sized from the serial
+ * estimate. 64 KiB hold the boot's lines before it (about 6 KiB). */
+#define CONSOLE_LOG_EARLY 65536
+static char log_early[CONSOLE_LOG_EARLY];
+static struct logbuf ramlog = { .buf = log_early, .cap = sizeof log_early };
 
 int console_parse_choice(const char *v, int len, void *object)
 {
@@ -218,6 +226,8 @@ uint32_t console_serial_baud(void)
 /* n bytes to the serial port, when it is on. */
 static void to_serial(const char *s, size_t n)
 {
+	if (!serial_muted) /* what the serial log holds, or would with a UART */
+		logbuf_add_crlf(&ramlog, s, n);
 	if (serial && !serial_muted) {
 		uart_write(s, n);
 		if (!uart_present()) { /* it stopped answering: said where it can be seen */
@@ -327,6 +337,27 @@ void console_emergency(void)
 void console_set_serial(int on)
 {
 	serial_muted = !on;
+}
+
+int console_log_move(char *buf, uint64_t bytes)
+{
+	return buf && logbuf_move(&ramlog, buf, bytes);
+}
+
+const struct logbuf *console_log(void)
+{
+	return &ramlog;
+}
+
+void console_log_line(void)
+{
+	struct logbuf lb = ramlog; /* the figures before this line */
+	char lost[96] = "all kept in RAM";
+	if (logbuf_lost(&lb))
+		fmt_format(lost, sizeof lost, "%llu kept in RAM, %llu NOT kept (the buffer is full)",
+			   (unsigned long long)lb.kept, (unsigned long long)logbuf_lost(&lb));
+	kprintf("log: %llu bytes before this line, CRC-32 0x%08x, %s (buffer %llu bytes; kernel/console.h)\n",
+		(unsigned long long)lb.total, lb.crc, lost, (unsigned long long)lb.cap);
 }
 
 void console_flush(void)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "multiboot.h"
+#include "../lib/logbuf.h"
 
 /* The serial console console= chose (kernel/config.c parses it, with
  * console_parse_choice, into struct config): */
@@ -71,6 +72,25 @@ uint64_t console_bytes_written(void);
 /* console_serial_baud - the serial console's rate in baud (8N1: 10 bits a
  * byte), or 0 when nothing goes to a serial port (console=none, no UART). */
 uint32_t console_serial_baud(void);
+
+/* The serial log kept in RAM (lib/logbuf.h), for writing it whole to the
+ * boot medium after the run (issue 23): every byte that goes, or with a
+ * UART would go, to the serial port (console=none and a missing UART
+ * included; the screen-only summary, console_set_serial(0), not), from
+ * the first line on, with the wire's line ends ("\r\n", kernel/uart.h).
+ * console_log_move - go on in buf[0..bytes-1] (from mem_alloc, sized
+ * from the serial estimate: bench/estimate.h), the boot's lines copied
+ * into it; 1, or 0 when buf is 0 or not larger than the 64 KiB the log
+ * started in: it goes on there, the rest counted as lost.
+ * console_log - the log so far.
+ * console_log_line - one line "log: N bytes before this line, CRC-32
+ * 0xXXXXXXXX, all kept in RAM (buffer N bytes; ...)", or "K kept in RAM, L
+ * NOT kept (the buffer is full)": N and the CRC-32 (zlib's) of the serial
+ * log's bytes before the line, which a host can check the log it
+ * captured, or the file written from the RAM copy, against. */
+int console_log_move(char *buf, uint64_t bytes);
+const struct logbuf *console_log(void);
+void console_log_line(void);
 
 /* console_set_screen - turn the screen copy on (1) or off (0); turning a
  * VGA text screen on clears it. No effect when there is no screen. */

@@ -20,6 +20,18 @@ void logbuf_add(struct logbuf *lb, const char *s, size_t n)
 	lb->total += n;
 }
 
+void logbuf_add_crlf(struct logbuf *lb, const char *s, size_t n)
+{
+	size_t start = 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '\n') {
+			logbuf_add(lb, s + start, i - start);
+			logbuf_add(lb, "\r\n", 2);
+			start = i + 1;
+		}
+	logbuf_add(lb, s + start, n - start);
+}
+
 int logbuf_move(struct logbuf *lb, char *buf, uint64_t cap)
 {
 	if (cap <= lb->cap)

@@ -25,6 +25,11 @@ void logbuf_init(struct logbuf *lb, char *buf, uint64_t cap);
  * there is room. */
 void logbuf_add(struct logbuf *lb, const char *s, size_t n);
 
+/* logbuf_add_crlf - the same with every '\n' given as "\r\n": the bytes
+ * kernel/uart.c's uart_write puts on the wire, so that the copy equals
+ * the serial log a host captures byte for byte. */
+void logbuf_add_crlf(struct logbuf *lb, const char *s, size_t n);
+
 /* logbuf_move - go on in buf[0..cap-1], a larger buffer (the one sized
  * from the serial estimate, once memory can be allocated), with the bytes
  * kept so far copied to it. Returns 1, or 0 (nothing changes) when cap is

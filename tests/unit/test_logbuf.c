@@ -43,6 +43,16 @@ int main(void)
 	CHECK(lb.kept == 4 && lb.total == 8 && memcmp(b, "abcd", 4) == 0,
 	      "after a loss the buffer stays the log's prefix: \"gh\" is not kept after the gap");
 
+	/* The wire's line ends. */
+	char w[32];
+	logbuf_init(&lb, w, sizeof w);
+	logbuf_add_crlf(&lb, "a\nbc\n\nd", 7);
+	CHECK(lb.kept == 10 && memcmp(w, "a\r\nbc\r\n\r\nd", 10) == 0,
+	      "each \\n kept as \\r\\n, as uart_write sends it");
+	CHECK_EQ_U64(lb.crc, crc32_update(0, "a\r\nbc\r\n\r\nd", 10), "the CRC is the wire bytes'");
+	logbuf_add_crlf(&lb, "", 0);
+	CHECK_EQ_U64(lb.total, 10, "nothing adds nothing");
+
 	logbuf_init(&lb, 0, 0);
 	logbuf_add(&lb, "x", 1);
 	CHECK(lb.kept == 0 && lb.total == 1 && lb.crc == crc32_update(0, "x", 1), "a 0-byte buffer counts and CRCs");
