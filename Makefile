@@ -31,7 +31,7 @@ KERNEL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-fno-tree-loop-distribute-patterns
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined
 
-ASM_SRC := boot/entry.asm boot/vectors.asm boot/trampoline.asm
+ASM_SRC := boot/entry.asm boot/efi.asm boot/vectors.asm boot/trampoline.asm
 # EXTRA_SRC: more workload files, e.g. a test's (tests/boot/t_workloads.py).
 C_SRC   := $(wildcard kernel/*.c) $(wildcard lib/*.c) $(wildcard bench/*.c) $(EXTRA_SRC)
 OBJ     := $(ASM_SRC:%.asm=$(BUILD)/%.o) $(C_SRC:%.c=$(BUILD)/%.o)

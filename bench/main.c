@@ -21,6 +21,7 @@
 #include "../kernel/config.h"
 #include "../kernel/console.h"
 #include "../kernel/cpu.h"
+#include "../kernel/efi.h"
 #include "../kernel/exit.h"
 #include "../kernel/mem.h"
 #include "../kernel/multiboot.h"
@@ -114,6 +115,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 		bench_exit(EXIT_FAILURE_CODE);
 	}
 	multiboot_parse(magic, info, &bi);
+	efi_boot_info(&bi); /* under UEFI: the memory efi_early took */
 	/* The command line, parsed once, before the console it configures:
 	 * its messages are printed once the console is up. */
 	const struct cfg_line line = multiboot_cmdline(&bi);
@@ -130,6 +132,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 		kprintf("boot: unknown boot magic 0x%08x (expected multiboot 0x%08x or multiboot2 0x%08x): "
 			"no command line or memory map; using defaults\n",
 			magic, MB1_BOOT_MAGIC, MB2_BOOT_MAGIC);
+	efi_report();
 	if (bi.mmap_truncated)
 		kprintf("boot: the memory map has more than %d entries; the rest are ignored\n",
 			BOOT_MMAP_MAX);
@@ -249,9 +252,11 @@ void kernel_main(uint32_t magic, uint32_t info)
 		   (unsigned long long)t->ensemble_errors, cfg->problems, cfg->problems == 1 ? "" : "s",
 		   faults, on_cpus, EXIT_SUCCESS_CODE);
 	progress_end();
+	efi_save_before_final((int)cfg->save);
 	console_log_line();
 	kprintf("%s\n", final_line);
 	bench_screen_summary(cfg, &cpu, per && measured ? per : &results, per ? &cpus : 0, final_line);
+	efi_save_log((int)cfg->save, runid_text()); /* under UEFI: the log to the boot device */
 	exit_begin(EXIT_SUCCESS_CODE);
 	qr_hold(); /* the summary and the QR code pages in turn, when there are pages */
 	halt_forever();

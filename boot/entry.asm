@@ -50,6 +50,19 @@ mb2_header:
         dw 5, 1
         dd 20
         dd 0, 0, 32
+        ; EFI boot services tag (3.1.12) and EFI amd64 entry address tag
+        ; (3.1.8), both or neither: GRUB's EFI build then keeps the boot
+        ; services and enters boot/efi.asm's efi_entry in 64-bit mode (with
+        ; tag 7 alone GRUB 2.06 would jump to the i386 _start in 64-bit
+        ; mode). Optional (flags bit 0): a BIOS loader ignores them and
+        ; enters _start as before; so does GRUB's BIOS build.
+        align 8, db 0
+        dw 7, 1
+        dd 8
+        align 8, db 0
+        dw 9, 1
+        dd 12
+        dd efi_entry
         ; end tag
         align 8, db 0
         dw 0, 0
@@ -58,7 +71,7 @@ mb2_header_end:
 
 section .bss nobits alloc noexec write align=4096
 ; Page tables: PML4 -> one PDPT -> four page directories of 2 MiB pages.
-global boot_pml4
+global boot_pml4, boot_pdpt, boot_pd
 boot_pml4:      resb 4096
 boot_pdpt:      resb 4096
 boot_pd:        resb 4096 * 4
@@ -78,6 +91,7 @@ gdt64:
         dq 0x00AF9A000000FFFF                   ; 0x08: 64-bit ring-0 code (L=1)
         dq 0x00CF92000000FFFF                   ; 0x10: ring-0 data
 gdt64_end:
+global gdt64_ptr
 gdt64_ptr:
         dw gdt64_end - gdt64 - 1
         dq gdt64
@@ -89,7 +103,7 @@ msg_no_longmode: db "bench: FATAL: this CPU does not support long mode (CPUID.80
 section .text
 bits 32
 global _start
-extern _bss_start, _bss_end, kernel_main
+extern _bss_start, _bss_end, kernel_main, efi_entry
 _start:
         cli
         cld
@@ -223,6 +237,36 @@ fatal32:
         jmp     .hang
 
 bits 64
+; boot_build_identity_map: the same 4 GiB identity map of 2 MiB pages as
+; the i386 entry builds, from 64-bit mode (boot/efi.asm's efi_entry, on the
+; firmware's page tables, which map the image 1:1). .bss is zeroed already.
+; Clobbers RAX, RCX, RDX, RDI.
+global boot_build_identity_map
+boot_build_identity_map:
+        mov     rax, boot_pdpt
+        or      rax, 0x3
+        mov     [boot_pml4], rax
+        mov     rdi, boot_pdpt
+        mov     rax, boot_pd
+        or      rax, 0x3
+        mov     ecx, 4
+.pdpt:
+        mov     [rdi], rax
+        add     rax, 4096
+        add     rdi, 8
+        loop    .pdpt
+        mov     rdi, boot_pd
+        xor     eax, eax
+        mov     ecx, 2048
+.pd:
+        lea     rdx, [rax + 0x83]
+        mov     [rdi], rdx
+        add     rax, 0x200000
+        add     rdi, 8
+        loop    .pd
+        ret
+
+global long_mode_entry
 long_mode_entry:
         mov     ax, 0x10
         mov     ds, ax

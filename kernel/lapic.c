@@ -271,3 +271,53 @@ const char *lapic_deadline_disarm(void)
 			(unsigned long long)v);
 	return err ? "faulted" : "cleared";
 }
+
+/* The local APIC as IA32_APIC_BASE has it, without a word: 0 when usable. */
+static int apic_open(struct apic *a)
+{
+	uint64_t base_msr;
+	if (!((cpuid(1, 0).edx >> 9) & 1) || rdmsr_safe(MSR_APIC_BASE, &base_msr) || !(base_msr & APIC_BASE_EN))
+		return -1;
+	a->x2 = (base_msr & APIC_BASE_EXTD) != 0;
+	a->mmio = 0;
+	if (!a->x2) {
+		if ((base_msr & PG_ADDR) >> 32)
+			return -1;
+		a->mmio = (volatile uint32_t *)(uintptr_t)(base_msr & PG_ADDR);
+	}
+	return 0;
+}
+
+void lapic_save(struct lapic_saved *s)
+{
+	struct apic a;
+	uint32_t ver = 0;
+	*s = (struct lapic_saved){ 0 };
+	if (apic_open(&a) || apic_read(&a, APIC_VERSION, &ver))
+		return;
+	uint32_t max_lvt = (ver >> 16) & 0xFF;
+	if (apic_read(&a, APIC_SVR, &s->svr) || apic_read(&a, 0x80, &s->tpr) || apic_read(&a, 0x3E0, &s->tdcr) ||
+	    apic_read(&a, APIC_TIMER_INIT, &s->ticr))
+		return;
+	for (unsigned i = 0; i < sizeof lvts / sizeof lvts[0]; i++) {
+		s->lvt[i] = ~0u;
+		if (max_lvt >= lvts[i].min_maxlvt && apic_read(&a, lvts[i].off, &s->lvt[i]))
+			return;
+	}
+	s->x2 = a.x2;
+	s->valid = 1;
+}
+
+void lapic_restore(const struct lapic_saved *s)
+{
+	struct apic a;
+	if (!s->valid || apic_open(&a) || a.x2 != s->x2)
+		return;
+	apic_write(&a, APIC_SVR, s->svr);
+	apic_write(&a, 0x80, s->tpr);
+	for (unsigned i = 0; i < sizeof lvts / sizeof lvts[0]; i++)
+		if (s->lvt[i] != ~0u)
+			apic_write(&a, lvts[i].off, s->lvt[i]);
+	apic_write(&a, 0x3E0, s->tdcr);
+	apic_write(&a, APIC_TIMER_INIT, s->ticr);
+}

@@ -49,4 +49,24 @@ void lapic_quiet(const struct cpu_info *c, struct lapic_quiet *q);
  * Returns "cleared", "absent" or "faulted". Never faults. */
 const char *lapic_deadline_disarm(void);
 
+/* The local APIC registers a firmware programs and lapic_quiet changes:
+ * SVR, TPR, the LVT entries Max LVT Entry says exist, the timer's divide
+ * configuration and initial count (SDM Vol. 3A 11.4-11.5). */
+struct lapic_saved {
+	int valid;            /* 1: read; 0: no usable local APIC (nothing to restore) */
+	int x2;               /* x2APIC mode when read */
+	uint32_t svr, tpr, tdcr, ticr;
+	uint32_t lvt[7];      /* in the order of lapic.c's lvts[]; ~0u: absent */
+};
+
+/* lapic_save - read *s from this CPU's local APIC (xAPIC below 4 GiB or
+ * x2APIC, as IA32_APIC_BASE says); s->valid 0 when there is none, it is
+ * disabled, above 4 GiB, or a read faults. Prints nothing.
+ * lapic_restore - write them back (SVR first, the initial count last, so
+ * the timer starts only with its LVT entry and divider as they were);
+ * nothing when !s->valid or the mode changed. Both for the firmware after
+ * a UEFI run (kernel/efi.c). Never fault. */
+void lapic_save(struct lapic_saved *s);
+void lapic_restore(const struct lapic_saved *s);
+
 #endif

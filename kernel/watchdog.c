@@ -256,6 +256,18 @@ void watchdog_disarm(void)
 	wd.disarming = 0;
 }
 
+void watchdog_release(void)
+{
+	if (wd.timer == NONE)
+		return;
+	watchdog_disarm();
+	if (wd.timer == HPET)
+		wd.hpet[HPET_CONF / 8] = wd.hpet_conf;
+	if (wd.ioapic)
+		rte_write(wd.rte_found_low, wd.rte_found_high);
+	wd.timer = NONE;
+}
+
 void watchdog_rearm(void)
 {
 	if (!wd.disarming)

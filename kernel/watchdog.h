@@ -61,6 +61,13 @@ int watchdog_arm(uint32_t ms);
  * after it returns. Harmless when not armed. */
 void watchdog_disarm(void);
 
+/* watchdog_release - disarm it and give the timer back as it was found (no watchdog afterwards):
+ * the HPET's General Configuration (legacy replacement off again, so the
+ * PIT reaches IRQ 0 and the 8259 as before, IA-PC HPET 1.0a 2.3.9.1) and
+ * the I/O APIC entry as found (masked). For the firmware after a UEFI run
+ * (kernel/efi.c). Harmless when watchdog_init never ran. */
+void watchdog_release(void);
+
 /* What watchdog_nmi says of an NMI. */
 enum watchdog_nmi {
 	WATCHDOG_NOT_MINE = 0, /* not the watchdog's (or a PIT period before the bound) */

@@ -1,0 +1,82 @@
+/* kernel/efi.h - a run under UEFI with the firmware's boot services kept
+ * (issue 23): the EFI amd64 entry's first steps, and after the run the
+ * serial log written to the boot device's file system.
+ *
+ * GRUB enters boot/efi.asm's efi_entry when the multiboot2 header carries
+ * the EFI boot services tag (type 7) and the EFI amd64 entry tag (type 9)
+ * and GRUB itself is an EFI binary (Multiboot2 3.1.8, 3.1.12, machine
+ * state 3.5): long mode on the firmware's page tables, GDT and IDT, its
+ * stack, interrupts as the firmware had them, RAX = magic, RBX = the boot
+ * information. GRUB 2.06 then gives no memory map (tags 4, 6 and 17 are
+ * absent: it never called ExitBootServices), so the kernel asks the
+ * firmware itself (docs/MACHINE.md "UEFI"). */
+#ifndef KERNEL_EFI_H
+#define KERNEL_EFI_H
+
+#include <stdint.h>
+#include "multiboot.h"
+
+/* The CPU state boot/efi.asm saves and loads (the firmware's at the EFI
+ * entry; the kernel's around each call into the firmware). The offsets
+ * are boot/efi.asm's ST_* constants (checked in kernel/efi.c). */
+struct efi_cpu_state {
+	uint64_t rflags, cr0, cr3, cr4, xcr0, pat, rsp;
+	uint64_t cs, ds, es, ss, fs, gs, tr;
+	uint8_t gdtr[16]; /* limit (2 bytes), base (8 bytes) */
+	uint8_t idtr[16];
+};
+
+/* efi_early - called by boot/efi.asm's efi_entry on the firmware's state
+ * (its stack, tables, interrupts), .bss zeroed, with the boot
+ * information's physical address: reads the multiboot2 tags 12 (system
+ * table) and 20 (image handle); SetWatchdogTimer(0, 0, 0, NULL) (UEFI 2.x
+ * 7.5 Miscellaneous Boot Services: the 5-minute watchdog off); reads the
+ * memory map (GetMemoryMap, UEFI 7.2) and takes, with AllocatePages
+ * (AllocateAddress, EfiLoaderData), the largest EfiConventionalMemory
+ * range but a reserve left to the firmware for the write after the run
+ * (at least 16 MiB, an eighth of the range), and one page below
+ * 0x90000 for the application processors' start-up code; the firmware's
+ * timer period (EFI_TIMER_ARCH_PROTOCOL.GetTimerPeriod, PI 1.7 vol. 2
+ * 12.10, 100 ns units). What it finds is printed later by efi_report.
+ * A firmware in 5-level paging (CR4.LA57) cannot run this kernel's
+ * 4-level tables: one line on the firmware's console, QEMU failure exit,
+ * halt. Returns 0. */
+uint64_t efi_early(uint64_t info_phys);
+
+/* efi_booted - 1 when the kernel came in through the EFI entry with boot
+ * services kept (efi_early ran), else 0. */
+int efi_booted(void);
+
+/* efi_boot_info - notes the 8259 masks and the local APIC registers as
+ * the firmware left them (for efi_save_log; call before pic_mask_all and
+ * quiet_timers, after trap_init); on the EFI entry, bi's memory map made
+ * from what efi_early took: the ranges AllocatePages gave, type 1
+ * (available), and nothing else (every other byte stays the firmware's). */
+void efi_boot_info(struct boot_info *bi);
+
+/* efi_report - the "efi:" lines: the firmware, the watchdog, the memory
+ * taken, the timer period; nothing when the EFI entry was not taken. */
+void efi_report(void);
+
+/* efi_save_before_final - before the final line: the one "save:" line of
+ * a run that cannot or will not write its log (a BIOS boot; a loader that
+ * ended the boot services; save=off), so that the final line stays last
+ * there. save: 1 on, 0 off (save=). */
+void efi_save_before_final(int save);
+
+/* efi_save_log - after the final line and the end screen (UEFI boots with
+ * save on only): the timers and interrupt controllers as the firmware had
+ * them, its CPU state (boot/efi.asm efi_call_firmware), its timer period
+ * again, then the serial log kept in RAM (console_log) written to
+ * results\<run id>.part on the file system of the device GRUB was loaded
+ * from (EFI_LOADED_IMAGE_PROTOCOL.DeviceHandle,
+ * EFI_SIMPLE_FILE_SYSTEM_PROTOCOL; UEFI 2.x 9.1, 13.4, 13.5), flushed,
+ * read back and compared, renamed <id>.log (lib/resultname.h: never over
+ * an existing file); back on the kernel's state, one "save:" line on the
+ * serial port and the screen: the name, its size in bytes and "written
+ * and read back", or the step that failed and its EFI_STATUS by name
+ * (lib/efistatus.h) with what it means. The file holds the log up to and
+ * including the final line; this line comes after it. */
+void efi_save_log(int save, const char *run_id);
+
+#endif
