@@ -1,16 +1,8 @@
-; boot/efi.asm - the EFI amd64 entry, and the way back into the firmware
+; boot/efi.asm - the firmware's CPU state: saved at the EFI amd64 entry, and the way back into the firmware
 ; after the run (issue 23; kernel/efi.h says why and what for).
 ;
-; efi_entry: GRUB (an EFI binary) jumps here when the multiboot2 header has
-; the EFI boot services tag (type 7) and the EFI amd64 entry tag (type 9)
-; (Multiboot2 3.1.8, 3.1.12). Machine state (Multiboot2 3.5, UEFI 2.x
-; 2.3.4 "x64 Platforms"): 64-bit mode on the firmware's identity-mapped
-; page tables, its GDT and IDT, its stack (RSP 16-byte aligned by GRUB),
-; interrupts enabled, RAX = magic 0x36d76289, RBX = the boot information.
-; Steps: zero .bss; save the firmware's CPU state (efi_fw); call efi_early
-; (kernel/efi.c: watchdog off, memory map, memory taken) on the firmware's
-; state; then CLI, the kernel's own 4 GiB identity map, GDT and stack, and
-; boot/entry.asm's long_mode_entry as from the i386 entry.
+; efi_fw: the firmware's CPU state, saved by boot/entry.asm's efi_entry
+; (with efi_save_cpu) before anything changes it.
 ;
 ; efi_call_firmware(fn, arg): save the kernel's CPU state, load the
 ; firmware's (XCR0, CR3, CR4, CR0, IA32_PAT, GDT and selectors, TR, IDT,
@@ -172,41 +164,13 @@ efi_kernel:  resb ST_SIZE           ; the kernel's, in efi_call_firmware
 
 section .text
 bits 64
-global efi_entry, efi_call_firmware
-extern _bss_start, _bss_end, efi_early, boot_magic, boot_info, boot_stack_top
-extern boot_build_identity_map, boot_pml4, gdt64_ptr, long_mode_entry
+global efi_save_cpu, efi_call_firmware
 
-efi_entry:
-        cld
-        mov     r12, rax                ; magic
-        mov     r13, rbx                ; the boot information
-        mov     rdi, _bss_start         ; .bss zeroed (page tables, stacks, efi_fw)
-        mov     rcx, _bss_end
-        sub     rcx, rdi
-        xor     eax, eax
-        rep stosb
-        SAVE_CPU efi_fw
-        mov     [efi_fw + ST_RSP], rsp
-        mov     [rel boot_magic], r12d
-        mov     [rel boot_info], r13d
-
-        mov     rdi, r13
-        and     rsp, -16
-        call    efi_early               ; on the firmware's state: boot services
-
-        cli
-        call    boot_build_identity_map ; boot/entry.asm: boot_pml4, 4 GiB of 2 MiB pages
-        mov     rsp, boot_stack_top
-        mov     rax, cr4
-        and     rax, ~(CR4_PGE | CR4_PCIDE) ; flush global entries; no PCIDs here
-        mov     cr4, rax
-        mov     rax, boot_pml4
-        mov     cr3, rax
-        lgdt    [rel gdt64_ptr]
-        push    0x08
-        lea     rax, [rel long_mode_entry]
-        push    rax
-        retfq                           ; long_mode_entry: selectors, SSE, kernel_main
+; efi_save_cpu: SAVE_CPU into [RDI] (boot/entry.asm's efi_entry saves the
+; firmware's state with it). Clobbers RAX, RCX, RDX.
+efi_save_cpu:
+        SAVE_CPU rdi
+        ret
 
 efi_call_firmware:
         push    rbx

@@ -71,7 +71,7 @@ mb2_header_end:
 
 section .bss nobits alloc noexec write align=4096
 ; Page tables: PML4 -> one PDPT -> four page directories of 2 MiB pages.
-global boot_pml4, boot_pdpt, boot_pd
+global boot_pml4
 boot_pml4:      resb 4096
 boot_pdpt:      resb 4096
 boot_pd:        resb 4096 * 4
@@ -91,7 +91,6 @@ gdt64:
         dq 0x00AF9A000000FFFF                   ; 0x08: 64-bit ring-0 code (L=1)
         dq 0x00CF92000000FFFF                   ; 0x10: ring-0 data
 gdt64_end:
-global gdt64_ptr
 gdt64_ptr:
         dw gdt64_end - gdt64 - 1
         dq gdt64
@@ -103,7 +102,7 @@ msg_no_longmode: db "bench: FATAL: this CPU does not support long mode (CPUID.80
 section .text
 bits 32
 global _start
-extern _bss_start, _bss_end, kernel_main, efi_entry
+extern _bss_start, _bss_end, kernel_main, efi_early, efi_save_cpu, efi_fw
 _start:
         cli
         cld
@@ -241,7 +240,6 @@ bits 64
 ; the i386 entry builds, from 64-bit mode (boot/efi.asm's efi_entry, on the
 ; firmware's page tables, which map the image 1:1). .bss is zeroed already.
 ; Clobbers RAX, RCX, RDX, RDI.
-global boot_build_identity_map
 boot_build_identity_map:
         mov     rax, boot_pdpt
         or      rax, 0x3
@@ -266,7 +264,52 @@ boot_build_identity_map:
         loop    .pd
         ret
 
-global long_mode_entry
+; efi_entry: GRUB (an EFI binary) jumps here when the multiboot2 header has
+; tags 7 and 9 (Multiboot2 3.1.8, 3.1.12). Machine state (Multiboot2 3.5,
+; UEFI 2.x 2.3.4 "x64 Platforms"): 64-bit mode on the firmware's
+; identity-mapped page tables, its GDT and IDT, its stack (RSP 16-byte
+; aligned by GRUB), interrupts enabled, RAX = magic 0x36d76289, RBX = the
+; boot information. Steps: zero .bss; the firmware's CPU state into efi_fw
+; (boot/efi.asm); efi_early (kernel/efi.c: watchdog off, memory map,
+; memory taken) on the firmware's state and stack; then CLI, the kernel's
+; own 4 GiB identity map, GDT and stack, and long_mode_entry as from the
+; i386 entry. kernel/efi.h says what happens after the run.
+EFI_ST_RSP      equ 48                  ; struct efi_cpu_state.rsp (kernel/efi.h)
+CR4_PGE_PCIDE   equ (1 << 7) | (1 << 17)
+global efi_entry
+efi_entry:
+        cld
+        mov     r12, rax                ; magic
+        mov     r13, rbx                ; the boot information
+        mov     rdi, _bss_start         ; .bss zeroed (page tables, stacks, efi_fw)
+        mov     rcx, _bss_end
+        sub     rcx, rdi
+        xor     eax, eax
+        rep stosb
+        mov     rdi, efi_fw
+        call    efi_save_cpu
+        mov     [efi_fw + EFI_ST_RSP], rsp
+        mov     [boot_magic], r12d
+        mov     [boot_info], r13d
+
+        mov     rdi, r13
+        and     rsp, -16
+        call    efi_early               ; on the firmware's state: boot services
+
+        cli
+        call    boot_build_identity_map
+        mov     rsp, boot_stack_top
+        mov     rax, cr4
+        and     rax, ~CR4_PGE_PCIDE     ; flush global entries; no PCIDs here
+        mov     cr4, rax
+        mov     rax, boot_pml4
+        mov     cr3, rax
+        lgdt    [gdt64_ptr]
+        push    0x08
+        mov     rax, long_mode_entry
+        push    rax
+        retfq                           ; long_mode_entry: selectors, SSE, kernel_main
+
 long_mode_entry:
         mov     ax, 0x10
         mov     ds, ax

@@ -2,14 +2,14 @@
  * (issue 23): the EFI amd64 entry's first steps, and after the run the
  * serial log written to the boot device's file system.
  *
- * GRUB enters boot/efi.asm's efi_entry when the multiboot2 header carries
+ * GRUB enters boot/entry.asm's efi_entry when the multiboot2 header carries
  * the EFI boot services tag (type 7) and the EFI amd64 entry tag (type 9)
  * and GRUB itself is an EFI binary (Multiboot2 3.1.8, 3.1.12, machine
  * state 3.5): long mode on the firmware's page tables, GDT and IDT, its
  * stack, interrupts as the firmware had them, RAX = magic, RBX = the boot
  * information. GRUB 2.06 then gives no memory map (tags 4, 6 and 17 are
  * absent: it never called ExitBootServices), so the kernel asks the
- * firmware itself (docs/MACHINE.md "UEFI"). */
+ * firmware itself (docs/MACHINE.md "UEFI: the log on the boot stick"). */
 #ifndef KERNEL_EFI_H
 #define KERNEL_EFI_H
 
@@ -26,7 +26,7 @@ struct efi_cpu_state {
 	uint8_t idtr[16];
 };
 
-/* efi_early - called by boot/efi.asm's efi_entry on the firmware's state
+/* efi_early - called by boot/entry.asm's efi_entry on the firmware's state
  * (its stack, tables, interrupts), .bss zeroed, with the boot
  * information's physical address: reads the multiboot2 tags 12 (system
  * table) and 20 (image handle); SetWatchdogTimer(0, 0, 0, NULL) (UEFI 2.x

@@ -183,8 +183,9 @@ def expect_screen_is_log_tail(lines, log, cols, what):
     before the measuring (the serial log's lines up to its "serial:"
     estimate, without the records, which never reach the screen) scrolled
     up, the progress area (bench/progress.h: 4 rows, all ensembles done),
-    then the final line; the row below the last line (the cursor's) is
-    blank."""
+    the save: and log: lines the serial log has right before the final line
+    (kernel/efi.h, kernel/console.h), then the final line; the row below
+    the last line (the cursor's) is blank."""
     out = log.replace("\r", "")
     out = out[out.index("console: serial "):]
     cut = out.index("\n", out.index("\nserial: this run prints ") + 1) + 1
@@ -196,7 +197,12 @@ def expect_screen_is_log_tail(lines, log, cols, what):
     content = lines[:nonblank[-1] + 1]
     screen = "\n".join(lines)
     check(len(content) < len(lines), f"{what}: the cursor's row below the last line is not blank", screen)
-    tail = wrapped_rows(final[-1] + "\n", cols)
+    log_lines = out.splitlines()
+    at = log_lines.index(final[-1])
+    first = at
+    while first > 0 and log_lines[first - 1].startswith(("log: ", "save: ")):
+        first -= 1
+    tail = wrapped_rows("".join(l + "\n" for l in log_lines[first:at + 1]), cols)
     check(content[-len(tail):] == tail, f"{what}: the screen does not end with the final line", screen)
     area = content[-len(tail) - 4:-len(tail)]
     check(len(area) == 4 and area[0].startswith("progress of the run (") and

@@ -68,6 +68,7 @@ LAYERS = {  # folder: the folders its modules may include from or call into
 ENTRY_POINTS = {  # symbol: why boot's asm calls it (the declared exception)
     "kernel_main": "boot/entry.asm calls the run's driver (bench/main.c) once in long mode",
     "trap_handler": "boot/vectors.asm's every trap stub calls it",
+    "efi_early": "boot/entry.asm's EFI amd64 entry calls it once, on the firmware's state (kernel/efi.h)",
 }
 QR_ARCHIVE = "/usr/lib/x86_64-linux-gnu/libqrcodegen.a"  # Makefile QRCODEGEN_A
 ARCHIVES = {QR_ARCHIVE: ("libqrcodegen.a", {"kernel"})}  # path: (node, folders that may use it)
