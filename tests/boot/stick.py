@@ -16,12 +16,16 @@ import struct
 import subprocess
 import tempfile
 
-from machines import ISO, LOGS
+from machines import ISO, LOGS, ROOT
 
 SECTOR = 512  # bytes; the MBR counts in these
 MBR_ENTRIES, MBR_ENTRY_SIZE, MBR_SIGNATURE = 0x1BE, 16, 0x1FE
 ESP_TYPE = 0xEF  # OSType of a UEFI system partition (UEFI 2.x, 5.2.1 "Legacy Master Boot Record")
 RESULTS = "::/results"
+# A run of a few seconds under OVMF and TCG (make_test_stick's append).
+QUICK = "ensembles=2 samples=20 warmup=0 methods=cpuid workloads=add_chain_64"
+# The xorriso the Makefile gives grub-mkrescue: the ISO's EFI partition.
+XORRISO_ESP = os.path.join(ROOT, "iso", "xorriso_esp.py")
 # Without it mtools refuses a FAT whose geometry does not match the disk's.
 MTOOLS_ENV = dict(os.environ, MTOOLS_SKIP_CHECK="1")
 
@@ -35,6 +39,14 @@ def make_stick(run, iso=ISO):
     shutil.copyfile(iso, img)
     os.chmod(img, 0o644)
     return img
+
+
+def make_test_stick(run, append):
+    """make_stick of a test-only ISO (tests/boot/t_bootpaths.py
+    grub_test_iso, logs/stick-RUN.iso) laid out as the shipped one, whose
+    one menu entry boots build/bench.elf with boot parameters append."""
+    from t_bootpaths import grub_test_iso
+    return make_stick(run, grub_test_iso(f"stick-{run}", f"\tmultiboot2 /boot/bench.elf {append}", XORRISO_ESP))
 
 
 def esp(img):

@@ -4,7 +4,7 @@ with tests/boot/stick.py): a FAT with room for many runs and an empty
 results/ folder, which a test can fill; and the stick, written, still
 boots under UEFI to the run's final line."""
 from qemu import check, expect_complete, qemu
-from stick import esp, fill, free_bytes, list_results, make_stick, put_result, read_result
+from stick import QUICK, esp, fill, free_bytes, list_results, make_stick, make_test_stick, put_result, read_result
 
 MIB = 1024 * 1024
 
@@ -36,3 +36,14 @@ def test_stick_image_boots_uefi():
     run = expect_complete(rc, text)
     check(run.one("env")["boot_protocol"] == 2, "not multiboot2", text)
     list_results(img)
+
+
+def test_stick_image_test_iso_boots_uefi():
+    """A test ISO laid out as the shipped one (make_test_stick) boots on
+    ovmf-stick with the boot parameters given: the stick of the tests that
+    read what the kernel writes."""
+    img = make_test_stick("stick-quick", QUICK)
+    check(free_bytes(img) >= 30 * MIB and list_results(img) == [], "the test ISO's EFI partition differs")
+    rc, text = qemu("stick-quick", "ovmf-stick", image=img)
+    run = expect_complete(rc, text)
+    check(run.one("config")["ensembles"] == 2, f"not the boot parameters given: {run.one('config')}", text)
