@@ -73,7 +73,7 @@ def esp_offset(img):
     return esp(img)[0]
 
 
-def mtools(img, *args, out=None):
+def mtools(img, *args):
     """Run mtools command args[0] with args[1:] on img's EFI system
     partition; returns its standard output (bytes)."""
     cmd = [args[0], "-i", f"{img}@@{esp_offset(img)}"] + list(args[1:])
