@@ -89,12 +89,12 @@ $(BUILD)/bench32.elf: $(BUILD)/bench.elf
 	@echo "  ELF32 $@"
 	@$(OBJCOPY) -O elf32-i386 $< $@
 
-$(BUILD)/bench.iso: $(BUILD)/bench.elf iso/grub.cfg
+$(BUILD)/bench.iso: $(BUILD)/bench.elf iso/grub.cfg iso/xorriso_esp.py
 	@rm -rf $(BUILD)/isoroot && mkdir -p $(BUILD)/isoroot/boot/grub
 	@cp $(BUILD)/bench.elf $(BUILD)/isoroot/boot/bench.elf
 	@cp iso/grub.cfg $(BUILD)/isoroot/boot/grub/grub.cfg
 	@echo "  ISO   $@"
-	@grub-mkrescue -o $@ $(BUILD)/isoroot 2> $(BUILD)/grub-mkrescue.log || \
+	@grub-mkrescue --xorriso=$(CURDIR)/iso/xorriso_esp.py -o $@ $(BUILD)/isoroot 2> $(BUILD)/grub-mkrescue.log || \
 		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
 
 iso: $(BUILD)/bench.iso

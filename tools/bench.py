@@ -27,16 +27,19 @@
         series side by side with the ratio B/A, and the environments; series
         matched per CPU, and said when the runs measured different CPUs.
         Exit 0 when both logs are valid.
-    bench.py store LOG|PHOTO... --db LAB.sqlite [--label NAME]
+    bench.py store LOG|PHOTO|FOLDER... --db LAB.sqlite [--label NAME]
         Store runs in a lab's SQLite database (machines, runs, series, the
         paper's figures): a run already there is said and not stored again;
+        a folder (the stick's results/) gives its *.log files, and its
+        *.part files (a run whose write did not finish) are said, not stored;
         a source of a run already stored from another source (the same run
         ID: its serial log and its QR code) is merged into that run, each
         filling the figures the other does not carry;
         an invalid log is refused with its first problem's line, nothing of
         it stored. Photos of the QR code (or its text) are stored with the
         figures the code carries; the codes of all photos given are joined
-        by run. Exit 1 when a log was refused.
+        by run. Last a line counting what was stored, already there, merged,
+        incomplete and refused. Exit 1 when a log was refused.
     bench.py table --db LAB.sqlite [--workload W] [--method M] [--unit U]
                    [--figure F] [--csv]
         The stored runs side by side (a column per run, with its machine,
@@ -75,7 +78,7 @@ import benchlog  # noqa: E402
 import benchqr  # noqa: E402
 import benchtable  # noqa: E402
 from benchcompare import compare_text  # noqa: E402
-from benchinput import store_groups  # noqa: E402
+from benchinput import expand_folders, store_groups  # noqa: E402
 from benchlog import TSC, unit_name  # noqa: E402
 from benchreport import report_text  # noqa: E402
 
@@ -142,14 +145,17 @@ def open_db(args, create=False):
 
 
 def cmd_store(args):
-    if args.label and len(args.logs) > 1:
+    paths, incomplete = expand_folders(args.logs)
+    if args.label and len(paths) > 1:
         print("bench.py store: --label names one run: give one LOG with it", file=sys.stderr)
         return 2
     conn = open_db(args, create=True)
     if conn is None:
         return 1
-    refused = 0
-    for path, files, log, fmt in store_groups(args.logs):
+    refused = stored = there = merged = 0
+    for path in incomplete:
+        print(f"store: incomplete (the run's write did not finish): {path}; not stored")
+    for path, files, log, fmt in store_groups(paths):
         shown = path if len(files) == 1 else f"{path} (with {', '.join(files[1:])})"
         try:
             if isinstance(log, benchdb.Refused):
@@ -161,18 +167,23 @@ def cmd_store(args):
             refused += 1
             continue
         if r.duplicate:
+            there += 1
             print(f"store: {shown}: already stored as run R{r.run_id} '{r.label}' on machine "
                   f"M{r.machine_id} (from {r.source}, {r.stored_utc}): not stored again")
         elif r.merged:
+            merged += 1
             print(f"store: {shown}: the same run (run ID {benchdb.run_key(log)}) as run R{r.run_id} "
                   f"'{r.label}' on machine M{r.machine_id}: merged into it ({fmt}), {r.series} series "
                   "added or completed")
         else:
+            stored += 1
             m = benchdb.list_runs(conn)[1][r.machine_id]
             print(f"store: {shown}: stored as run R{r.run_id} '{r.label}' ({fmt}), {r.series} series, on "
                   f"{'a new' if r.new_machine else 'the known'} machine M{r.machine_id}: "
                   f"{benchdb.machine_text(m)}")
     conn.close()
+    print(f"store: {stored} stored, {there} already there, {merged} merged into a run already there, "
+          f"{len(incomplete)} incomplete, {refused} refused")
     return 1 if refused else 0
 
 
@@ -289,7 +300,8 @@ def main(argv=None):
     m.set_defaults(func=cmd_compare)
     s = sub.add_parser("store", help="store runs in a lab's SQLite database")
     s.add_argument("logs", nargs="+", metavar="LOG",
-                   help="serial logs (bench.py capture), photos of the QR code, or its text")
+                   help="serial logs (bench.py capture), photos of the QR code, or its text; "
+                        "a folder: its *.log files (the stick's results/)")
     s.add_argument("--db", required=True, help="the database file (made when missing)")
     s.add_argument("--label", help="the run's name in tables (default: the log's file name)")
     s.set_defaults(func=cmd_store)

@@ -1,5 +1,5 @@
-"""tools/benchinput.py - the files given to `bench.py store`, read: a serial
-log with tools/benchlog (every output= level), a photo or screenshot of the
+"""tools/benchinput.py - the files given to `bench.py store`, read: a folder
+(the stick's results/) as its *.log files, a serial log with tools/benchlog (every output= level), a photo or screenshot of the
 screen's QR code or the code's text ('bench1 ...') with tools/benchqr, which
 gives the same log object holding the figures the text carries. The codes
 of all the photos and texts given are grouped by run, so that one run's
@@ -10,6 +10,12 @@ import os
 import benchdb
 import benchlog
 import benchqr
+
+# The kernel's files in results/ of the stick it booted from (lib/resultname.h):
+# <run ID>.log when written and read back, <run ID>.part while the write is
+# under way (left so when it did not finish). Case aside: a FAT reader may
+# show the 8.3 alias in capitals.
+LOG_SUFFIX, PART_SUFFIX = ".log", ".part"
 
 def read_for_store(path):
     """(parsed log, format name) for tools/benchdb.py store(), chosen by the
@@ -27,6 +33,24 @@ def read_for_store(path):
         raise benchdb.Refused(str(e))
 
 
+def expand_folders(paths):
+    """(files, incomplete): paths with each folder (the stick's results/)
+    replaced by its *.log files, sorted by name, and the *.part files of
+    those folders (runs whose write did not finish: not to be stored). A
+    folder with neither stays in files, for store_groups to refuse."""
+    files, incomplete = [], []
+    for path in paths:
+        if not os.path.isdir(path):
+            files.append(path)
+            continue
+        names = [n for n in sorted(os.listdir(path)) if os.path.isfile(os.path.join(path, n))]
+        logs = [os.path.join(path, n) for n in names if n.lower().endswith(LOG_SUFFIX)]
+        parts = [os.path.join(path, n) for n in names if n.lower().endswith(PART_SUFFIX)]
+        files += logs or ([] if parts else [path])
+        incomplete += parts
+    return files, incomplete
+
+
 def store_groups(paths):
     """The runs to store, in the order given: [(label path, [paths], log or
     Refused, format)]. Serial logs are one run each; the QR codes of all the
@@ -35,7 +59,8 @@ def store_groups(paths):
     out, qr_at, codes = [], None, []
     for path in paths:
         if not os.path.isfile(path):
-            out.append((path, [path], benchdb.Refused("no such file"), None))
+            why = "a folder with no run logs (*.log) in it" if os.path.isdir(path) else "no such file"
+            out.append((path, [path], benchdb.Refused(why), None))
             continue
         kind = benchqr.file_kind(path)
         if kind is None:

@@ -20,7 +20,8 @@ Columns:
             ISO as a USB stick behind xHCI), pxe (network boot from a TFTP
             root through QEMU's user network: the DHCP boot file is
             GRUB's, for the firmware); cdrom and usb boot build/bench.iso
-            unless the run gives another ISO
+            unless the run gives another ISO; stick: usb, but written,
+            on the image the run gives (tests/boot/stick.py make_stick)
   timeout   seconds a run may take (a QEMU run, or a wait for the run's end
             in tests/boot/screen.py): generous, for a busy 2-core CI box
   alone     True: the tests booting it run with no other test beside them
@@ -109,6 +110,8 @@ MACHINES = {name: Machine(*row) for name, *row in [
     # The same under UEFI (OVMF: slower to start under TCG).
     ("ovmf-cdrom",        "q35",                 "max",       "256M", "tcg",    "ovmf",    "cdrom",  480,    False),
     ("ovmf-usb",          "q35",                 "max",       "256M", "tcg",    "ovmf",    "usb",    480,    False),
+    # The ISO written to a stick the run's log is saved on (issue 23).
+    ("ovmf-stick",        "q35",                 "max",       "256M", "tcg",    "ovmf",    "stick",  480,    False),
     # Network boot (make netboot): PXE under BIOS (iPXE ROM of the e1000), UEFI PXE.
     ("bios-pxe",          "q35",                 "max",       "256M", "tcg",    "seabios", "pxe",    360,    False),
     ("ovmf-pxe",          "q35",                 "max",       "256M", "tcg",    "ovmf",    "pxe",    480,    False),
@@ -138,10 +141,14 @@ def flags(run, name, append=None, image=None, cpu=None, smp=None):
         out += ["-kernel", image or KERNEL32, "-append", append] if append is not None or image else []
     elif m.boot == "cdrom":
         out += ["-cdrom", image or ISO]
-    elif m.boot == "usb":
+    elif m.boot in ("usb", "stick"):
         # A raw disk on usb-storage behind an xHCI controller, first in the
-        # boot order; snapshot=on: the file is not written.
-        out += ["-drive", f"if=none,id=stick,format=raw,snapshot=on,file={image or ISO}",
+        # boot order; usb: snapshot=on, the file is not written; stick: the
+        # run's own copy, written (never the shipped ISO).
+        if m.boot == "stick" and not image:
+            raise AssertionError(f"machine {name} writes its disk: give the run's own image (image=)")
+        snapshot = "snapshot=on," if m.boot == "usb" else ""
+        out += ["-drive", f"if=none,id=stick,format=raw,{snapshot}file={image or ISO}",
                 "-device", "qemu-xhci,id=xhci", "-device", "usb-storage,bus=xhci.0,drive=stick,bootindex=1"]
     elif m.boot == "pxe":
         out += ["-netdev", f"user,id=n0,tftp={image},bootfile={PXE_BOOTFILE[m.firmware]}",

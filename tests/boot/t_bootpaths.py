@@ -317,14 +317,16 @@ def test_bootpaths_missing_uart_completes_on_screen():
     expect_screen_summary(last, "VGA text, no UART")
 
 
-def grub_test_iso(name, entry):
+def grub_test_iso(name, entry, xorriso=None):
     """A test-only ISO: the kernel and a one-entry grub.cfg, no menu delay."""
     return grub_iso(name, "set timeout=0\ninsmod all_video\n"
-                    f'menuentry "{name}" {{\n{entry}\n\tboot\n}}\n')
+                    f'menuentry "{name}" {{\n{entry}\n\tboot\n}}\n', xorriso)
 
 
-def grub_iso(name, cfg):
-    """A test-only ISO (logs/NAME.iso): build/bench.elf and the GRUB menu cfg."""
+def grub_iso(name, cfg, xorriso=None):
+    """A test-only ISO (logs/NAME.iso): build/bench.elf and the GRUB menu cfg;
+    xorriso: grub-mkrescue's --xorriso (tests/boot/stick.py: the shipped
+    ISO's EFI partition)."""
     if not shutil.which("grub-mkrescue"):
         raise Skip("grub-mkrescue is not installed")
     top = os.path.join(LOGS, f"iso-{name}")
@@ -334,7 +336,8 @@ def grub_iso(name, cfg):
     with open(os.path.join(top, "boot", "grub", "grub.cfg"), "w") as f:
         f.write(cfg)
     iso = os.path.join(LOGS, f"{name}.iso")
-    p = subprocess.run(["grub-mkrescue", "-o", iso, top], stdout=subprocess.PIPE,
+    p = subprocess.run(["grub-mkrescue"] + ([f"--xorriso={xorriso}"] if xorriso else []) + ["-o", iso, top],
+                       stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, timeout=120)
     check(p.returncode == 0, "grub-mkrescue failed", p.stdout.decode("utf-8", errors="replace"))
     return iso

@@ -1,0 +1,79 @@
+#!/usr/bin/python3
+"""iso/xorriso_esp.py - the xorriso that grub-mkrescue runs (Makefile:
+`grub-mkrescue --xorriso=iso/xorriso_esp.py`): the ISO as grub-mkrescue
+makes it, but its EFI system partition a FAT of ESP_BYTES with room for
+the runs' logs and an empty results/ folder (issue 23; the kernel writes
+results/<run ID>.log there under UEFI).
+
+grub-mkrescue (GRUB 2.06) asks xorriso for `--efi-boot efi.img
+-efi-boot-part --efi-boot-image --protective-msdos-label`: its efi.img, a
+FAT sized to GRUB's EFI image (EFI/BOOT/BOOTX64.EFI, whose embedded config
+finds the ISO by the volume date grub-mkrescue passes), is the El Torito EFI
+image and a GPT partition. Here those options become the route of Debian's
+live images (xorrisofs(1), -append_partition and "--interval:appended_
+partition_NNN:all::"): `-append_partition 2 0xef ESP` and `-e
+--interval:appended_partition_2:all::`, so one FAT is both the El Torito
+EFI image (CD) and the MBR partition 2 of type 0xEF (stick). ESP holds what
+efi.img held, copied with mtools (no root, no loop mount), and results/.
+Every other option, BIOS El Torito and GRUB's hybrid MBR included, is
+passed on as grub-mkrescue gave it.
+
+The ESP is written beside the ISO (bench.iso -> bench-esp.img)."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# El Torito counts a boot image's load size in 512-byte sectors, 16 bits
+# (El Torito 1.0, section 2.4, "Sector Count"); xorriso's maximum, 65532
+# sectors (xorriso(1), -boot_image load_size=: 33,552,384 bytes), lets a
+# CD's firmware load the whole FAT: 32 MiB less 2 KiB.
+ESP_BYTES = 65532 * 512
+# The FAT's volume label: where a laptop mounts it (/media/$USER/BENCH).
+ESP_LABEL = "BENCH"
+GRUB_EFI = ["--efi-boot", "efi.img", "-efi-boot-part", "--efi-boot-image", "--protective-msdos-label"]
+ENV = dict(os.environ, MTOOLS_SKIP_CHECK="1")
+
+
+def mtools(*args):
+    """Run an mtools command; its output on failure, and exit status 1."""
+    p = subprocess.run(list(args), env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if p.returncode != 0:
+        sys.exit(f"iso/xorriso_esp.py: {' '.join(args)} failed:\n{p.stdout.decode(errors='replace')}")
+
+
+def make_esp(grub_efi_img, esp):
+    """esp: a FAT of ESP_BYTES holding grub_efi_img's files and results/."""
+    with open(esp, "wb") as f:
+        f.truncate(ESP_BYTES)
+    mtools("mformat", "-i", esp, "-T", str(ESP_BYTES // 512), "-h", "64", "-s", "32", "-v", ESP_LABEL, "::")
+    with tempfile.TemporaryDirectory() as stage:
+        mtools("mcopy", "-s", "-n", "-i", grub_efi_img, "::/*", stage)
+        mtools("mcopy", "-s", "-i", esp, *[os.path.join(stage, n) for n in sorted(os.listdir(stage))], "::/")
+    mtools("mmd", "-i", esp, "::/results")
+
+
+def main(args):
+    if "-o" not in args:
+        # grub-mkrescue's probe (`-as mkisofs -help`): xorriso's own answer.
+        os.execvp("xorriso", ["xorriso"] + args)
+    at = next((i for i in range(len(args)) if args[i:i + len(GRUB_EFI)] == GRUB_EFI), None)
+    if at is None or "-r" not in args:
+        sys.exit("iso/xorriso_esp.py: grub-mkrescue did not ask for its EFI image as GRUB 2.06 does: "
+                 + " ".join(args))
+    # grub-mkrescue's staging tree (after -r), which holds efi.img; the ISO
+    # keeps the tree but not the image, which lives on as the ESP.
+    efi_img = os.path.join(args[args.index("-r") + 1], "efi.img")
+    out = args[args.index("-o") + 1]
+    esp = os.path.splitext(out)[0] + "-esp.img"
+    make_esp(efi_img, esp)
+    os.remove(efi_img)
+    args = args[:at] + ["-append_partition", "2", "0xef", esp,
+                        "-eltorito-alt-boot", "-e", "--interval:appended_partition_2:all::", "-no-emul-boot",
+                        "-eltorito-alt-boot"] + args[at + len(GRUB_EFI):]
+    os.execvp("xorriso", ["xorriso"] + args)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
