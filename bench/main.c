@@ -256,7 +256,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	console_log_line();
 	kprintf("%s\n", final_line);
 	bench_screen_summary(cfg, &cpu, per && measured ? per : &results, per ? &cpus : 0, final_line);
-	efi_save_log((int)cfg->save, runid_text()); /* under UEFI: the log to the boot device */
+	efi_save_log((int)cfg->save, runid_text(), cfg->test_efi_watchdog); /* under UEFI: the log to the boot device */
 	exit_begin(EXIT_SUCCESS_CODE);
 	qr_hold(); /* the summary and the QR code pages in turn, when there are pages */
 	halt_forever();

@@ -79,6 +79,8 @@ static const struct cfg_key keys[] = {
 	  .internal = 1 },
 	{ .name = "walk", .type = CFG_CHOICE, .choices = onoff_words, .value = &cfg.walk },
 	{ .name = "save", .type = CFG_CHOICE, .choices = onoff_words, .value = &cfg.save },
+	{ .name = "test.efi_watchdog", .type = CFG_U64, .min = 0, .max = 3600, .value = &cfg.test_efi_watchdog,
+	  .internal = 1 },
 	{ .name = "after", .type = CFG_CHOICE, .choices = after_words, .value = &cfg.after },
 	{ .name = "dump", .type = CFG_U64, .min = 0, .max = 999999, .value = &cfg.dump,
 	  .allow_off = 1 },
@@ -121,6 +123,7 @@ const struct config *config_parse(const struct cfg_line *line, const struct conf
 	cfg.resolution = 0;
 	cfg.walk = 0;
 	cfg.save = 1;
+	cfg.test_efi_watchdog = 0;
 	cfg.test_acpi_corrupt[0] = '\0';
 	cfg.code[0] = cfg.init[0] = cfg.cpus[0] = '\0';
 	cfg.unroll = 1;

@@ -47,6 +47,7 @@ struct config {
 	char code_name[32];  /* code.name= */
 	char test_acpi_corrupt[8]; /* test only: a table whose checksum byte is flipped */
 	uint64_t save;       /* 1: under UEFI the log is written to the boot device (kernel/efi.h) */
+	uint64_t test_efi_watchdog; /* test only: the firmware's watchdog left on for N s at the write (kernel/efi.h) */
 	uint64_t walk;       /* 1: single-step one sample of each window first (bench/walk.c) */
 	uint64_t test_buffers; /* test only, enum test_buffers: sample buffers above 4 GiB (kernel/mem.c) */
 	uint64_t test_fb;    /* test only, enum test_fb: a framebuffer in RAM above 4 GiB */

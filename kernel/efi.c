@@ -6,6 +6,7 @@
  * x64 convention (UEFI 2.x 2.3.4.2; GCC's ms_abi attribute). */
 #include <stddef.h>
 #include "efi.h"
+#include "clocks.h"
 #include "console.h"
 #include "cpu.h"
 #include "lapic.h"
@@ -159,6 +160,7 @@ static struct {
 	char vendor[48];
 	uint16_t pic;
 	struct lapic_saved lapic;
+	uint64_t tsc_entry; /* the TSC at efi_early */
 } eb;
 
 static uint8_t mmap_buf[65536] __attribute__((aligned(8)));
@@ -214,6 +216,7 @@ uint64_t efi_early(uint64_t info_phys)
 	for (const uint8_t *p = mb2_tag_next(info, 0); p; p = mb2_tag_next(info, p))
 		mb2_efi_take(p, &tags);
 	eb.entered = 1;
+	eb.tsc_entry = rdtsc();
 	eb.st = (struct efi_system_table *)(uintptr_t)tags.system_table;
 	eb.image = (void *)(uintptr_t)tags.image_handle;
 	if (!eb.st || eb.st->signature != EFI_SYSTEM_TABLE_SIGNATURE || !eb.st->boot_services) {
@@ -366,6 +369,7 @@ void efi_save_before_final(int save)
 struct save_job {
 	const char *id;
 	const struct logbuf *log;
+	uint64_t watchdog_s;    /* SetWatchdogTimer's timeout before the write: 0 (off) but in tests */
 	const char *step;       /* the step that failed, or 0 */
 	efi_status status;      /* its status */
 	char name[RESULTNAME_MAX]; /* the file's name in results\ */
@@ -394,7 +398,7 @@ static uint64_t fw_write(void *arg)
 	uint16_t w[RESULTNAME_MAX + 16];
 	efi_status s;
 
-	bs->set_watchdog_timer(0, 0, 0, 0);
+	bs->set_watchdog_timer(j->watchdog_s, 0, 0, 0);
 	if (eb.timer_arch)
 		eb.timer_arch->set_timer_period(eb.timer_arch, eb.timer_period);
 	if ((s = bs->handle_protocol(eb.image, &loaded_image_guid, (void **)&li)) != EFI_SUCCESS || !li)
@@ -486,13 +490,18 @@ out_keep:
 	return 0;
 }
 
-void efi_save_log(int save, const char *run_id)
+void efi_save_log(int save, const char *run_id, uint64_t test_watchdog_s)
 {
 	if (!efi_booted() || !save)
 		return;
 	const struct logbuf *log = console_log();
 	static struct save_job j;
-	j = (struct save_job){ .id = run_id, .log = log };
+	j = (struct save_job){ .id = run_id, .log = log, .watchdog_s = test_watchdog_s };
+	uint64_t hz = clocks_tsc_rate()->hz, ticks = rdtsc() - eb.tsc_entry;
+	char took[96] = "";
+	if (hz)
+		fmt_format(took, sizeof took, "; the firmware's watchdog off for the run's %llu s (TSC)",
+			   (unsigned long long)(ticks / hz));
 	console_flush();
 	/* The firmware's timers and interrupt controllers as it had them, then
 	 * its CPU state and its timer period (fw_write). */
@@ -509,7 +518,7 @@ void efi_save_log(int save, const char *run_id)
 			(unsigned long long)log->kept, (unsigned long long)log->total);
 	else if (!j.step)
 		kprintf("save: " RESULTNAME_DIR "\\%s on the boot device: %llu bytes, written and read back (this log "
-			"up to the final line)\n", j.name, (unsigned long long)j.written);
+			"up to the final line%s)\n", j.name, (unsigned long long)j.written, took);
 	else {
 		const char *meaning = efi_status_meaning(j.status);
 		char cmp[64] = "";

@@ -76,7 +76,10 @@ void efi_save_before_final(int save);
  * serial port and the screen: the name, its size in bytes and "written
  * and read back", or the step that failed and its EFI_STATUS by name
  * (lib/efistatus.h) with what it means. The file holds the log up to and
- * including the final line; this line comes after it. */
-void efi_save_log(int save, const char *run_id);
+ * including the final line; this line comes after it, with the seconds
+ * from the EFI entry by the TSC. test_watchdog_s: 0, or (test.efi_watchdog=,
+ * tests only) the firmware's watchdog armed for that many seconds before
+ * the write, as if the kernel had left it on. */
+void efi_save_log(int save, const char *run_id, uint64_t test_watchdog_s);
 
 #endif
