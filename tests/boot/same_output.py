@@ -206,6 +206,10 @@ MASKS = [
      "the run's ID (kernel/runid.h, issue 22) differs at every boot by design: it is made from RDRAND "
      "and the CMOS clock (the host's time under -icount too); the parts it was made from stay"),
     (re.compile(r'"run_id":"[0-9a-f]{16}"'), '"run_id":"N"', "the same, in the env record"),
+    (re.compile(r"^log: \d+ bytes before this line, CRC-32 0x[0-9a-f]{8}, (.*)\(buffer \d+ bytes", re.M),
+     r"log: N bytes before this line, CRC-32 N, \1(buffer N bytes",
+     "the serial log's size and CRC-32 (kernel/console.h) cover the run's ID and the figures masked "
+     "above, whose digits vary; the buffer is sized from the serial estimate (masked too)"),
     (re.compile(r"^pixels sha256 [0-9a-f]{64}$", re.M), "pixels sha256 N",
      "the framebuffer's pixels hold the QR code, whose text holds the run's ID (issue 22): they "
      "differ at every boot; the screen's text is still compared cell by cell"),
