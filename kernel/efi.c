@@ -9,6 +9,7 @@
 #include "clocks.h"
 #include "console.h"
 #include "cpu.h"
+#include "exit.h"
 #include "lapic.h"
 #include "pic.h"
 #include "watchdog.h"
@@ -179,7 +180,7 @@ static __attribute__((noreturn)) void early_fatal(const char *msg)
 	w[i] = 0;
 	if (eb.st && eb.st->con_out)
 		eb.st->con_out->output_string(eb.st->con_out, w);
-	outl(0xF4, 0x11); /* kernel/exit.h: QEMU's failure exit status 35 */
+	outl(DEBUG_EXIT_PORT, EXIT_FAILURE_CODE); /* QEMU's failure exit status 35 */
 	halt_forever();
 }
 
