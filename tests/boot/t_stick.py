@@ -128,6 +128,20 @@ def test_stick_fault_leaves_aborted_log():
     expect_aborted_file("fault", QUICK + " test.fault=ud2", "run aborted by exception #UD")
 
 
+def test_stick_fault_on_other_cpu_not_written():
+    """A fault on an application processor (test.smp=fault) aborts the run
+    there: the firmware's boot services are the boot CPU's, so one line
+    says the log is NOT written and why, and results/ stays empty."""
+    img = make_test_stick("apfault", QUICK + " smp=on test.smp=fault")
+    rc, text = qemu("stick-apfault", "ovmf-stick", image=img, smp="2")
+    check(rc == EXIT_FAILURE, f"QEMU exit status {rc}, expected {EXIT_FAILURE} (run aborted)", text)
+    lines = [l for l in text.splitlines() if l.startswith("save: ")]
+    check(len(lines) == 1 and lines[0].startswith("save: NOT written: the run ended on a CPU other than the boot "
+                                                  "CPU (IA32_APIC_BASE.BSP=0)"),
+          f"the save: lines of a fault on another CPU: {lines}", text[-3000:])
+    check(list_results(img) == [], f"a fault on another CPU wrote {list_results(img)}", text)
+
+
 def test_stick_two_boots_two_files():
     """The same stick booted twice: two files (two run IDs), the first one
     unchanged by the second boot."""
