@@ -6,7 +6,11 @@ would: the results file equals the serial log byte for byte; two boots give
 two files; a CD, a full stick and a BIOS boot each say in one line why
 nothing was written, the run otherwise complete; a run of more than 5
 minutes of machine time is not reset by the firmware's watchdog, and one
-whose watchdog is left armed (test.efi_watchdog=) is: the test can fail."""
+whose watchdog is left armed (test.efi_watchdog=) is: the test can fail.
+An aborted run (a typo in the boot parameters, a fault on the boot CPU)
+leaves its log too, ending with its "bench: run aborted" line, and
+bench.py store says so; a fault on another CPU writes nothing and says
+why (issue 29)."""
 import os
 import re
 import subprocess
