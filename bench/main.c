@@ -95,6 +95,17 @@ static void provoke_fault(const struct config *cfg)
 	kprintf("test: the fault did not happen\n");
 }
 
+/* The configuration, for save_aborted. */
+static const struct config *run_cfg;
+
+/* An aborted run's log to the boot device under UEFI, after its "bench:
+ * run aborted ..." line (kernel/exit.h exit_set_abort_save, kernel/efi.h
+ * efi_save_log): the file's final line says "aborted". */
+static void save_aborted(void)
+{
+	efi_save_log((int)run_cfg->save, runid_text(), run_cfg->test_efi_watchdog);
+}
+
 /* boot_test_hook - called before anything but the IDT is set up; empty.
  * A test links a strong definition through EXTRA_SRC
  * (tests/boot/early_fault_test.c) to prove that a fault this early is
@@ -142,6 +153,8 @@ void kernel_main(uint32_t magic, uint32_t info)
 	mem_test_setup(cfg);
 	probe_cpu(&cpu);
 	runid_make(); /* the run's ID: the run: line, the env record, the screen, the QR code */
+	run_cfg = cfg; /* from here an abort leaves its log on the boot device too (UEFI) */
+	exit_set_abort_save(save_aborted);
 
 	kprintf("%s\n", RECORDS_BEGIN);
 	probe_print(&cpu, &bi);
@@ -216,6 +229,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 
 	progress_begin(cfg, &cpu, counters, per ? ncpus : 1);
 	provoke_fault(cfg);
+	exit_set_stage(EXIT_STAGE_MEASURING); /* an abort from here: "the results above are incomplete" */
 
 	static struct bench_results results;
 	const struct run_totals *t = &results.totals;
@@ -255,6 +269,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	efi_save_before_final((int)cfg->save);
 	console_log_line();
 	kprintf("%s\n", final_line);
+	exit_set_stage(EXIT_STAGE_REPORTED);
 	bench_screen_summary(cfg, &cpu, per && measured ? per : &results, per ? &cpus : 0, final_line);
 	efi_save_log((int)cfg->save, runid_text(), cfg->test_efi_watchdog); /* under UEFI: the log to the boot device */
 	exit_begin(EXIT_SUCCESS_CODE);

@@ -11,7 +11,9 @@
 #include "cpu.h"
 #include "exit.h"
 #include "lapic.h"
+#include "msr.h"
 #include "pic.h"
+#include "trap.h"
 #include "watchdog.h"
 #include "../lib/efimmap.h"
 #include "../lib/efistatus.h"
@@ -491,10 +493,25 @@ out_keep:
 	return 0;
 }
 
+/* 1 on the bootstrap processor (IA32_APIC_BASE.BSP, SDM Vol. 3A 11.4.4),
+ * or where the MSR cannot be read (no local APIC: no other CPU). */
+static int on_boot_cpu(void)
+{
+	uint64_t base;
+	return rdmsr_safe(MSR_APIC_BASE, &base) || (base & APIC_BASE_BSP);
+}
+
 void efi_save_log(int save, const char *run_id, uint64_t test_watchdog_s)
 {
-	if (!efi_booted() || !save)
+	static int tried;
+	if (!efi_booted() || !save || tried++)
 		return;
+	if (!on_boot_cpu()) {
+		kprintf("save: NOT written: the run ended on a CPU other than the boot CPU (IA32_APIC_BASE.BSP=0), "
+			"and UEFI's boot services are the boot CPU's only; the serial log, the screen and its QR code "
+			"are as they are\n");
+		return;
+	}
 	const struct logbuf *log = console_log();
 	static struct save_job j;
 	j = (struct save_job){ .id = run_id, .log = log, .watchdog_s = test_watchdog_s };

@@ -64,9 +64,14 @@ void efi_report(void);
  * there. save: 1 on, 0 off (save=). */
 void efi_save_before_final(int save);
 
-/* efi_save_log - after the final line and the end screen (UEFI boots with
- * save on only): the timers and interrupt controllers as the firmware had
- * them, its CPU state (boot/efi.asm efi_call_firmware), its timer period
+/* efi_save_log - after the final line and the end screen, or after the
+ * "bench: run aborted ..." line of an aborted run (kernel/exit.h
+ * exit_set_abort_save); UEFI boots with save on only, once per boot (a
+ * second call does nothing), on the boot CPU only (IA32_APIC_BASE.BSP,
+ * SDM Vol. 3A 11.4.4; UEFI's boot services are not for the other CPUs:
+ * PI 1.7 vol. 2 EFI_MP_SERVICES_PROTOCOL, whose procedures on an AP may
+ * not call them): elsewhere one "save: NOT written" line saying so. The
+ * timers and interrupt controllers as the firmware had them, its CPU state (boot/efi.asm efi_call_firmware), its timer period
  * again, then the serial log kept in RAM (console_log) written to
  * results\<run id>.part on the file system of the device GRUB was loaded
  * from (EFI_LOADED_IMAGE_PROTOCOL.DeviceHandle,
@@ -76,7 +81,8 @@ void efi_save_before_final(int save);
  * serial port and the screen: the name, its size in bytes and "written
  * and read back", or the step that failed and its EFI_STATUS by name
  * (lib/efistatus.h) with what it means. The file holds the log up to and
- * including the final line; this line comes after it, with the seconds
+ * including the final line (an aborted run's: "bench: run aborted ...");
+ * this line comes after it, with the seconds
  * from the EFI entry by the TSC. test_watchdog_s: 0, or (test.efi_watchdog=,
  * tests only) the firmware's watchdog armed for that many seconds before
  * the write, as if the kernel had left it on. */

@@ -89,17 +89,39 @@ void exit_set_after(int how)
 	after = how;
 }
 
+static int stage = EXIT_STAGE_SETUP;
+static void (*abort_save)(void);
+
+void exit_set_stage(int s)
+{
+	stage = s;
+}
+
+void exit_set_abort_save(void (*fn)(void))
+{
+	abort_save = fn;
+}
+
 void exit_begin(int code)
 {
 	outl(DEBUG_EXIT_PORT, (uint32_t)code);
 	/* Still here: not QEMU with isa-debug-exit. */
 	if (after == AFTER_REBOOT)
 		reboot();
-	kprintf("bench: halted; the results above are final (power off or reset the machine)\n");
+	const char *what = "the results above are final";
+	if (code != EXIT_SUCCESS_CODE)
+		what = stage == EXIT_STAGE_SETUP       ? "run aborted: nothing measured"
+		       : stage == EXIT_STAGE_MEASURING ? "run aborted: the results above are incomplete"
+						       : "the results above are complete, but the run's end failed";
+	kprintf("bench: halted; %s (power off or reset the machine)\n", what);
 }
 
 void bench_exit(int code)
 {
+	/* once: an abort inside the save, or on a second CPU, does not save again */
+	void (*save)(void) = __atomic_exchange_n(&abort_save, 0, __ATOMIC_SEQ_CST);
+	if (code == EXIT_FAILURE_CODE && save)
+		save();
 	exit_begin(code);
 	halt_forever();
 }

@@ -23,14 +23,39 @@
  * default, or AFTER_REBOOT). */
 void exit_set_after(int how);
 
+/* How far the run got, for the halt line of a run that ends with
+ * EXIT_FAILURE_CODE (exit_set_stage; the driver, bench/main.c, moves it
+ * forward): before any measurement ("run aborted: nothing measured"),
+ * measuring ("run aborted: the results above are incomplete"), after the
+ * final line ("the results above are complete": the end screen failed). */
+enum exit_stage { EXIT_STAGE_SETUP, EXIT_STAGE_MEASURING, EXIT_STAGE_REPORTED };
+
+/* exit_set_stage - stage: an enum exit_stage; EXIT_STAGE_SETUP at boot. */
+void exit_set_stage(int stage);
+
+/* exit_set_abort_save - fn (or 0: none) is called by bench_exit with
+ * EXIT_FAILURE_CODE, once, on the CPU that aborts, after the run's
+ * "bench: run aborted ..." line and before the exit: the driver's
+ * (bench/main.c) writes the log to the boot device under UEFI
+ * (kernel/efi.h efi_save_log), as a complete run does after its final
+ * line. Set to 0 where calling it is not sound (a fault while reporting a
+ * fault, kernel/trap.c). A function pointer, so that the trap handler
+ * reaches the firmware's file system without a call edge into it. */
+void exit_set_abort_save(void (*fn)(void));
+
 /* exit_begin - leave QEMU with code (EXIT_SUCCESS_CODE or EXIT_FAILURE_CODE);
  * elsewhere reset the machine when after=reboot (never returns then), or
  * print the halt line and return, so that the caller can keep the screen
  * (the run's driver shows the QR code's pages: kernel/qr.h qr_hold) before
- * halt_forever. */
+ * halt_forever. The halt line: "bench: halted; " and, for EXIT_SUCCESS_CODE,
+ * "the results above are final"; for EXIT_FAILURE_CODE what the stage
+ * says (exit_set_stage: "run aborted: nothing measured", ...), never
+ * "final". */
 void exit_begin(int code);
 
-/* bench_exit - exit_begin(code), then halt forever. Never returns. */
+/* bench_exit - the abort save (exit_set_abort_save) when code is
+ * EXIT_FAILURE_CODE, then exit_begin(code), then halt forever. Never
+ * returns. */
 __attribute__((noreturn)) void bench_exit(int code);
 
 #endif

@@ -19,6 +19,7 @@
 /* IA32_APIC_BASE (table 2-2; SDM Vol. 3A 11.4.4, figure 11-5): the local
  * APIC's base address (bits MAXPHYADDR-1:12) and its mode bits. */
 #define MSR_APIC_BASE 0x1B
+#define APIC_BASE_BSP (1ull << 8)   /* this is the bootstrap processor */
 #define APIC_BASE_EXTD (1ull << 10) /* x2APIC mode (SDM Vol. 3A 11.12.1) */
 #define APIC_BASE_EN (1ull << 11)   /* globally enabled */
 

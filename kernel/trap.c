@@ -376,6 +376,7 @@ void trap_handler(struct trap_frame *f)
 		/* A fault while reporting a fault: say the least and leave. */
 		static const char msg[] = "\nbench: run aborted: nested exception while reporting an exception\n";
 		console_write(msg, sizeof msg - 1);
+		exit_set_abort_save(0); /* the state that faulted twice is no state to call the firmware from */
 		bench_exit(EXIT_FAILURE_CODE);
 	}
 	char where[80], how[80] = "";

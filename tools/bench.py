@@ -36,10 +36,12 @@
         ID: its serial log and its QR code) is merged into that run, each
         filling the figures the other does not carry;
         an invalid log is refused with its first problem's line, nothing of
-        it stored. Photos of the QR code (or its text) are stored with the
+        it stored; an aborted run's log (its final line "bench: run
+        aborted ...") is said ABORTED with that line, nothing of it stored.
+        Photos of the QR code (or its text) are stored with the
         figures the code carries; the codes of all photos given are joined
         by run. Last a line counting what was stored, already there, merged,
-        incomplete and refused. Exit 1 when a log was refused.
+        incomplete, aborted and refused. Exit 1 when a log was refused.
     bench.py table --db LAB.sqlite [--workload W] [--method M] [--unit U]
                    [--figure F] [--csv]
         The stored runs side by side (a column per run, with its machine,
@@ -144,6 +146,15 @@ def open_db(args, create=False):
         return None
 
 
+def aborted_line(log):
+    """The final line of a log whose run was aborted (the kernel's "bench:
+    run aborted ..." line, kernel/exit.h: a bad boot parameter, an
+    exception, no memory; under UEFI the stick keeps it as <run ID>.log
+    too), or None."""
+    final = getattr(log, "final_line", None)
+    return final if final and "run aborted" in final else None
+
+
 def cmd_store(args):
     paths, incomplete = expand_folders(args.logs)
     if args.label and len(paths) > 1:
@@ -152,11 +163,16 @@ def cmd_store(args):
     conn = open_db(args, create=True)
     if conn is None:
         return 1
-    refused = stored = there = merged = 0
+    refused = stored = there = merged = aborted = 0
     for path in incomplete:
         print(f"store: incomplete (the run's write did not finish): {path}; not stored")
     for path, files, log, fmt in store_groups(paths):
         shown = path if len(files) == 1 else f"{path} (with {', '.join(files[1:])})"
+        if aborted_line(log):
+            print(f"store: {shown}: ABORTED (its final line: '{aborted_line(log)}'): the run did not finish; "
+                  "nothing of it stored")
+            aborted += 1
+            continue
         try:
             if isinstance(log, benchdb.Refused):
                 raise log
@@ -183,7 +199,7 @@ def cmd_store(args):
                   f"{benchdb.machine_text(m)}")
     conn.close()
     print(f"store: {stored} stored, {there} already there, {merged} merged into a run already there, "
-          f"{len(incomplete)} incomplete, {refused} refused")
+          f"{len(incomplete)} incomplete, {aborted} aborted, {refused} refused")
     return 1 if refused else 0
 
 

@@ -3,7 +3,8 @@ measures (issue "A lab day without surprises", item 1): every problem's
 line with a "did you mean" (lib/nearest.c), then the config line and record,
 an end record of status config_problems and the final line `bench: run
 aborted: N command-line problems`, QEMU's exit status 35, the problem lines
-again at the bottom of the screen, and `make run` failing; problems=ignore
+again at the bottom of the screen and the halt line `run aborted: nothing
+measured` (issue 29), and `make run` failing; problems=ignore
 measures anyway, as every run did before. The test.* keys are read but not
 listed among the known keys. And `make run QEMU_ARGS=...` passes QEMU its
 flags (item 7: -smp 4 with cpus=all).
@@ -80,7 +81,9 @@ def test_cmdline_value_problems_of_the_keys_users_stop():
 
 def test_cmdline_stop_screen():
     """The screen (VGA text) ends with the problem lines again and the final
-    line, though the run's boot lines scrolled them away."""
+    line, though the run's boot lines scrolled them away, and the halt line
+    says that nothing was measured, not that the results are final (failed
+    before: "bench: halted; the results above are final")."""
     with Machine("cl-screen", machine="q35-tcg", append="ensemble=1000 output=sumary", debug_exit=False) as m:
         m.wait_for("bench: run aborted", m.serial_text, m.timeout, every=1.0)
         m.wait_halted(60)
@@ -90,6 +93,9 @@ def test_cmdline_stop_screen():
                  FINAL.format(n=2, s="s")):
         check(want in screen, f"the screen lacks {want!r}:\n" + "\n".join(rows), serial)
     check(serial.count("(did you mean ensembles?)") == 1, "the serial log has the line more than once", serial)
+    halt = "bench: halted; run aborted: nothing measured (power off or reset the machine)"
+    check(halt in screen and halt in serial and "results above are final" not in screen + serial,
+          f"the halt line is not {halt!r}:\n" + "\n".join(rows), serial)
 
 
 def test_cmdline_make_run_fails_and_takes_qemu_args():

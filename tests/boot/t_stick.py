@@ -6,19 +6,24 @@ would: the results file equals the serial log byte for byte; two boots give
 two files; a CD, a full stick and a BIOS boot each say in one line why
 nothing was written, the run otherwise complete; a run of more than 5
 minutes of machine time is not reset by the firmware's watchdog, and one
-whose watchdog is left armed (test.efi_watchdog=) is: the test can fail."""
+whose watchdog is left armed (test.efi_watchdog=) is: the test can fail.
+An aborted run (a typo in the boot parameters, a fault on the boot CPU)
+leaves its log too, ending with its "bench: run aborted" line, and
+bench.py store says so; a fault on another CPU writes nothing and says
+why (issue 29)."""
 import os
 import re
 import subprocess
 import sys
 import tempfile
 
-from qemu import EXIT_SUCCESS, check, expect_complete, qemu
+from qemu import EXIT_FAILURE, EXIT_SUCCESS, check, expect_complete, qemu
 from stick import QUICK, fill, list_results, make_stick, make_test_stick, read_result
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SAVED = re.compile(r"^save: results\\(\S+) on the boot device: (\d+) bytes, written and read back ", re.M)
 FINAL = b"bench: run complete:"
+ABORTED = b"bench: run aborted"
 # icount at 2^10 ns an instruction: machine time runs ~10x faster than the
 # host's, so a short run lasts minutes for the firmware's timers.
 FAST_CLOCK = ["-icount", "shift=10,align=off,sleep=off"]
@@ -34,14 +39,15 @@ def saved_file(img, text):
     return name, data
 
 
-def expect_is_serial_log(data, text, what):
+def expect_is_serial_log(data, text, what, final=FINAL):
     """data is the kernel's serial log, byte for byte: from its first line
-    (console:) up to and including the final line and its \\r\\n, as the
-    wire carried it (the firmware's and GRUB's output before it aside)."""
+    (console:) up to and including the final line (starting with final)
+    and its \\r\\n, as the wire carried it (the firmware's and GRUB's
+    output before it aside)."""
     wire = text.encode("utf-8")
     check(data.startswith(b"console: "), f"{what}: the file does not start with the kernel's first line", text)
     lines = data.split(b"\r\n")
-    check(lines[-1] == b"" and lines[-2].startswith(FINAL),
+    check(lines[-1] == b"" and lines[-2].startswith(final),
           f"{what}: the file does not end with the final line and \\r\\n: {lines[-2][:80]!r}", text)
     at = wire.find(data)
     check(at >= 0, f"{what}: the file's {len(data)} bytes are not the serial log's (first difference near "
@@ -68,6 +74,13 @@ def test_stick_log_equals_serial_log():
     check(name == f"{run_id}.log", f"the file is {name}, the run ID {run_id}", text)
     check(list_results(img) == [name], f"results/ holds {list_results(img)}, expected [{name}]", text)
     expect_is_serial_log(data, text, "stick")
+    rc, out = store_folder(name, data)
+    check(rc == 0 and "1 stored" in out, f"bench.py store of the stick's folder: {rc}\n{out}")
+
+
+def store_folder(name, data):
+    """tools/bench.py store of a results/ folder holding only name (data),
+    into a new database: (exit status, output)."""
     with tempfile.TemporaryDirectory() as d:
         os.mkdir(os.path.join(d, "results"))
         with open(os.path.join(d, "results", name), "wb") as f:
@@ -75,8 +88,62 @@ def test_stick_log_equals_serial_log():
         p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "bench.py"), "store",
                             os.path.join(d, "results"), "--db", os.path.join(d, "lab.sqlite")],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120)
-        out = p.stdout.decode()
-        check(p.returncode == 0 and "1 stored" in out, f"bench.py store of the stick's folder: {p.returncode}\n{out}")
+        return p.returncode, p.stdout.decode()
+
+
+def expect_aborted_file(run, append, why):
+    """A run from a stick that aborts before measuring (append: its boot
+    parameters): exit status 35, one results/<run ID>.log, the serial log
+    up to its final line "bench: run aborted" (why in it); bench.py store
+    says the run aborted and stores nothing."""
+    img = make_test_stick(run, append)
+    rc, text = qemu(f"stick-{run}", "ovmf-stick", image=img)
+    check(rc == EXIT_FAILURE, f"QEMU exit status {rc}, expected {EXIT_FAILURE} (run aborted)", text)
+    names = list_results(img)
+    check(len(names) == 1 and names[0].endswith(".log"),
+          f"an aborted run left {names} in results/, expected one <run ID>.log", text[-3000:])
+    name, data = saved_file(img, text)
+    run_id = re.findall(r"^run: ID ([0-9a-f]{16}) ", text, re.M)
+    check(run_id and name == f"{run_id[0]}.log", f"the file is {name}, the run ID {run_id}", text)
+    expect_is_serial_log(data, text, run, final=ABORTED)
+    last = data.split(b"\r\n")[-2].decode()
+    check(why in last, f"the file's final line {last!r} does not say {why!r}", text)
+    rc, out = store_folder(name, data)
+    said = re.findall(r"^store: \S+" + re.escape(name) + r": ABORTED \(its final line: 'bench: run aborted[^']*'\): "
+                      r"the run did not finish; nothing of it stored$", out, re.M)
+    check(rc == 0 and len(said) == 1 and
+          re.search(r"^store: 0 stored, 0 already there, 0 merged into a run already there, 0 incomplete, "
+                    r"1 aborted, 0 refused$", out, re.M),
+          f"bench.py store of the aborted run's folder (exit status {rc}) does not say it aborted", out)
+
+
+def test_stick_typo_leaves_aborted_log():
+    """A typo in GRUB's editor (ensemble= for ensembles=): the run stops
+    before measuring and still leaves its log on the stick, its final line
+    "bench: run aborted: 1 command-line problem"; bench.py store says it
+    aborted. Failed before: results/ stayed empty."""
+    expect_aborted_file("typo", QUICK + " ensemble=2", "1 command-line problem")
+
+
+def test_stick_fault_leaves_aborted_log():
+    """A kernel exception on the boot CPU (test.fault=ud2, before
+    measuring) aborts the run: its log is left on the stick, its final line
+    "bench: run aborted by exception #UD"."""
+    expect_aborted_file("fault", QUICK + " test.fault=ud2", "run aborted by exception #UD")
+
+
+def test_stick_fault_on_other_cpu_not_written():
+    """A fault on an application processor (test.smp=fault) aborts the run
+    there: the firmware's boot services are the boot CPU's, so one line
+    says the log is NOT written and why, and results/ stays empty."""
+    img = make_test_stick("apfault", QUICK + " smp=on test.smp=fault")
+    rc, text = qemu("stick-apfault", "ovmf-stick", image=img, smp="2")
+    check(rc == EXIT_FAILURE, f"QEMU exit status {rc}, expected {EXIT_FAILURE} (run aborted)", text)
+    lines = [l for l in text.splitlines() if l.startswith("save: ")]
+    check(len(lines) == 1 and lines[0].startswith("save: NOT written: the run ended on a CPU other than the boot "
+                                                  "CPU (IA32_APIC_BASE.BSP=0)"),
+          f"the save: lines of a fault on another CPU: {lines}", text[-3000:])
+    check(list_results(img) == [], f"a fault on another CPU wrote {list_results(img)}", text)
 
 
 def test_stick_two_boots_two_files():

@@ -29,7 +29,7 @@ def test_stick_image_partition():
 
 def test_stick_image_boots_uefi():
     """OVMF boots the written stick (ovmf-stick) through its 0xEF partition
-    to the run's final line (the ISO's default entry, the quick run); the
+    to the run's final line (the ISO's default entry, the short run); the
     FAT is still readable afterwards."""
     img = make_stick("stick-boot")
     rc, text = qemu("stick-boot", "ovmf-stick", image=img)
