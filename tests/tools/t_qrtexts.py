@@ -1,14 +1,20 @@
 """tests/tools/t_qrtexts.py - `bench.py qr` over every QR text the kernel
 makes (issue 29, "bench.py qr"): the texts of the boot tests' runs
 (tests/golden, tests/tools/qrtexts.py) and one holding every alternative of
-every line, whole and cut into two codes. `qr` prints no Python None; the
-report names one run ID, the run line's, and never calls the text's CRC-32
-a run.
+every line, whole and cut into two codes. No command prints Python's None:
+qr, store (what qr feeds the lab database), table with every figure and
+unit (CSV too); the report names one run ID, the run line's, and never
+calls the text's CRC-32 a run.
 """
+import os
 import re
 
 import qrtexts
 from common import bench, check, workdir, write
+
+FIGURES = ("net", "min_of_mins", "offset", "total_variance", "var_of_vars", "var_of_mins", "max_dev_all",
+           "spurious", "median_of_medians", "errors", "per_copy", "verdict")
+UNITS = ("tsc_ticks", "core_cycles", "instructions")
 
 
 def no_none(out, what):
@@ -55,3 +61,25 @@ def test_qr_every_text_no_none_one_run_id():
             check(f"(2N-N over {code.group(1)} copies)" in out or "\npc " not in body,
                   f"{name}: the per-copy lines do not give the code line's {code.group(1)} copies", out)
 
+
+def test_qr_texts_stored_and_tabled_without_none():
+    """store of every text, then of the two parts (the same text: already
+    there), then table with every figure in every unit, and as CSV: no
+    None anywhere."""
+    d = workdir("qr_texts_db")
+    all_texts = texts(d)
+    whole, parts = all_texts[:-1], all_texts[-1]
+    db = os.path.join(d, "lab.sqlite")
+    rc, out = bench("store", *[f for _, files, _ in whole for f in files], "--db", db)
+    check(rc == 0 and f"store: {len(whole)} stored" in out, f"store: exit status {rc}", out)
+    no_none(out, "store")
+    rc, out = bench("store", *parts[1], "--db", db)
+    check(rc == 0 and "store: 0 stored, 1 already there" in out, f"store of the parts: exit status {rc}", out)
+    no_none(out, "store of the parts")
+    for figure in FIGURES:
+        for unit in UNITS:
+            for csv in ((), ("--csv",)):
+                rc, out = bench("table", "--db", db, "--figure", figure, "--unit", unit, *csv)
+                what = f"table --figure {figure} --unit {unit} {' '.join(csv)}"
+                check(rc in (0, 1), f"{what}: exit status {rc}", out)
+                no_none(out, what)

@@ -1,0 +1,154 @@
+"""tests/tools/t_answerdb.py - the run's answer in the lab database and in
+compare (issue 29, "The lab database holds the answer"): store keeps code='s
+per-copy figures (status, bound, fraction), each method's verdict and the
+methods' agreement; `table --figure per_copy` and `--figure verdict` give
+them as the kernel states them; a database of schema version 2 (today's
+before this) opens, its runs without per-copy rows; negative and
+below-resolution nets are marked in table and plot as on the end screen
+(-5!, 3~). The logs: tests/tools/common.py's code= run (-icount) and a
+copy of it whose per_copy and verdict records say what a real machine can
+(a figure +- its bound, below zero, below resolution, NOT ergodic) with an
+agreement record; the records are read with plain json and sqlite3.
+"""
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import zlib
+
+from common import (BENCH, PY, Skip, TOOL_TIMEOUT, another_run, bench, boot, check, db_rows, parse_db_table,
+                    read, records, workdir, write)
+
+AGREEMENT = {"rec": "per_copy_agreement", "workload": "mix", "unit": "tsc_ticks",
+             "methods": ["cpuid", "rdtscp", "cr0"], "agree": False,
+             "disagree": [{"a": "cpuid", "b": "rdtscp", "gap": "0.840"}], "trusted": "cpuid",
+             "why": "the recommendation's method"}
+# What the copy's per_copy records say, per method, and the cell table gives
+# each (bench/coderesult.c code_per_copy_text).
+CHANGED = {"cpuid": ({"status": "figure", "per_copy": "2.000", "bound": "0.070"}, "2.000 +-0.070"),
+           "rdtscp": ({"status": "below_zero", "per_copy": "-0.300", "num": -3, "den": 10}, "-0.300 below zero"),
+           "cr0": ({"status": "below_resolution", "per_copy": "0.000", "bound": "0.110", "num": 0},
+                   "below resolution (<= 0.110)")}
+
+
+def changed_log(d):
+    """A copy of the code= run (another run ID) with the per_copy records of
+    CHANGED, rdtscp NOT ergodic (variance of variances 12 > 10) and an
+    agreement record after the last per_copy record."""
+    out = []
+    for line in another_run(read(boot("code")).decode(), "answerdb").split("\n"):
+        if line.startswith('{"rec":"per_copy"'):
+            r = json.loads(line)
+            r.update(CHANGED[r["method"]][0])
+            line = json.dumps(r, separators=(",", ":"))
+            if r["method"] == "cr0":
+                line += "\r\n" + json.dumps(AGREEMENT, separators=(",", ":"))
+        elif line.startswith('{"rec":"verdict","method":"rdtscp"'):
+            r = json.loads(line)
+            r.update(ergodic=False, var_of_vars=12, max_var_of_vars=10)
+            line = json.dumps(r, separators=(",", ":"))
+        out.append(line)
+    return write(d, "changed.log", "\n".join(out))
+
+
+def test_store_keeps_per_copy_verdicts_agreement():
+    """The per_copy, verdicts and agreements tables hold the records'
+    fields; table --figure per_copy / verdict give the kernel's words."""
+    d = workdir("answer_store")
+    db, log, changed = os.path.join(d, "lab.sqlite"), boot("code"), changed_log(d)
+    rc, out = bench("store", log, changed, "--db", db)
+    check(rc == 0 and "store: 2 stored" in out, f"store: exit status {rc}", out)
+    got = {r[0]: r[1:] for r in db_rows(db, "SELECT method, workload, unit, status, per_copy, bound, copies, num, "
+                                            "den, spread, least_min_n, least_min_2n FROM per_copy WHERE run_id = 1")}
+    pcs = records(log, "per_copy")
+    check(pcs and len(got) == len(pcs), f"{len(got)} per_copy rows for {len(pcs)} records", str(got))
+    for p in pcs:
+        want = tuple(p[k] for k in ("workload", "unit", "status", "per_copy", "bound", "copies", "num", "den",
+                                    "spread", "least_min_n", "least_min_2n"))
+        check(got[p["method"]] == want, f"{p['method']}: row {got[p['method']]}, the record gives {want}")
+    vs = db_rows(db, "SELECT method, unit, valid, ergodic, var_of_vars, var_of_mins, max_var_of_vars, "
+                     "max_var_of_mins, offset FROM verdicts WHERE run_id = 1")
+    want = [(v["method"], v["unit"], int(v["valid"]), int(v["ergodic"]), v["var_of_vars"], v["var_of_mins"],
+             v["max_var_of_vars"], v["max_var_of_mins"], v["offset"]) for v in records(log, "verdict")]
+    check(vs == want, f"verdict rows {vs}, the records give {want}")
+    ag = db_rows(db, "SELECT workload, unit, methods, agree, disagree, trusted, why FROM agreements")
+    check(ag == [("mix", "tsc_ticks", "cpuid rdtscp cr0", 0, json.dumps(AGREEMENT["disagree"], sort_keys=True),
+                  "cpuid", AGREEMENT["why"])], f"agreements {ag}")
+    rc, out = bench("table", "--db", db, "--figure", "per_copy")
+    check(rc == 0, f"table --figure per_copy: exit status {rc}", out)
+    _, _, rows = parse_db_table(out)
+    for m, (_, cell) in CHANGED.items():
+        check(rows.get((m, "mix")) == ["2.000 exactly", cell], f"{m}: per-copy cells {rows.get((m, 'mix'))}, "
+              f"expected ['2.000 exactly', {cell!r}]", out)
+    check(re.search(r"R2 \(M1\): mix, TSC ticks: the methods DISAGREE \(cpuid, rdtscp, cr0\): cpuid and rdtscp "
+                    r"apart by 0\.840 TSC ticks per copy; trusted: cpuid", out), "no agreement line", out)
+    rc, out = bench("table", "--db", db, "--figure", "verdict")
+    _, _, rows = parse_db_table(out)
+    check(rc == 0 and rows.get(("cpuid", "-")) == ["ergodic", "ergodic"] and rows.get(("rdtscp", "-")) ==
+          ["ergodic", "NOT ergodic: variance of variances 12 > 10 TSC ticks^4"], f"verdict cells {rows}", out)
+
+
+def version_2(db):
+    """db made as schema version 2 keeps it (tools/benchdb.py before the
+    answer was kept): without the per_copy, verdicts and agreements tables
+    and summaries.net_flag."""
+    conn = sqlite3.connect(db)
+    cols = [r[1] for r in conn.execute("PRAGMA table_info(summaries)") if r[1] != "net_flag"]
+    conn.executescript("DROP TABLE per_copy; DROP TABLE verdicts; DROP TABLE agreements; "
+                       f"CREATE TABLE old AS SELECT {', '.join(cols)} FROM summaries; DROP TABLE summaries; "
+                       "ALTER TABLE old RENAME TO summaries; PRAGMA user_version = 2;")
+    conn.close()
+
+
+def flagged_qr(d):
+    """A QR text whose nets are flagged (lib/qrtext.h low line): rdtscp -5
+    below zero, cr0 3 below the TSC's step of 5 ticks."""
+    body = ("run 0123456789abcdef\nvendor GenuineIntel\ncpu 6 1 2 -\nbrand -\nhv none\ntsc 1000000000 5 pit\n"
+            "tstep 5 sure\nsize 3 50 10\nlimits 1 1\nm rdtscp t 35 0 0 0 ergodic na 0\n"
+            "m cr0 t 40 0 0 0 ergodic na 0\nw add_chain_64 -5 3\nlow add_chain_64 z r\nw add_chain_256 256 250\n"
+            "rec rdtscp\nfinal bench: run complete: 2 methods run, 0 skipped, 0 ensemble errors, 0 command-line "
+            "problems (exit code 0x10)\n")
+    return write(d, "flagged.txt", f"bench1 1/1 {zlib.crc32(body.encode()):08x}\n{body}")
+
+
+def test_table_marks_flagged_nets_and_migrates():
+    """table marks the flagged nets -5! and 3~ and says what the marks
+    mean; a version 2 database opens: its run's -5 is still marked (a
+    negative net), the code= run stored after it has per-copy rows, the
+    run before none."""
+    d = workdir("answer_marks")
+    db = os.path.join(d, "lab.sqlite")
+    rc, out = bench("store", flagged_qr(d), "--db", db)
+    check(rc == 0, f"store: exit status {rc}", out)
+    rc, out = bench("table", "--db", db)
+    _, _, rows = parse_db_table(out)
+    check(rows.get(("rdtscp", "add_chain_64")) == ["-5!"] and rows.get(("cr0", "add_chain_64")) == ["3~"]
+          and rows.get(("cr0", "add_chain_256")) == ["250"], f"net cells {rows}", out)
+    check("! below zero: not a duration" in out and "~ below the resolution" in out, "no legend of the marks", out)
+    version_2(db)
+    rc, out = bench("table", "--db", db)
+    _, _, rows = parse_db_table(out)
+    check(rc == 0 and rows.get(("rdtscp", "add_chain_64")) == ["-5!"], f"version 2: net cells {rows}", out)
+    check(db_rows(db, "PRAGMA user_version")[0][0] == 3, "the database is not at schema version 3")
+    rc, out = bench("store", boot("code"), "--db", db)
+    check(rc == 0 and "stored as run R2" in out, f"store into the upgraded database: exit status {rc}", out)
+    rc, out = bench("table", "--db", db, "--figure", "per_copy")
+    _, _, rows = parse_db_table(out)
+    check(rc == 0 and rows.get(("cpuid", "mix")) == ["-", "2.000 exactly"], f"per-copy cells {rows}", out)
+
+
+def test_plot_marks_flagged_nets():
+    """plot draws the flagged bars marked (labels -5!, 3~) and says how
+    many of each it marked."""
+    if subprocess.run([PY, "-c", "import matplotlib"], capture_output=True).returncode:
+        raise Skip(f"matplotlib is not available to {PY} (Debian: python3-matplotlib)")
+    d = workdir("answer_plot")
+    db = os.path.join(d, "lab.sqlite")
+    rc, out = bench("store", flagged_qr(d), "--db", db)
+    p = subprocess.run([PY, BENCH, "plot", "--db", db, "-o", os.path.join(d, "net.png")], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=TOOL_TIMEOUT)
+    out = p.stdout.decode(errors="replace")
+    check(p.returncode == 0 and "4 bars, marked as on the end screen: 1 below zero ('!'), 1 below resolution ('~')"
+          in out, f"plot: exit status {p.returncode}", out)
+
