@@ -20,8 +20,11 @@
         itself ('bench1 ...', e.g. from a phone's scanner app) is read too.
         Exit 0 when the text is complete and valid.
     bench.py compare LOG_A LOG_B
-        First an overview within 100 columns: per series both runs have, the
-        two least minimums, their ratio B/A and a verdict (same, same within
+        First the two runs' answers side by side: each method's verdict
+        (paper section 4; why where it is not ergodic) and code='s figures
+        per copy as the kernel states them, and the methods' agreement;
+        then an overview within 100 columns: per series both runs have, the
+        two least minimums, their ratio B/A and 'B vs A' (same, same within
         the spread of the minimums, B higher, B lower), and which facts of
         the environments differ; then the details: every figure of each
         series side by side with the ratio B/A, and the environments; series

@@ -5,7 +5,8 @@ methods' agreement; `table --figure per_copy` and `--figure verdict` give
 them as the kernel states them; a database of schema version 2 (today's
 before this) opens, its runs without per-copy rows; negative and
 below-resolution nets are marked in table and plot as on the end screen
-(-5!, 3~). The logs: tests/tools/common.py's code= run (-icount) and a
+(-5!, 3~); compare opens with both runs' answers side by side, its own
+column 'B vs A'. The logs: tests/tools/common.py's code= run (-icount) and a
 copy of it whose per_copy and verdict records say what a real machine can
 (a figure +- its bound, below zero, below resolution, NOT ergodic) with an
 agreement record; the records are read with plain json and sqlite3.
@@ -152,3 +153,22 @@ def test_plot_marks_flagged_nets():
     check(p.returncode == 0 and "4 bars, marked as on the end screen: 1 below zero ('!'), 1 below resolution ('~')"
           in out, f"plot: exit status {p.returncode}", out)
 
+
+def test_compare_opens_with_the_answers():
+    """compare's first section: each method's verdict and code='s figures
+    per copy of A and B side by side, why B's rdtscp is NOT ergodic, B's
+    agreement line; the overview's column is 'B vs A'."""
+    d = workdir("answer_compare")
+    rc, out = bench("compare", boot("code"), changed_log(d))
+    check(rc == 0, f"compare: exit status {rc}", out)
+    lines = out.split("\n")
+    check(lines[3].startswith("Answer:"), "compare does not open with the answers", out)
+    head = out[:out.index("\nOverview:")]
+    check(re.search(r"\n  rdtscp +verdict +ergodic +NOT ergodic\n", head), "no verdict row of rdtscp", out)
+    for m, (_, cell) in CHANGED.items():
+        check(re.search(rf"\n  {m} +per copy, mix \[TSC ticks\] +2\.000 exactly +{re.escape(cell)}\n", head),
+              f"no per-copy row of {m}: 2.000 exactly beside {cell}", out)
+    check("B: rdtscp NOT ergodic: variance of variances 12 > 10 TSC ticks^4" in head, "no why", out)
+    check("B: methods compared, mix, TSC ticks: the methods DISAGREE" in head, "no agreement line", out)
+    check(re.search(r"\n  series +A +B +B/A +B vs A\n", out) and not re.search(r"B/A +verdict", out),
+          "the overview's column is not 'B vs A'", out)
