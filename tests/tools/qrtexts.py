@@ -60,26 +60,35 @@ def code_lines(run):
     return out
 
 
+def body_of(text, t_qr=None):
+    """The QR text's body of a serial log's text, or None where the kernel
+    shows no code (a run that did not complete) or expected_body cannot
+    make it (a run of several CPUs' records, cpus=)."""
+    import qemu  # tests/boot (on the path: common.py)
+    run = qemu.Run(None, text)
+    final = run.final_line()
+    if not final or not final.startswith("bench: run complete") or not run.by("env"):
+        return None
+    try:
+        lines = (t_qr or _boot_t_qr()).expected_body(run)
+    except AssertionError:  # one record of a kind expected
+        return None
+    lines[-2:-2] = code_lines(run)
+    return "\n".join(lines) + "\n"
+
+
 def golden_texts():
     """[(configuration, body)]: the QR text's body of each golden log whose
     run completed (the kernel shows the code after the final line of a
     complete run)."""
-    import qemu  # tests/boot (on the path: common.py)
     t_qr = _boot_t_qr()
     out = []
     for path in sorted(glob.glob(os.path.join(GOLDEN, "*.log.gz"))):
         with gzip.open(path, "rt", errors="replace") as f:
             status, _, text = f.read().partition("\n")
-        run = qemu.Run(None, text)
-        final = run.final_line()
-        if not final or not final.startswith("bench: run complete") or not run.by("env"):
-            continue
-        try:
-            lines = t_qr.expected_body(run)
-        except AssertionError:  # a run of several CPUs' records (cpus=): one record expected
-            continue
-        lines[-2:-2] = code_lines(run)
-        out.append((os.path.basename(path)[:-len(".log.gz")], "\n".join(lines) + "\n"))
+        body = body_of(text, t_qr)
+        if body is not None:
+            out.append((os.path.basename(path)[:-len(".log.gz")], body))
     return out
 
 

@@ -18,6 +18,7 @@ import sqlite3
 import subprocess
 import zlib
 
+import qrtexts
 from common import (BENCH, PY, Skip, TOOL_TIMEOUT, another_run, bench, boot, check, db_rows, parse_db_table,
                     read, records, workdir, write)
 
@@ -172,3 +173,28 @@ def test_compare_opens_with_the_answers():
     check("B: methods compared, mix, TSC ticks: the methods DISAGREE" in head, "no agreement line", out)
     check(re.search(r"\n  series +A +B +B/A +B vs A\n", out) and not re.search(r"B/A +verdict", out),
           "the overview's column is not 'B vs A'", out)
+
+
+def test_qr_then_serial_log_answer_merged():
+    """The code= run's QR text (tests/tools/qrtexts.py) stored, then its
+    serial log: one run, whose per_copy rows get the least minimums only
+    the serial log has; a QR text of the same run ID whose per-copy
+    status differs is refused, nothing of it stored."""
+    d = workdir("answer_merge")
+    db, log = os.path.join(d, "lab.sqlite"), boot("code")
+    body = qrtexts.body_of(read(log).decode(errors="replace"))
+    check(body and "\npc cpuid t exact 2.000 - 2/1\n" in body, "the code= run's QR text has no pc lines", body or "")
+    rc, out = bench("store", write(d, "code.txt", qrtexts.whole_text(body)), "--db", db)
+    check(rc == 0 and "stored as run R1" in out, f"store of the QR text: exit status {rc}", out)
+    check(db_rows(db, "SELECT COUNT(*) FROM per_copy WHERE least_min_n IS NULL")[0][0] == 3,
+          "the QR text's per_copy rows are not stored without least minimums")
+    rc, out = bench("store", log, "--db", db)
+    check(rc == 0 and "merged into it" in out, f"store of the serial log: exit status {rc}", out)
+    want = sorted((p["method"], p["least_min_n"], p["least_min_2n"], p["status"]) for p in records(log, "per_copy"))
+    got = sorted(db_rows(db, "SELECT method, least_min_n, least_min_2n, status FROM per_copy"))
+    check(got == want, f"per_copy rows after the merge {got}, the records give {want}")
+    other = body.replace("\npc cpuid t exact 2.000 - 2/1\n", "\npc cpuid t figure 2.000 0.070 2/1\n")
+    data = read(db)
+    rc, out = bench("store", write(d, "other.txt", qrtexts.whole_text(other)), "--db", db)
+    check(rc == 1 and "REFUSED" in out and "status exact there and figure in this source" in out
+          and read(db) == data, "a QR text whose per-copy status differs is not refused", out)
