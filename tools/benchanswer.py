@@ -60,6 +60,16 @@ def per_copy_cell(rec):
     return f"{status or 'status unknown'}: {fig}" + (f" +-{bound}" if bound is not None else "")
 
 
+def code_fault_cell(rec):
+    """A code_fault record in a table cell, as the kernel's code row says
+    it (bench/coderesult.c code_fault_text): 'FAULT #UD at byte 0 of copy
+    1', '... of init=', '... of the generated loop'."""
+    part, off = rec.get("part"), rec.get("offset", "?")
+    where = (f"byte {off} of copy {rec.get('copy', '?')}" if part == "code" else
+             f"byte {off} of init=" if part == "init" else f"byte {off} of the generated loop")
+    return f"FAULT {rec.get('name') or '?'} at {where}"
+
+
 def verdict_state(rec):
     """A verdict record's state: 'ergodic', 'NOT ergodic' or 'UNKNOWN'
     (paper section 4, steps 1-2; bench/report.c report_verdict)."""

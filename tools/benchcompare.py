@@ -160,14 +160,16 @@ def _answer_key(rec):
 def answer(a, b):
     """The opening lines: per method run by either log its verdict in A
     and in B, per code= figure per copy (method, workload, unit, CPU) the
-    two as the kernel states them (benchanswer.per_copy_cell), then why a
+    two as the kernel states them (benchanswer.per_copy_cell), where the
+    code faulted the fault (benchanswer.code_fault_cell), then why a
     method is not ergodic and each log's agreement lines; within WIDTH."""
     out = ["", "Answer: each method's verdict (paper section 4) and code='s figure per copy (2N-N),",
            "as each run states them:"]
     rows = []
     for kind, cell, what in (("verdict", benchanswer.verdict_state, lambda k: "verdict"),
                              ("per_copy", benchanswer.per_copy_cell,
-                              lambda k: f"per copy, {k[1] or 'code'} [{unit_name(k[2])}]")):
+                              lambda k: f"per copy, {k[1] or 'code'} [{unit_name(k[2])}]"),
+                             ("code_fault", benchanswer.code_fault_cell, lambda k: f"fault, {k[1] or 'code'}")):
         recs = ({_answer_key(r): r for _, r in a.by_kind.get(kind, [])},
                 {_answer_key(r): r for _, r in b.by_kind.get(kind, [])})
         for k in dict.fromkeys(list(recs[0]) + list(recs[1])):

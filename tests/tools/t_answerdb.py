@@ -198,3 +198,23 @@ def test_qr_then_serial_log_answer_merged():
     rc, out = bench("store", write(d, "other.txt", qrtexts.whole_text(other)), "--db", db)
     check(rc == 1 and "REFUSED" in out and "status exact there and figure in this source" in out
           and read(db) == data, "a QR text whose per-copy status differs is not refused", out)
+
+
+def test_compare_answers_with_code_faults():
+    """Two golden runs of code= (tests/golden: nops exact, a #PF in every
+    copy): the answer rows put A's figure per copy beside nothing and B's
+    fault beside nothing, as the kernel's code rows say them."""
+    import gzip
+    d = workdir("answer_faults")
+    logs = []
+    for name in ("code-nops", "code-pf"):
+        with gzip.open(os.path.join(qrtexts.GOLDEN, f"{name}.log.gz"), "rt", errors="replace") as f:
+            logs.append(write(d, f"{name}.log", f.read().partition("\n")[2]))
+    rc, out = bench("compare", *logs)
+    head = out[:out.index("\nOverview:")]
+    for f in records(logs[1], "code_fault"):
+        check(re.search(rf"\n  {f['method']} +fault, code +- +FAULT #PF at byte 0 of copy 1\n", head),
+              f"no fault row of {f['method']}", out)
+    for p in records(logs[0], "per_copy"):
+        check(re.search(rf"\n  {p['method']} +per copy, code \[TSC ticks\] +1\.000 exactly +-\n", head),
+              f"no per-copy row of {p['method']}", out)
