@@ -19,8 +19,8 @@ import subprocess
 import zlib
 
 import qrtexts
-from common import (BENCH, PY, Skip, TOOL_TIMEOUT, another_run, bench, boot, check, db_rows, parse_db_table,
-                    read, records, workdir, write)
+from common import (BENCH, PY, ROOT, Skip, TOOL_TIMEOUT, another_run, bench, boot, check, db_rows,
+                    parse_db_table, read, records, workdir, write)
 
 AGREEMENT = {"rec": "per_copy_agreement", "workload": "mix", "unit": "tsc_ticks",
              "methods": ["cpuid", "rdtscp", "cr0"], "agree": False,
@@ -218,3 +218,31 @@ def test_compare_answers_with_code_faults():
     for p in records(logs[0], "per_copy"):
         check(re.search(rf"\n  {p['method']} +per copy, code \[TSC ticks\] +1\.000 exactly +-\n", head),
               f"no per-copy row of {p['method']}", out)
+
+
+def test_schema_2_database_of_f48dabb_upgraded():
+    """A lab database made by tools/benchdb.py of commit f48dabb (schema
+    version 2, before the answer was kept) with a run of flagged nets:
+    opened by table it is upgraded, the run's -5 marked, no per-copy
+    rows; the code= run stored after it has them."""
+    p = subprocess.run(["git", "-C", ROOT, "show", "f48dabb:tools/benchdb.py"], capture_output=True)
+    if p.returncode:
+        raise Skip("git cannot show tools/benchdb.py of commit f48dabb (not a git checkout?)")
+    d = workdir("answer_schema2")
+    write(d, "benchdb.py", p.stdout)
+    db = os.path.join(d, "lab.sqlite")
+    code = ("import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]; import benchdb, benchqr; "
+            "c = benchdb.connect(sys.argv[3], create=True); print(benchdb.SCHEMA_VERSION, "
+            "benchdb.store(c, benchqr.load(sys.argv[4]), source='old', fmt='QR code text').run_id)")
+    p = subprocess.run([PY, "-c", code, d, os.path.join(ROOT, "tools"), db, flagged_qr(d)], capture_output=True,
+                       text=True, timeout=120)
+    check(p.returncode == 0 and p.stdout.split() == ["2", "1"], f"the version 2 store failed: {p.stdout}{p.stderr}")
+    rc, out = bench("table", "--db", db)
+    _, _, rows = parse_db_table(out)
+    check(rc == 0 and rows.get(("rdtscp", "add_chain_64")) == ["-5!"], f"version 2: net cells {rows}", out)
+    check(db_rows(db, "PRAGMA user_version")[0][0] == 3, "the database is not at schema version 3")
+    rc, out = bench("store", boot("code"), "--db", db)
+    rc2, out2 = bench("table", "--db", db, "--figure", "per_copy")
+    _, _, rows = parse_db_table(out2)
+    check(rc == 0 and rc2 == 0 and rows.get(("cpuid", "mix")) == ["-", "2.000 exactly"],
+          f"per-copy cells after the upgrade {rows}", out + out2)
