@@ -19,7 +19,7 @@ import subprocess
 import zlib
 
 import qrtexts
-from common import (BENCH, PY, ROOT, Skip, TOOL_TIMEOUT, another_run, bench, boot, check, db_rows,
+from common import (BENCH, PY, Skip, TOOL_TIMEOUT, another_run, bench, boot, check, db_rows, old_store,
                     parse_db_table, read, records, workdir, write)
 
 AGREEMENT = {"rec": "per_copy_agreement", "workload": "mix", "unit": "tsc_ticks",
@@ -225,18 +225,9 @@ def test_schema_2_database_of_f48dabb_upgraded():
     version 2, before the answer was kept) with a run of flagged nets:
     opened by table it is upgraded, the run's -5 marked, no per-copy
     rows; the code= run stored after it has them."""
-    p = subprocess.run(["git", "-C", ROOT, "show", "f48dabb:tools/benchdb.py"], capture_output=True)
-    if p.returncode:
-        raise Skip("git cannot show tools/benchdb.py of commit f48dabb (not a git checkout?)")
     d = workdir("answer_schema2")
-    write(d, "benchdb.py", p.stdout)
-    db = os.path.join(d, "lab.sqlite")
-    code = ("import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]; import benchdb, benchqr; "
-            "c = benchdb.connect(sys.argv[3], create=True); print(benchdb.SCHEMA_VERSION, "
-            "benchdb.store(c, benchqr.load(sys.argv[4]), source='old', fmt='QR code text').run_id)")
-    p = subprocess.run([PY, "-c", code, d, os.path.join(ROOT, "tools"), db, flagged_qr(d)], capture_output=True,
-                       text=True, timeout=120)
-    check(p.returncode == 0 and p.stdout.split() == ["2", "1"], f"the version 2 store failed: {p.stdout}{p.stderr}")
+    db, version = old_store("f48dabb", d, flagged_qr(d), fmt="QR code text")
+    check(version == 2, f"commit f48dabb's schema version {version}, expected 2")
     rc, out = bench("table", "--db", db)
     _, _, rows = parse_db_table(out)
     check(rc == 0 and rows.get(("rdtscp", "add_chain_64")) == ["-5!"], f"version 2: net cells {rows}", out)
