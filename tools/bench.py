@@ -20,8 +20,11 @@
         itself ('bench1 ...', e.g. from a phone's scanner app) is read too.
         Exit 0 when the text is complete and valid.
     bench.py compare LOG_A LOG_B
-        First an overview within 100 columns: per series both runs have, the
-        two least minimums, their ratio B/A and a verdict (same, same within
+        First the two runs' answers side by side: each method's verdict
+        (paper section 4; why where it is not ergodic) and code='s figures
+        per copy as the kernel states them, and the methods' agreement;
+        then an overview within 100 columns: per series both runs have, the
+        two least minimums, their ratio B/A and 'B vs A' (same, same within
         the spread of the minimums, B higher, B lower), and which facts of
         the environments differ; then the details: every figure of each
         series side by side with the ratio B/A, and the environments; series
@@ -46,7 +49,11 @@
                    [--figure F] [--csv]
         The stored runs side by side (a column per run, with its machine,
         and per CPU for per-CPU runs; a row per method and workload), net
-        least minimum by default.
+        least minimum by default (marked as on the end screen: -20! below
+        zero, 0~ below the resolution); --figure per_copy: code='s figure
+        per copy as the kernel states it (exactly, +-, below resolution,
+        below zero) and the methods' agreement; --figure verdict: each
+        method's verdict (ergodic, NOT ergodic and why).
     bench.py plot --db LAB.sqlite [-o FILE.png] [--workload W] [--method M]
         One figure comparing the runs: bars of net per workload per method.
     bench.py asm CODE [--init TEXT] [--unroll N] [--loops N] [--name WORD]
@@ -74,8 +81,10 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchanswer  # noqa: E402
 import benchasm  # noqa: E402
 import benchdb  # noqa: E402
+import benchdbanswer  # noqa: E402
 import benchlog  # noqa: E402
 import benchqr  # noqa: E402
 import benchtable  # noqa: E402
@@ -230,13 +239,15 @@ def cmd_plot(args):
     path = args.output or os.path.splitext(args.db)[0] + f"-{args.figure}.png"
     import benchplot
     try:
-        bars = benchdb.plot(conn, path, args.figure, args.unit, args.workload, args.method)
+        bars, marked = benchdb.plot(conn, path, args.figure, args.unit, args.workload, args.method)
     except (benchplot.NoMatplotlib, benchdb.DbError) as e:
         print(f"bench.py plot: no figure written: {e}", file=sys.stderr)
         return 1
     finally:
         conn.close()
-    print(f"plot: {path}: {benchdb.FIGURES[args.figure][0]} in {unit_name(args.unit)}, {bars} bars")
+    marks = ", ".join(f"{n} {flag.replace('_', ' ')} ('{benchanswer.MARKS[flag]}')" for flag, n in marked.items())
+    print(f"plot: {path}: {benchdb.FIGURES[args.figure][0]} in {unit_name(args.unit)}, {bars} bars"
+          + (f", marked as on the end screen: {marks}" if marks else ""))
     return 0
 
 
@@ -328,8 +339,11 @@ def main(argv=None):
         t_.add_argument("--workload", help="only this workload")
         t_.add_argument("--method", help="only this method")
         t_.add_argument("--unit", default=TSC, help="tsc_ticks (default), core_cycles, instructions")
-        t_.add_argument("--figure", default="net", choices=list(benchdb.FIGURES),
-                        help="the summary figure (default net: min of mins - the method's offset)")
+        t_.add_argument("--figure", default="net",
+                        choices=list(benchdb.FIGURES) + (list(benchdbanswer.FIGURES) if name == "table" else []),
+                        help="the summary figure (default net: min of mins - the method's offset)" +
+                             ("; per_copy: code='s figure per copy; verdict: each method's verdict"
+                              if name == "table" else ""))
         if name == "table":
             t_.add_argument("--csv", action="store_true", help="CSV on standard output")
         else:

@@ -1,8 +1,12 @@
 """tools/benchcompare.py - the text of `bench.py compare LOG_A LOG_B`. It
-opens with an overview within 100 columns (WIDTH): one line per series both
-runs have, with the two least minimums (min of mins), their ratio B/A and a
-verdict (same, same within the spread of the ensembles' minimums, B higher,
-B lower), the facts of the environments that differ, and how many series
+opens with the two runs' answers side by side (answer(): each method's
+verdict, paper section 4, and code='s figures per copy, as the kernel
+states them, tools/benchanswer.py; why a method is not ergodic, and the
+methods' agreement), then an overview within 100 columns (WIDTH): one line
+per series both runs have, with the two least minimums (min of mins), their
+ratio B/A and how B stands to A ('B vs A', b_vs_a: same, same within the
+spread of the ensembles' minimums, B higher, B lower; not the paper's
+verdict), the facts of the environments that differ, and how many series
 only one run has. The details follow: the two runs' environments side by
 side (same or DIFFERS), then per series both have the paper's figures of
 each with the ratio B/A, the series only one has, and the methods each
@@ -15,7 +19,8 @@ is matched with the other run's boot CPU (cpu_matching).
 import math
 import textwrap
 
-from benchlog import with_unit
+import benchanswer
+from benchlog import unit_name, with_unit
 from benchtext import cpus_text, env_facts, ratio, table
 
 COMPARED = (("min of mins", "min_of_mins", 1), ("net (min of mins - offset)", "net_min", 1),
@@ -46,6 +51,7 @@ def compare_text(a, b):
     series_a = {norm_a(s.key): s for s in a.series.values() if s.ensembles or s.summary}
     series_b = {norm_b(s.key): s for s in b.series.values() if s.ensembles or s.summary}
     keys_a, keys_b = list(series_a), set(series_b)
+    out.extend(answer(a, b))
     out.extend(overview(series_a, series_b, [r[0] for r in rows if r[3] == "DIFFERS"]))
     w("")
     w("Details")
@@ -146,8 +152,54 @@ def cpu_matching(a, b, w):
 WIDTH = 100  # columns of the overview
 
 
-def verdict(fa, fb):
-    """The overview's verdict on two series' least minimums (figures dicts
+def _answer_key(rec):
+    return (rec.get("method"), rec.get("workload"), rec.get("unit"),
+            rec.get("cpu") if isinstance(rec.get("cpu"), int) else None)
+
+
+def answer(a, b):
+    """The opening lines: per method run by either log its verdict in A
+    and in B, per code= figure per copy (method, workload, unit, CPU) the
+    two as the kernel states them (benchanswer.per_copy_cell), where the
+    code faulted the fault (benchanswer.code_fault_cell), then why a
+    method is not ergodic and each log's agreement lines; within WIDTH."""
+    out = ["", "Answer: each method's verdict (paper section 4) and code='s figure per copy (2N-N),",
+           "as each run states them:"]
+    rows = []
+    for kind, cell, what in (("verdict", benchanswer.verdict_state, lambda k: "verdict"),
+                             ("per_copy", benchanswer.per_copy_cell,
+                              lambda k: f"per copy, {k[1] or 'code'} [{unit_name(k[2])}]"),
+                             ("code_fault", benchanswer.code_fault_cell, lambda k: f"fault, {k[1] or 'code'}")):
+        recs = ({_answer_key(r): r for _, r in a.by_kind.get(kind, [])},
+                {_answer_key(r): r for _, r in b.by_kind.get(kind, [])})
+        for k in dict.fromkeys(list(recs[0]) + list(recs[1])):
+            name = f"{k[0]}" + (f" (CPU {k[3]})" if k[3] is not None else "")
+            rows.append([name, what(k)] + [cell(r[k]) if k in r else "-" for r in recs])
+    if not rows:
+        return out[:1] + ["Answer: neither log has verdict or per_copy records (output=human, or a "
+                          "kernel before them)"]
+    out.extend(table([("method",), ("figure",), ("A",), ("B",)], rows))
+    notes = []
+    for tag, log in (("A", a), ("B", b)):
+        for _, r in log.by_kind.get("verdict", []):
+            why = benchanswer.verdict_why(r)
+            if why:
+                cpu = f" (CPU {r['cpu']})" if isinstance(r.get("cpu"), int) else ""
+                notes.append(f"{tag}: {r.get('method')}{cpu} {benchanswer.verdict_state(r)}: {why}")
+        for _, r in log.by_kind.get("per_copy_agreement", []):
+            notes.append(f"{tag}: methods compared, {benchanswer.agreement_text(r)}")
+    if any(r[1].startswith("per copy") for r in rows):
+        notes.append("per copy: 'exactly' only where the minimums did not spread; +- its bound; below "
+                     "resolution: at most that much per copy" + ("; -: not in that log" if any(
+                         "-" in r[2:] for r in rows) else ""))
+    for n in notes:
+        out += textwrap.wrap(n, WIDTH, initial_indent="  ", subsequent_indent="      ",
+                             break_on_hyphens=False)
+    return out
+
+
+def b_vs_a(fa, fb):
+    """The overview's 'B vs A' of two series' least minimums (figures dicts
     of Series.figures): 'same' when equal; 'same within spread' when they
     differ by no more than the spread of the ensembles' minimums, the sum
     of the two runs' standard deviations of the minimum values
@@ -171,7 +223,7 @@ def overview(series_a, series_b, differ):
     series_a, series_b map a matched key to its Series; differ: the labels
     of the environment facts that differ."""
     out = ["", "Overview: the least minimum (min of mins) of each series both runs have, in TSC ticks",
-           "or the unit named; the verdict compares them with the spread of the ensembles' minimums:"]
+           "or the unit named; 'B vs A' compares them with the spread of the ensembles' minimums:"]
     rows = []
     for key, sa in series_a.items():
         if key not in series_b:
@@ -180,8 +232,8 @@ def overview(series_a, series_b, differ):
         fa, fb = sa.figures()[0], sb.figures()[0]
         name = sa.name if sa.cpu is not None else sb.name
         rows.append([name, _num(fa.get("min_of_mins")), _num(fb.get("min_of_mins")),
-                     ratio(fa.get("min_of_mins"), fb.get("min_of_mins")), verdict(fa, fb)])
-    header = [("series",), ("A",), ("B",), ("B/A",), ("verdict",)]
+                     ratio(fa.get("min_of_mins"), fb.get("min_of_mins")), b_vs_a(fa, fb)])
+    header = [("series",), ("A",), ("B",), ("B/A",), ("B vs A",)]
     if rows:
         rest = max(len(table([h for h in header[1:]], [r[1:] for r in rows])[i])
                    for i in range(len(rows) + 1))

@@ -32,6 +32,9 @@ Tables (schema version SCHEMA_VERSION, in PRAGMA user_version):
              the CPU's number (MADT order) in a run with cpus= other than
              boot, NULL in a run of the boot CPU only; samples per ensemble
              and ensembles.
+  per_copy, verdicts, agreements
+             the run's answer: code='s figures per copy, the methods'
+             verdicts, their agreement (tools/benchdbanswer.py).
   summaries  the paper's figures of a series (Paoloni 2010, section 3 and
              appendix lines 139-175; the kernel's summary record): min of
              mins (the least minimum), the method's offset (min of mins of
@@ -45,10 +48,15 @@ Tables (schema version SCHEMA_VERSION, in PRAGMA user_version):
              absent (no source stored carries it: a QR code's text has no
              total variance of a workload, an output=human log no median of
              medians), else the kernel's exact arithmetic overflowed (null
-             in the record).
+             in the record). net_flag: the net's flag as the kernel marks it
+             (below_zero '!', below_resolution '~', none; NULL in a run
+             stored before the flags were kept).
 
 Schema version 1 (before run IDs and sources) is upgraded in place when
-opened: the run_key and absent columns and the sources table are added.
+opened: the run_key and absent columns and the sources table are added;
+version 2 (before the answer was kept) gets the net_flag column and the
+per_copy, verdicts and agreements tables (tools/benchdbanswer.py), empty
+for the runs stored before.
 
 Figures are exact integers. SQLite's integers are signed 64-bit, the
 kernel's figures unsigned 64-bit: a figure of 2^63 or more is stored as its
@@ -69,9 +77,10 @@ import os
 import re
 import sqlite3
 
+import benchdbanswer
 from benchlog import TSC
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 I64_MAX = (1 << 63) - 1
 RUN_KEY = re.compile(r"^[0-9a-f]{16}$")  # kernel/runid.h: 16 lower-case hex digits
 
@@ -149,9 +158,10 @@ CREATE TABLE summaries (
     spurious,             -- [ensembles]
     median_of_medians,    -- [unit]
     errors,               -- [ensembles]
-    absent      TEXT      -- the figures no source stored carries, space-separated; NULL: none
+    absent      TEXT,     -- the figures no source stored carries, space-separated; NULL: none
+    net_flag    TEXT      -- net's flag: below_zero, below_resolution, none; NULL: stored before flags
 );
-"""
+""" + benchdbanswer.TABLES
 
 # Schema version 1 -> 2: run IDs, the sources, what a source does not carry.
 UPGRADE_1 = """
@@ -231,9 +241,9 @@ def connect(path, create=False):
             raise DbError(f"{path}: an empty database, no runs stored yet")
         conn.executescript("BEGIN IMMEDIATE;\n" + SCHEMA +
                            f"PRAGMA user_version = {SCHEMA_VERSION};\nCOMMIT;\n")
-    elif version == 1 and "runs" in tables:
-        conn.executescript("BEGIN IMMEDIATE;\n" + UPGRADE_1 +
-                           f"PRAGMA user_version = {SCHEMA_VERSION};\nCOMMIT;\n")
+    elif version in (1, 2) and "runs" in tables:  # upgraded in place: its runs keep what they had
+        conn.executescript("BEGIN IMMEDIATE;\n" + (UPGRADE_1 if version == 1 else "") +
+                           benchdbanswer.UPGRADE_2 + f"PRAGMA user_version = {SCHEMA_VERSION};\nCOMMIT;\n")
     elif version != SCHEMA_VERSION or "runs" not in tables:
         conn.close()
         raise DbError(f"{path}: not a bench lab database of schema version {SCHEMA_VERSION} "
@@ -253,8 +263,9 @@ def to_db(v):
 
 
 def from_db(v):
-    """The inverse of to_db: decimal text back to an int."""
-    return int(v) if isinstance(v, str) else v
+    """The inverse of to_db: decimal text back to an int (other text, e.g.
+    net_flag's, stays text)."""
+    return int(v) if isinstance(v, str) and v.lstrip("-").isdigit() else v
 
 
 # --- what a log says ----------------------------------------------------------------
@@ -348,7 +359,8 @@ def series_figures(log, s):
     for k in ("total_variance", "var_of_vars", "var_of_mins", "max_dev_all", "spurious",
               "median_of_medians", "errors"):
         out[k] = f.get(k)
-    absent = {k for k, v in out.items() if v is None and (k in ("offset", "net") or k not in f)}
+    out["net_flag"] = benchdbanswer.net_flag_of(log, s, net)
+    absent = {k for k, v in out.items() if v is None and (k in ("offset", "net", "net_flag") or k not in f)}
     return out, absent
 
 
@@ -432,6 +444,7 @@ def _insert(conn, log, digest, source, label, fmt):
     for method, reason in skip_reasons(log):
         conn.execute("INSERT INTO skips (run_id, method, reason) VALUES (?, ?, ?)", (rid, method, reason))
     n = sum(1 for s in log.series.values() if (s.summary or s.ensembles) and _add_series(conn, rid, log, s))
+    benchdbanswer.store_answer(conn, rid, log)
     return Stored(rid, mid, label, new_machine=new, series=n, source=source, stored_utc=now)
 
 
@@ -501,6 +514,8 @@ def merge(conn, rid, log, digest, source, fmt):
         f, absent = series_figures(log, s)
         stored = dict(zip(f, (from_db(v) for v in conn.execute(
             f"SELECT {', '.join(f)} FROM summaries WHERE series_id = ?", (sid,)).fetchone())))
+        if stored.get("net_flag") is None:  # a run stored before the flags were kept
+            had.add("net_flag")
         fill = {k: v for k, v in f.items() if k in had and k not in absent}
         for k, v in f.items():
             if k not in had and k not in absent and stored[k] != v:
@@ -529,6 +544,10 @@ def merge(conn, rid, log, digest, source, fmt):
     conn.execute(f"UPDATE runs SET {', '.join(f'{k} = COALESCE({k}, ?)' for k in FILLED)}, source = ?, "
                  "format = ? WHERE id = ?", [to_db(new[k]) for k in FILLED] +
                  [f"{old_source}, {source}", " + ".join(dict.fromkeys(old_fmt.split(" + ") + [fmt])), rid])
+    try:
+        n += benchdbanswer.store_answer(conn, rid, log)
+    except benchdbanswer.Conflict as e:
+        raise Refused(f"run ID {run_key(log)} is already stored as run R{rid}, but {e}: not merged")
     conn.execute("INSERT INTO sources (run_id, digest, source, format, stored_utc) VALUES (?, ?, ?, ?, ?)",
                  (rid, digest, source, fmt, now))
     return Stored(rid, mid, label, series=n, source=source, stored_utc=now, merged=True)
@@ -629,13 +648,19 @@ def plot(conn, path, figure="net", unit=TSC, workload=None, method=None):
     method, in it a group of bars per workload, one bar per run (colour and
     legend: run, label, machine and its brand), the figure in its unit on the
     y axis. With figure net, workload empty is left out (its net is 0 by
-    definition). Returns the number of bars drawn. Raises
+    definition), and a flagged net (benchdbanswer.net_flags) is marked as
+    the end screen marks it: its label '-20!' (below zero) or '0~' (below
+    the resolution), its bar hatched and pale, the marks' meaning under
+    the title. Returns (bars drawn, {flag: bars marked}). Raises
     benchplot.NoMatplotlib when matplotlib is missing, DbError when nothing
     matches."""
+    import benchanswer
     import benchplot
     from benchlog import unit_name
     runs, machines = list_runs(conn)
     rows, cells = figure_cells(conn, figure, unit, workload, method)
+    flags = benchdbanswer.net_flags(conn, unit) if figure == "net" else {}
+    marked = {}
     if figure == "net":
         rows = [r for r in rows if r[1] != "empty"]
     if not rows:
@@ -655,13 +680,14 @@ def plot(conn, path, figure="net", unit=TSC, workload=None, method=None):
         mrows = [r for r in rows if r[0] == m]
         values = []
         for i, run in enumerate(runs):
-            xs, hs = [], []
+            xs, hs, fl = [], [], []
             for k, r in enumerate(mrows):
                 x = k + (i - (len(runs) - 1) / 2) * width
                 v = cells.get((r, run["id"]))
                 if isinstance(v, int):
                     xs.append(x)
                     hs.append(v)
+                    fl.append(flags.get((r, run["id"])))
                 else:
                     note = (absent_text(run, m) if (r, run["id"]) not in cells else
                             "not in source" if v is NOT_IN_SOURCE else "n/a")
@@ -669,7 +695,13 @@ def plot(conn, path, figure="net", unit=TSC, workload=None, method=None):
                             va="bottom", fontsize=7, color="tab:gray")
             brand = machines[run["machine_id"]]["brand"] or "?"
             drawn = ax.bar(xs, hs, width, color=f"C{i % 10}", label=f"{run_name(run)}: {brand}")
-            ax.bar_label(drawn, fontsize=6, rotation=90, padding=2)
+            for patch, flag in zip(drawn.patches, fl):
+                if flag:
+                    patch.set_hatch("///")
+                    patch.set_alpha(0.45)
+                    marked[flag] = marked.get(flag, 0) + 1
+            ax.bar_label(drawn, labels=[benchanswer.net_cell(h, f) for h, f in zip(hs, fl)], fontsize=6,
+                         rotation=90, padding=2)
             values += hs
             bars += len(hs)
         ax.set_xticks(range(len(mrows)))
@@ -680,13 +712,22 @@ def plot(conn, path, figure="net", unit=TSC, workload=None, method=None):
         ax.axhline(0, color="black", lw=0.6)
         ax.margins(y=0.12)
     top = 1 - (0.35 + 0.18 * ((len(runs) + 1) // 2)) / fig.get_figheight()
-    fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="upper center", ncol=2, fontsize=7,
+    from matplotlib.patches import Patch  # the runs' colours, unhatched whatever their first bar
+    handles = [Patch(color=f"C{i % 10}", label=f"{run_name(run)}: {machines[run['machine_id']]['brand'] or '?'}")
+               for i, run in enumerate(runs)]
+    fig.legend(handles=handles, loc="upper center", ncol=2, fontsize=7,
                bbox_to_anchor=(0.5, top + (0.05 + 0.18 * ((len(runs) + 1) // 2)) / fig.get_figheight()))
+    legend = "; ".join(benchanswer.MARK_LEGEND[f].split(" (")[0] + ("" if f == "below_zero" else ": not a duration")
+                       for f in benchanswer.MARKS if f in marked)
     fig.suptitle(f"{what[0].upper() + what[1:]} per workload: {runs_on(runs, machines)}")
-    fig.tight_layout(rect=(0, 0, 1, top))
+    bottom = 0
+    if legend:  # the marks' meaning, as the end screen's note gives it
+        fig.text(0.5, 0.01, f"hatched bars, marked: {legend}", ha="center", va="bottom", fontsize=8)
+        bottom = 0.35 / fig.get_figheight()
+    fig.tight_layout(rect=(0, bottom, 1, top))
     fig.savefig(path)
     plt.close(fig)
-    return bars
+    return bars, marked
 
 
 def runs_on(runs, machines):

@@ -144,26 +144,27 @@ def join(texts):
         p, n, crc = int(m.group(1)), int(m.group(2)), m.group(3)
         run = runs.setdefault(crc, {"n": n, "parts": {}})
         if n != run["n"]:
-            problems.append(Problem(None, f"run {crc}: a code says {p}/{n}, another said "
+            problems.append(Problem(None, f"the codes of CRC-32 {crc}: one says {p}/{n}, another said "
                                           f"{run['n']} parts"))
         if p in run["parts"] and run["parts"][p] != rest:
-            problems.append(Problem(None, f"run {crc}: two different codes numbered {p}/{n}"))
+            problems.append(Problem(None, f"the codes of CRC-32 {crc}: two different codes numbered {p}/{n}"))
         run["parts"].setdefault(p, rest)
     if not runs:
         raise QrError("no bench1 QR code among the codes found (the results' code starts with "
                       f"'{MAGIC}'); found: {[t[:30] for t in texts]}")
     crc, run = max(runs.items(), key=lambda kv: len(kv[1]["parts"]))
     if len(runs) > 1:
-        problems.append(Problem(None, f"codes of {len(runs)} runs ({', '.join(sorted(runs))}): "
-                                      f"reading run {crc}; give one run's photos at a time"))
+        problems.append(Problem(None, f"codes of {len(runs)} runs (their texts' CRC-32s "
+                                      f"{', '.join(sorted(runs))}): reading the codes of CRC-32 {crc}; "
+                                      "give one run's photos at a time"))
     missing = [i for i in range(1, run["n"] + 1) if i not in run["parts"]]
     if missing:
         which = ", ".join(f"{i}/{run['n']}" for i in missing)
-        problems.append(Problem(None, f"run {crc}: code{'s' if len(missing) > 1 else ''} {which} "
+        problems.append(Problem(None, f"the codes of CRC-32 {crc}: code{'s' if len(missing) > 1 else ''} {which} "
                                       "missing: photograph every code the screen shows in turn"))
     body = "".join(run["parts"][i] for i in sorted(run["parts"]))
     if not missing and f"{zlib.crc32(body.encode('latin-1', errors='replace')):08x}" != crc:
-        problems.append(Problem(None, f"run {crc}: the joined text's CRC-32 is "
+        problems.append(Problem(None, f"the codes of CRC-32 {crc}: the joined text's CRC-32 is "
                                       f"{zlib.crc32(body.encode('latin-1', errors='replace')):08x}, "
                                       f"not {crc}: a code misread"))
     return body, crc, problems
@@ -203,6 +204,17 @@ def _low_group(tok):
                 raise ValueError(f"flag {v!r}")
             out[u] = LOW[v]
     return out
+
+
+def code_of(log):
+    """What a pc or cf line takes from the code line before it, as the
+    serial log's per_copy and code_fault records carry it: the code
+    workload's name and the copies its N window executes ({} before any
+    code line)."""
+    recs = log.by_kind.get("code")
+    if not recs:
+        return {}
+    return {"workload": recs[-1][1]["workload"], "copies": recs[-1][1]["copies"]}
 
 
 def parse_body(body, path="QR code", crc=None, problems=()):
@@ -280,14 +292,14 @@ def parse_body(body, path="QR code", crc=None, problems=()):
                                                  "unroll": int(toks[2]), "loops": int(toks[3])}))
             elif kind == "pc":  # code='s figure per copy: method, unit, kind, figure, bound, fraction
                 num, _, den = toks[5].partition("/")
-                log.by_kind["per_copy"].append((no, {
+                log.by_kind["per_copy"].append((no, dict(code_of(log), **{
                     "rec": "per_copy", "method": toks[0], "unit": PC_UNIT[toks[1]], "status": toks[2],
                     "per_copy": None if toks[3] == "-" else toks[3], "bound": None if toks[4] == "-" else toks[4],
-                    "num": None if toks[5] == "-" else int(num), "den": None if toks[5] == "-" else int(den)}))
+                    "num": None if toks[5] == "-" else int(num), "den": None if toks[5] == "-" else int(den)})))
             elif kind == "cf":  # where code= faulted: method, vector, part, offset, copy
-                log.by_kind["code_fault"].append((no, {"rec": "code_fault", "method": toks[0], "name": toks[1],
-                                                       "part": toks[2], "offset": int(toks[3]),
-                                                       "copy": int(toks[4])}))
+                log.by_kind["code_fault"].append((no, dict(code_of(log), **{
+                    "rec": "code_fault", "method": toks[0], "name": toks[1], "part": toks[2],
+                    "offset": int(toks[3]), "copy": int(toks[4])})))
             elif kind == "rec":
                 log.by_kind["recommendation"].append((no, {"rec": "recommendation",
                                                            "method": None if rest == "none" else rest,

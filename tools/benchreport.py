@@ -12,6 +12,7 @@ the platform's and the measurement's records (tools/benchrecords.py), each
 dumped ensemble recomputed from its raw samples, the figures written, the
 notes, and the verdict on the log.
 """
+import benchanswer
 import benchasm
 import benchlog
 from benchlog import TSC, unit_name, with_unit
@@ -34,6 +35,24 @@ def per_copy_text(rec):
     if status == "figure" and bound is not None:
         return f"{fig} +- {bound} {unit}"
     return f"{fig} {unit}" + (", exactly" if status == "exact" else "")
+
+def run_id_text(log):
+    """The run's ID (kernel/runid.h: the env record's run_id, the QR text's
+    run line), or why there is none."""
+    rid = (log.env or {}).get("run_id")
+    return rid if isinstance(rid, str) and rid else "none (a kernel before run IDs, or no env record)"
+
+
+def code_line(rec):
+    """The code record's heading: its size and copies as the source gives
+    them (a QR text's code line has no bytes: the copies of the N window
+    instead)."""
+    size = (f"{rec['code_bytes']} bytes x unroll {rec.get('unroll', '?')}" if rec.get("code_bytes") is not None
+            else f"unroll {rec.get('unroll', '?')}, {rec.get('copies', '?')} copies in the N window "
+                 "(its bytes are in the serial log)")
+    return (f"Measured code (workload {rec.get('workload') or 'code'}): {size}" +
+            (f" in a loop of {rec['loops']} iterations" if rec.get("loops") else ""))
+
 
 def net_of(log, s):
     """The net least minimum of series s (min of mins - the offset of its
@@ -156,17 +175,17 @@ def report_text(log, figures=None, figure_error=None):
             w(f"  {label + ':':15s} {value}")
     if log.final_line:
         w(f"  {'final line:':15s} {log.final_line} (line {log.final_line_no})")
+    w(f"  {'run ID:':15s} {run_id_text(log)}")
     if getattr(log, "qr_crc", None):
-        w(f"  {'read from:':15s} the QR code's text (run {log.qr_crc}): the figures it carries; "
-          "'-' marks a figure that is only in the serial log")
+        w(f"  {'read from:':15s} the QR code's text (its CRC-32 {log.qr_crc} checks the joined text): "
+          "the figures it carries; '-' marks a figure that is only in the serial log")
     if log.from_paper:
         w(f"  {'read from:':15s} the paper-format and summary lines of {len(log.from_paper)} series, "
           "which have no records (output=human): each ensemble's minimum, max deviation and "
           "variance; means, medians and quantiles are not in this log")
     for _, rec in log.by_kind.get("code", []):
         w("")
-        w(f"Measured code (workload {rec.get('workload')}): {rec.get('code_bytes')} bytes x unroll "
-          f"{rec.get('unroll')}" + (f" in a loop of {rec['loops']} iterations" if rec.get("loops") else ""))
+        w(code_line(rec))
         for part in ("init", "code"):
             try:
                 insns = benchasm.disassemble(bytes.fromhex(rec.get(part) or ""))
@@ -174,8 +193,13 @@ def report_text(log, figures=None, figure_error=None):
                 insns = []
             for off, hx, text in insns:
                 w(f"  {part + ':':6s} {off:4d}  {hx:24s} {text}")
+    code = log.by_kind["code"][-1][1] if log.by_kind.get("code") else {}
     for _, rec in log.by_kind.get("per_copy", []):
-        w(f"  per copy, {rec.get('method')}: {per_copy_text(rec)} (2N-N over {rec.get('copies')} copies)")
+        copies = rec.get("copies", code.get("copies"))
+        w(f"  per copy, {rec.get('method')}: {per_copy_text(rec)} (2N-N over "
+          f"{copies if copies is not None else 'N (not in this source)'} copies)")
+    for _, rec in log.by_kind.get("per_copy_agreement", []):
+        w(f"  methods compared, {benchanswer.agreement_text(rec)}")
     if log.problems:
         w("")
         w(f"PROBLEMS: the log is not valid ({len(log.problems)}):")

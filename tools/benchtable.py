@@ -1,11 +1,16 @@
 """tools/benchtable.py - the text of `bench.py table`: the runs stored in a
 lab's database (tools/benchdb.py) side by side, a column per run (and per
 CPU for per-CPU runs) with its machine, a row per method and workload,
-each cell one summary figure (default: the net least minimum); the
-machines and runs listed above it and notes on what the cells mean below;
-or the same table as CSV rows.
+each cell one summary figure (default: the net least minimum, marked as
+the end screen marks it: -20! below zero, 0~ below the resolution), or the
+answer's (tools/benchdbanswer.py: per_copy, code='s figure per copy as the
+kernel states it; verdict, each method's); the machines and runs listed
+above it and notes on what the cells mean below; or the same table as CSV
+rows.
 """
+import benchanswer
 import benchdb
+import benchdbanswer
 from benchlog import unit_name
 from benchtext import table
 
@@ -13,9 +18,10 @@ from benchtext import table
 OVERFLOWING = ("total_variance", "var_of_vars", "var_of_mins")
 
 
-def db_cell(cells, row, run, figure):
-    """A table cell: the figure, 'not in this source' where no source of
-    the run carries it, 'overflow' or 'n/a' where it is NULL otherwise,
+def db_cell(cells, row, run, figure, flags=None):
+    """A table cell: the figure (a net with its flag's mark, flags:
+    benchdbanswer.net_flags), 'not in this source' where no source of the
+    run carries it, 'overflow' or 'n/a' where it is NULL otherwise,
     'skipped' or '-' where the run has no such series."""
     if (row, run["id"]) not in cells:
         return benchdb.absent_text(run, row[0])
@@ -24,7 +30,20 @@ def db_cell(cells, row, run, figure):
         return str(v)
     if v is None:
         return "overflow" if figure in OVERFLOWING else "n/a"
-    return str(v)
+    return benchanswer.net_cell(v, (flags or {}).get((row, run["id"])))
+
+
+def figure_of(conn, args):
+    """(rows, cells, flags, unit header) of --figure: a summary figure
+    (benchdb.figure_cells; flags of the nets) or one of the answer's."""
+    if args.figure in benchdbanswer.FIGURES:
+        rows, cells = benchdbanswer.answer_cells(conn, args.figure, args.unit, args.workload, args.method)
+        u = (f"[{unit_name(args.unit)} per copy]" if args.figure == "per_copy" else "[method's own unit]")
+        return rows, cells, {}, u
+    rows, cells = benchdb.figure_cells(conn, args.figure, args.unit, args.workload, args.method)
+    _, power = benchdb.FIGURES[args.figure]
+    flags = benchdbanswer.net_flags(conn, args.unit) if args.figure == "net" else {}
+    return rows, cells, flags, f"[{unit_name(args.unit, power)}]" if power else "[ensembles]"
 
 
 def db_table(conn, args):
@@ -33,7 +52,7 @@ def db_table(conn, args):
     runs, machines = benchdb.list_runs(conn)
     if not runs:
         return f"{args.db}: no runs stored"
-    rows, cells = benchdb.figure_cells(conn, args.figure, args.unit, args.workload, args.method)
+    rows, cells, flags, u = figure_of(conn, args)
     notes = []
     # A column per (run, CPU): a run of per-CPU runs has a column per CPU
     # measured (cpu NULL: a run of the boot CPU only, one column).
@@ -48,18 +67,23 @@ def db_table(conn, args):
         rows = [r for r in rows if r[1] != "empty"]
         notes.append("workload empty is left out: its net is 0 by definition "
                      "(--figure offset shows each method's offset)")
+    if not rows and args.figure in benchdbanswer.FIGURES:
+        return (f"{args.db}: no {args.figure} stored" + (f" in {unit_name(args.unit)}" if args.figure == "per_copy"
+                                                         else "") +
+                (f", workload {args.workload}" if args.workload and args.figure == "per_copy" else "") +
+                (f", method {args.method}" if args.method else "") +
+                (" (runs with code= have figures per copy)" if args.figure == "per_copy" else
+                 " (runs stored before verdicts were kept have none)"))
     if not rows:
         return (f"{args.db}: no series in {unit_name(args.unit)}"
                 + (f", workload {args.workload}" if args.workload else "")
                 + (f", method {args.method}" if args.method else "")
                 + f" (units stored: {', '.join(benchdb.units(conn)) or 'none'})")
-    _, power = benchdb.FIGURES[args.figure]
-    u = f"[{unit_name(args.unit, power)}]" if power else "[ensembles]"
     header = [("method",), ("workload",)] + [
         (f"R{r['id']} {r['label']}", f"M{r['machine_id']}") +
         ((f"CPU {c}" if c is not None else "boot CPU",) if per_cpu else ()) + (u,) for r, c in cols]
     body = [[row[0], benchdb.row_name(row)] +
-            [db_cell(cells, row[:3] + (c,), r, args.figure) for r, c in cols] for row in rows]
+            [db_cell(cells, row[:3] + (c,), r, args.figure, flags) for r, c in cols] for row in rows]
     shown = {row[0] for row in rows}
     for r in runs:
         for m, why in r["skips"].items():
@@ -70,6 +94,16 @@ def db_table(conn, args):
         notes.append(f"skipped by every run: {', '.join(everywhere)} (the reasons: bench.py report "
                      "LOG, or the database's skips table)")
     flat = [c for line in body for c in line[2:]]
+    for flag, mark in benchanswer.MARKS.items():
+        if any(c.endswith(mark) for c in flat):
+            notes.append(benchanswer.MARK_LEGEND[flag])
+    if args.figure == "per_copy":
+        notes.append("per copy: the 2N-N figure of code= ((least min(2N) - least min(N)) / N); 'exactly' "
+                     "only where the minimums did not spread; +- its bound; 'below resolution (<= X)': at "
+                     "most X; 'below zero': not a duration; 'wrapped': a least minimum wrapped, no figure")
+        for r in runs:
+            notes += [f"R{r['id']} (M{r['machine_id']}): {line}"
+                      for line in benchdbanswer.agreement_lines(conn, r["id"])]
     if "-" in flat:
         notes.append("-: not measured in that run (not selected)")
     if str(benchdb.NOT_IN_SOURCE) in flat:
@@ -99,8 +133,10 @@ def table_text(args, made):
     """The lines of the table of db_table's result made for args (--db,
     --figure, --unit): the machines, the runs, the table, the notes."""
     header, body, (runs, machines, _), notes = made
-    what, _ = benchdb.FIGURES[args.figure]
-    out = [f"table: {args.db}: {what}, in {unit_name(args.unit)}: {benchdb.runs_on(runs, machines)}",
+    what = (benchdbanswer.FIGURES[args.figure] if args.figure in benchdbanswer.FIGURES
+            else benchdb.FIGURES[args.figure][0])
+    unit = ("in each method's own unit" if args.figure == "verdict" else f"in {unit_name(args.unit)}")
+    out = [f"table: {args.db}: {what}, {unit}: {benchdb.runs_on(runs, machines)}",
            "", "Machines:"]
     out += [f"  M{mid}  {benchdb.machine_text(m)}" for mid, m in machines.items()]
     out += ["", "Runs:"]

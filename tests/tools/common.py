@@ -314,3 +314,25 @@ def summaries_of(log):
     return {(s["method"], s["workload"]): s for s in records(log, "summary")
             if s.get("unit", "tsc_ticks") == "tsc_ticks"}
 
+
+
+def old_store(commit, d, path, fmt=None):
+    """Store the log (or, with fmt 'QR code text', the QR text) at path into
+    d/lab.sqlite with tools/benchdb.py of an older commit, the rest of
+    tools/ as it is now: a lab database as that commit made it. Returns the
+    database's path and that benchdb.py's SCHEMA_VERSION; check() that the
+    store ran, Skip where git cannot show the file (not a git checkout)."""
+    p = subprocess.run(["git", "-C", ROOT, "show", f"{commit}:tools/benchdb.py"], capture_output=True)
+    if p.returncode:
+        raise Skip(f"git cannot show tools/benchdb.py of commit {commit} (not a git checkout?)")
+    write(d, "benchdb.py", p.stdout)
+    db = os.path.join(d, "lab.sqlite")
+    read_ = "benchqr.load(sys.argv[4])" if fmt else "benchlog.load(sys.argv[4])"
+    code = ("import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]; import benchdb, benchlog, benchqr; "
+            "c = benchdb.connect(sys.argv[3], create=True); print(benchdb.SCHEMA_VERSION, "
+            f"benchdb.store(c, {read_}, source='old'{', fmt=sys.argv[5]' if fmt else ''}).run_id)")
+    p = subprocess.run([PY, "-c", code, d, os.path.join(ROOT, "tools"), db, path] + ([fmt] if fmt else []),
+                       capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0 and p.stdout.split()[1:] == ["1"], f"the store of commit {commit} failed: "
+                                                               f"{p.stdout}{p.stderr}")
+    return db, int(p.stdout.split()[0])

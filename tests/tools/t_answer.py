@@ -30,14 +30,17 @@ def test_qr_text_code_lines():
     check([r for _, r in log.by_kind["code"]] == [{"rec": "code", "workload": "imul", "copies": 100,
                                                   "unroll": 100, "loops": 0}], f"code: {log.by_kind['code']}")
     pcs = [r for _, r in log.by_kind["per_copy"]]
-    check(pcs[0] == {"rec": "per_copy", "method": "cpuid", "unit": "tsc_ticks", "status": "below_resolution",
-                     "per_copy": "0.000", "bound": "0.110", "num": 0, "den": 1}, f"below resolution: {pcs[0]}")
+    # the code line's workload and copies, as the serial log's per_copy records carry them
+    check(pcs[0] == {"rec": "per_copy", "method": "cpuid", "workload": "imul", "copies": 100, "unit": "tsc_ticks",
+                     "status": "below_resolution", "per_copy": "0.000", "bound": "0.110", "num": 0, "den": 1},
+          f"below resolution: {pcs[0]}")
     check(pcs[1]["status"] == "figure" and pcs[1]["num"] == 221 and pcs[1]["den"] == 100
           and pcs[1]["bound"] == "0.070", f"figure: {pcs[1]}")
     check(pcs[2]["unit"] == "instructions" and pcs[2]["status"] == "wrapped" and pcs[2]["per_copy"] is None
           and pcs[2]["num"] is None, f"wrapped: {pcs[2]}")
     check([r for _, r in log.by_kind["code_fault"]] == [{"rec": "code_fault", "method": "cr0", "name": "#UD",
-                                                        "part": "code", "offset": 0, "copy": 1}],
+                                                        "part": "code", "offset": 0, "copy": 1,
+                                                        "workload": "imul", "copies": 100}],
           f"code_fault: {log.by_kind['code_fault']}")
     check(log.end and log.end["status"] == "complete" and log.end["methods_run"] == 3, f"end: {log.end}")
 
