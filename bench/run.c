@@ -455,4 +455,6 @@ void bench_run(const struct config *c, const struct cpu_info *cpu, uint64_t *tic
 
 	results_recommend(r);
 	report_recommendation(t->recommended, t->recommend_why);
+	if (results_code_ran(r))
+		code_report_agreement(r);
 }
