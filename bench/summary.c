@@ -112,6 +112,12 @@ static void code_section(const struct bench_results *r)
 				code_per_copy_text(cell, sizeof cell, &c->per_copy[u]));
 		}
 	}
+	for (int u = 0; u < UNIT_COUNT; u++) {
+		struct agreement a;
+		char text[200];
+		if (code_agreement(r, (enum unit)u, &a))
+			kprintf("%s\n", code_agreement_text(text, sizeof text, &a));
+	}
 	if (r->totals.code_faults)
 		kprintf("(your code faulted under %llu method%s: the fault lines above say where)\n",
 			(unsigned long long)r->totals.code_faults, r->totals.code_faults == 1 ? "" : "s");
