@@ -122,27 +122,25 @@ void code_keep_fault(struct bench_results *r, enum method_id m)
 
 /* What a bound is made of, for the per_copy line: the spreads, and past a
  * step of 1 the clock's step (lib/percopy.h; results_step_bound: the gcd of
- * the TSC's figures so far). */
+ * the run's TSC-tick figures). */
 static const char *bound_parts(char *buf, size_t size, const struct percopy *p, const char *un)
 {
 	if (p->step <= 1)
 		fmt_format(buf, size, "%llu %s in all", (unsigned long long)p->bound, un);
 	else
-		fmt_format(buf, size, "%llu %s, and 2 x %llu %s for the TSC's step (its figures so far are all "
-			   "multiples of %llu): %llu %s in all", (unsigned long long)p->spread, un,
-			   (unsigned long long)(p->step - 1), un, (unsigned long long)p->step, (unsigned long long)p->bound,
-			   un);
+		fmt_format(buf, size, "%llu + 2 x %llu %s for a TSC whose every figure is a multiple of %llu: %llu %s "
+			   "in all", (unsigned long long)p->spread, (unsigned long long)(p->step - 1), un,
+			   (unsigned long long)p->step, (unsigned long long)p->bound, un);
 	return buf;
 }
 
-void code_report_per_copy(struct bench_results *r, enum method_id m, const struct workload *w, enum unit u,
-			  uint64_t copies, const struct workload_result *empty, const struct workload_result *n,
-			  const struct workload_result *n2)
+/* Method m's figure per copy in unit u: its line and record. */
+static void report_per_copy(struct bench_results *r, enum method_id m, enum unit u)
 {
-	const struct percopy *p = results_keep_per_copy(r, m, u, copies, empty, n, n2,
-							 results_step_bound(report_tsc_step(), u));
-	const char *un = unit_name[u];
-	uint64_t least_n = n->s.min_of_mins, least_2n = n2->s.min_of_mins;
+	const struct percopy *p = results_per_copy(r, m, u, results_step_bound(report_tsc_step(), u));
+	const char *un = unit_name[u], *wname = r->code_row_name;
+	uint64_t copies = p->copies;
+	uint64_t least_n = r->code[m].windows[u][1].min_of_mins, least_2n = r->code[m].windows[u][2].min_of_mins;
 	char frac[48], a[24], b[24], what[400], parts[200];
 	if (p->den == 1)
 		fmt_format(frac, sizeof frac, "%s%llu", p->neg ? "-" : "", (unsigned long long)p->num);
@@ -178,14 +176,14 @@ void code_report_per_copy(struct bench_results *r, enum method_id m, const struc
 	}
 	if (config_human())
 		kprintf("per_copy %s/%s: %s (least minimum with %llu copies executed %llu - with %llu copies %llu, over "
-			"%llu copies executed)\n", methods[m].name, w->name, what, (unsigned long long)(2 * copies),
+			"%llu copies executed)\n", methods[m].name, wname, what, (unsigned long long)(2 * copies),
 			(unsigned long long)least_2n, (unsigned long long)copies, (unsigned long long)least_n,
 			(unsigned long long)copies);
 	if (config_json()) {
 		struct rec rc;
 		rec_begin(&rc, "per_copy");
 		rec_str(&rc, "method", methods[m].name);
-		rec_str(&rc, "workload", w->name);
+		rec_str(&rc, "workload", wname);
 		rec_str(&rc, "unit", unit_key[u]);
 		rec_u64(&rc, "copies", copies);
 		rec_u64(&rc, "least_min_n", least_n);
@@ -205,6 +203,14 @@ void code_report_per_copy(struct bench_results *r, enum method_id m, const struc
 		rec_u64(&rc, "step", p->step);
 		rec_end(&rc);
 	}
+}
+
+void code_report_per_copy(struct bench_results *r)
+{
+	for (int m = 0; m < METHOD_COUNT; m++)
+		for (int u = 0; u < UNIT_COUNT; u++)
+			if (!r->code[m].faulted && r->code[m].units >> u & 1)
+				report_per_copy(r, (enum method_id)m, (enum unit)u);
 }
 
 /* "cpuid, cr0, rdtscp": the methods of bit set ms into buf. */

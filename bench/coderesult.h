@@ -18,19 +18,16 @@
 void code_report_offset(enum method_id m, const struct workload *w, const char *unit_key,
 			const char *unit_name, uint64_t least, uint64_t offset, uint64_t n);
 
-/* code_report_per_copy - method m's 2N-N figure in unit u (nanoBench's;
- * lib/percopy.h): kept in r (results_keep_per_copy, with the clock's step
- * results_step_bound of the TSC's figures so far, 1 for a counter) and
- * said in a line and a record {"rec":"per_copy"}: an exact reduced
- * fraction and a decimal with three places only where every spread is 0
- * and the step 1; else the figure +- its bound (the spreads and 2 x (step
- * - 1)), "below resolution" with the most it can be, "below zero", or no
- * figure when a least minimum wrapped. copies: those the N window
- * executes; empty, n, n2: the empty, N and 2N windows' results in unit
- * u. */
-void code_report_per_copy(struct bench_results *r, enum method_id m, const struct workload *w, enum unit u,
-			  uint64_t copies, const struct workload_result *empty, const struct workload_result *n,
-			  const struct workload_result *n2);
+/* code_report_per_copy - once every method has run: each method's 2N-N
+ * figure in each unit it kept windows in (nanoBench's; lib/percopy.h),
+ * computed from them (results_per_copy, with the clock's step
+ * results_step_bound of every TSC-tick figure of the run, 1 for a
+ * counter) and said in a line and a record {"rec":"per_copy"}: an exact
+ * reduced fraction and a decimal with three places only where every
+ * spread is 0 and the step 1; else the figure +- its bound (the spreads
+ * and 2 x (step - 1)), "below resolution" with the most it can be, "below
+ * zero", or no figure when a least minimum wrapped. */
+void code_report_per_copy(struct bench_results *r);
 
 /* code_report_agreement - after the per_copy lines and the recommendation
  * (results_recommend): per unit measured by any method, a line "per_copy

@@ -72,16 +72,24 @@ static struct percopy_window window_of(const struct workload_result *w)
 					.min_of_mins = w->s.min_of_mins, .max_of_mins = w->s.max_of_mins };
 }
 
-const struct percopy *results_keep_per_copy(struct bench_results *r, enum method_id m, enum unit u,
-					    uint64_t copies, const struct workload_result *empty,
-					    const struct workload_result *n, const struct workload_result *n2,
-					    uint64_t step)
+void results_keep_code_windows(struct bench_results *r, enum method_id m, enum unit u, uint64_t copies,
+			       const struct workload_result *empty, const struct workload_result *n,
+			       const struct workload_result *n2)
 {
 	struct code_row *c = &r->code[m];
-	struct percopy_window e = window_of(empty), wn = window_of(n), w2 = window_of(n2);
-	percopy_compute(n->s.min_of_mins, n2->s.min_of_mins, copies, percopy_spread(&wn, &e), percopy_spread(&w2, &e),
-			step, &c->per_copy[u]);
+	c->copies = copies;
+	c->windows[u][0] = window_of(empty);
+	c->windows[u][1] = window_of(n);
+	c->windows[u][2] = window_of(n2);
 	c->units |= (uint8_t)(1u << u);
+}
+
+const struct percopy *results_per_copy(struct bench_results *r, enum method_id m, enum unit u, uint64_t step)
+{
+	struct code_row *c = &r->code[m];
+	const struct percopy_window *w = c->windows[u];
+	percopy_compute(w[1].min_of_mins, w[2].min_of_mins, c->copies, percopy_spread(&w[1], &w[0]),
+			percopy_spread(&w[2], &w[0]), step, &c->per_copy[u]);
 	return &c->per_copy[u];
 }
 

@@ -100,7 +100,9 @@ struct code_fault_at {
 struct code_row {
 	int faulted;
 	struct code_fault_at fault;
-	uint8_t units;             /* bit u: per_copy[u] */
+	uint8_t units;             /* bit u: windows[u] kept, per_copy[u] once computed */
+	uint64_t copies;           /* the N window's copies */
+	struct percopy_window windows[UNIT_COUNT][3]; /* [u]: the empty, N and 2N windows */
 	struct percopy per_copy[UNIT_COUNT];
 };
 
@@ -171,15 +173,22 @@ static inline int results_add_disturbance(struct bench_results *r, enum method_i
  * (once per method). */
 void results_keep_code_fault(struct bench_results *r, enum method_id m, const struct code_fault_at *at);
 
-/* results_keep_per_copy - method m's 2N-N figure in unit u (lib/percopy.h
- * percopy_compute of the N and 2N windows' least minimums, copies the N
- * window executes, each window's spread at least the empty window's, and
- * the clock's step [unit] (results_step_bound): n, n2 and empty are the
- * three windows' results in unit u). Returns the figure kept. */
-const struct percopy *results_keep_per_copy(struct bench_results *r, enum method_id m, enum unit u,
-					    uint64_t copies, const struct workload_result *empty,
-					    const struct workload_result *n, const struct workload_result *n2,
-					    uint64_t step);
+/* results_keep_code_windows - method m's code= windows in unit u: the
+ * empty, N and 2N windows' results (their least minimums and spreads,
+ * lib/percopy.h struct percopy_window) and copies, the N window's copies;
+ * sets bit u of the code row's units. The figure per copy is computed
+ * once the run has measured everything (results_per_copy), when the TSC's
+ * step is best known. */
+void results_keep_code_windows(struct bench_results *r, enum method_id m, enum unit u, uint64_t copies,
+			       const struct workload_result *empty, const struct workload_result *n,
+			       const struct workload_result *n2);
+
+/* results_per_copy - method m's 2N-N figure in unit u (lib/percopy.h
+ * percopy_compute of the kept N and 2N windows' least minimums, the copies
+ * of the N window, each window's spread at least the empty window's, and
+ * the clock's step [unit] (results_step_bound)) into the code row, after
+ * results_keep_code_windows. Returns the figure kept. */
+const struct percopy *results_per_copy(struct bench_results *r, enum method_id m, enum unit u, uint64_t step);
 
 /* Whether the methods' figures per copy of code= agree in one unit: each
  * figure's interval is (2N-N -+ its bound) / N (lib/percopy.h

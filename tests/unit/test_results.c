@@ -295,7 +295,8 @@ static void per_copy(enum method_id m, enum unit u, uint64_t n, uint64_t n2, uin
 {
 	struct workload_result e = wres(u, 30, 30), wn = wres(u, n, 30), w2 = wres(u, n2, 30);
 	e.s.var_of_mins = wn.s.var_of_mins = w2.s.var_of_mins = wide_from_u128(var);
-	results_keep_per_copy(&r, m, u, 100, &e, &wn, &w2, step);
+	results_keep_code_windows(&r, m, u, 100, &e, &wn, &w2);
+	results_per_copy(&r, m, u, step);
 }
 
 /* Methods compared (issue 29): under a TSC moving in steps of 21, cpuid's
