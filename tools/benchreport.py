@@ -176,6 +176,14 @@ def report_text(log, figures=None, figure_error=None):
                 w(f"  {part + ':':6s} {off:4d}  {hx:24s} {text}")
     for _, rec in log.by_kind.get("per_copy", []):
         w(f"  per copy, {rec.get('method')}: {per_copy_text(rec)} (2N-N over {rec.get('copies')} copies)")
+    for _, rec in log.by_kind.get("per_copy_agreement", []):
+        unit = unit_name(rec.get("unit") or TSC)
+        pairs = ", ".join(f"{d.get('a')} below {d.get('b')} by {d.get('gap')} {unit} per copy"
+                          for d in rec.get("disagree") or [])
+        say = (f"DISAGREE: {pairs}" if not rec.get("agree") else
+               f"{', '.join(rec.get('methods') or [])} agree" if len(rec.get("methods") or []) > 1 else
+               "nothing to compare")
+        w(f"  methods compared in {unit}: {say}; trusted: {rec.get('trusted') or 'none'} ({rec.get('why')})")
     if log.problems:
         w("")
         w(f"PROBLEMS: the log is not valid ({len(log.problems)}):")

@@ -38,8 +38,8 @@ RUN_KINDS = SERIES_KINDS + ("verdict", "resolution", "recommendation", "counters
 # Kinds the report (tools/benchreport.py) shows but nothing here checks.
 SHOWN_KINDS = ("verdict", "resolution", "recommendation", "counters", "counters_choice", "pmu",
                "tsc_rate", "tsc_step", "machine", "quiet", "serial_estimate", "acpi", "cpus",
-               # the user's code (code=): its bytes, the per-copy figure
-               "code", "per_copy",
+               # the user's code (code=): its bytes, the per-copy figure, the methods compared
+               "code", "per_copy", "per_copy_agreement",
                # tools/benchrecords.py: a line each under "Platform and measurement records"
                "clocks", "smp", "smp_test", "tsc_sync", "tsc_adjust", "smi_unreadable", "walk",
                "code_offset", "code_fault", "cpu_compare")
