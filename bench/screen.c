@@ -333,7 +333,8 @@ static int screen_skipped(const struct config *cfg, const struct method_row *row
 static int code_section(const struct bench_results *r)
 {
 	struct code_sizes k;
-	char line[160], cell[48], net[24];
+	char line[160], cell[48], net[24], legend[128];
+	unsigned marks = 0; /* the net N's flags, as every workload's net */
 	int rows = 0;
 	code_sizes(&k);
 	if (!k.configured || !results_code_ran(r))
@@ -351,10 +352,15 @@ static int code_section(const struct bench_results *r)
 		else if (c->units >> u & 1)
 			fmt_format(line, sizeof line, "%-13s %10s %-11s %s", methods[m].name,
 				   r->net_units[m][RESULTS_CODE_ROW] >> u & 1
-					   ? fmt_fit_i64(net, sizeof net, r->net_in[m][RESULTS_CODE_ROW][u], 10) : "-",
+					   ? summary_net_cell(net, sizeof net, r->net_in[m][RESULTS_CODE_ROW][u], u, 10, &marks)
+					   : "-",
 				   unit_name[u], code_per_copy_text(cell, sizeof cell, &c->per_copy[u]));
 		else
 			continue;
+		rows += screen_put(line);
+	}
+	if (marks) {
+		fmt_format(line, sizeof line, "(net N: %s)", summary_net_legend(legend, sizeof legend, marks));
 		rows += screen_put(line);
 	}
 	for (int u = 0; u < UNIT_COUNT; u++) { /* the methods compared (bench/coderesult.h) */
