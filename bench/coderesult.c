@@ -1,6 +1,7 @@
 /* bench/coderesult.c - see coderesult.h. */
 #include "coderesult.h"
 #include "code.h"
+#include "report.h"
 #include "results.h"
 #include "../kernel/config.h"
 #include "../kernel/console.h"
@@ -119,36 +120,54 @@ void code_keep_fault(struct bench_results *r, enum method_id m)
 	results_keep_code_fault(r, m, &at);
 }
 
-void code_report_per_copy(struct bench_results *r, enum method_id m, const struct workload *w, enum unit u,
-			  uint64_t copies, const struct workload_result *empty, const struct workload_result *n,
-			  const struct workload_result *n2)
+/* What a bound is made of, for the per_copy line: the spreads, and past a
+ * step of 1 the clock's step (lib/percopy.h; results_step_bound: the gcd of
+ * the run's TSC-tick figures). */
+static const char *bound_parts(char *buf, size_t size, const struct percopy *p, const char *un)
 {
-	const struct percopy *p = results_keep_per_copy(r, m, u, copies, empty, n, n2);
-	const char *un = unit_name[u];
-	uint64_t least_n = n->s.min_of_mins, least_2n = n2->s.min_of_mins;
-	char frac[48], a[24], b[24], what[256];
+	if (p->step <= 1)
+		fmt_format(buf, size, "%llu %s in all", (unsigned long long)p->bound, un);
+	else
+		fmt_format(buf, size, "%llu + 2 x %llu %s for a TSC whose every figure is a multiple of %llu: %llu %s "
+			   "in all", (unsigned long long)p->spread, (unsigned long long)(p->step - 1), un,
+			   (unsigned long long)p->step, (unsigned long long)p->bound, un);
+	return buf;
+}
+
+/* Method m's figure per copy in unit u: its line and record. */
+static void report_per_copy(struct bench_results *r, enum method_id m, enum unit u)
+{
+	const struct percopy *p = results_per_copy(r, m, u, results_step_bound(report_tsc_step(), u));
+	const char *un = unit_name[u], *wname = r->code_row_name;
+	uint64_t copies = p->copies;
+	uint64_t least_n = r->code[m].windows[u][1].min_of_mins, least_2n = r->code[m].windows[u][2].min_of_mins;
+	char frac[48], a[24], b[24], what[400], parts[200];
 	if (p->den == 1)
 		fmt_format(frac, sizeof frac, "%s%llu", p->neg ? "-" : "", (unsigned long long)p->num);
 	else
 		fmt_format(frac, sizeof frac, "%s%llu/%llu", p->neg ? "-" : "", (unsigned long long)p->num,
 			   (unsigned long long)p->den);
+	bound_parts(parts, sizeof parts, p, un);
+	const char *within = p->step <= 1 ? "within the spread of their ensembles' minimums"
+					  : "within the spread of their ensembles' minimums and the clock's step";
 	switch (p->kind) {
 	case PERCOPY_EXACT:
 		fmt_format(what, sizeof what, "%s %s per copy, exactly %s", milli(a, p, 0), un, frac);
 		break;
 	case PERCOPY_FIGURE:
 		fmt_format(what, sizeof what, "%s %s per copy, +- %s (not exact: the least minimums are each known to "
-			   "within the spread of their ensembles' minimums, %llu %s in all)", milli(a, p, 0), un,
-			   milli(b, p, 1), (unsigned long long)p->bound, un);
+			   "%s, %s)", milli(a, p, 0), un, milli(b, p, 1), within, parts);
 		break;
 	case PERCOPY_BELOW_RESOLUTION:
 		fmt_format(what, sizeof what, "below resolution: at most %s %s per copy (the 2N-N difference, %s%llu %s, "
-			   "is within the spread of the ensembles' minimums, %llu %s in all)", milli(b, p, 1), un,
-			   p->neg ? "-" : "", (unsigned long long)p->diff, un, (unsigned long long)p->bound, un);
+			   "is %s, %s)", milli(b, p, 1), un, p->neg ? "-" : "", (unsigned long long)p->diff, un,
+			   p->step <= 1 ? "within the spread of the ensembles' minimums"
+					: "within the spread of the ensembles' minimums and the clock's step", parts);
 		break;
 	case PERCOPY_BELOW_ZERO:
-		fmt_format(what, sizeof what, "below zero: %s %s per copy, beyond the spread of the ensembles' minimums "
-			   "(%llu %s in all): not a duration", milli(a, p, 0), un, (unsigned long long)p->bound, un);
+		fmt_format(what, sizeof what, "below zero: %s %s per copy, beyond the spread of the ensembles' minimums%s "
+			   "(%s): not a duration", milli(a, p, 0), un, p->step <= 1 ? "" : " and the clock's step",
+			   parts);
 		break;
 	default:
 		fmt_format(what, sizeof what, "not a figure: a least minimum of 2^63 %s or more is a difference of two "
@@ -157,14 +176,14 @@ void code_report_per_copy(struct bench_results *r, enum method_id m, const struc
 	}
 	if (config_human())
 		kprintf("per_copy %s/%s: %s (least minimum with %llu copies executed %llu - with %llu copies %llu, over "
-			"%llu copies executed)\n", methods[m].name, w->name, what, (unsigned long long)(2 * copies),
+			"%llu copies executed)\n", methods[m].name, wname, what, (unsigned long long)(2 * copies),
 			(unsigned long long)least_2n, (unsigned long long)copies, (unsigned long long)least_n,
 			(unsigned long long)copies);
 	if (config_json()) {
 		struct rec rc;
 		rec_begin(&rc, "per_copy");
 		rec_str(&rc, "method", methods[m].name);
-		rec_str(&rc, "workload", w->name);
+		rec_str(&rc, "workload", wname);
 		rec_str(&rc, "unit", unit_key[u]);
 		rec_u64(&rc, "copies", copies);
 		rec_u64(&rc, "least_min_n", least_n);
@@ -176,11 +195,121 @@ void code_report_per_copy(struct bench_results *r, enum method_id m, const struc
 		else
 			rec_str(&rc, "per_copy", milli(a, p, 0));
 		rec_str(&rc, "status", percopy_kind_key(p->kind));
-		rec_u64(&rc, "spread", p->bound);
+		rec_u64(&rc, "spread", p->spread);
 		if (p->kind == PERCOPY_FIGURE || p->kind == PERCOPY_BELOW_RESOLUTION)
 			rec_str(&rc, "bound", milli(b, p, 1));
 		else
 			rec_null(&rc, "bound");
+		rec_u64(&rc, "step", p->step);
+		rec_end(&rc);
+	}
+}
+
+void code_report_per_copy(struct bench_results *r)
+{
+	for (int m = 0; m < METHOD_COUNT; m++)
+		for (int u = 0; u < UNIT_COUNT; u++)
+			if (!r->code[m].faulted && r->code[m].units >> u & 1)
+				report_per_copy(r, (enum method_id)m, (enum unit)u);
+}
+
+/* "cpuid, cr0, rdtscp": the methods of bit set ms into buf. */
+static const char *method_list(char *buf, size_t size, unsigned ms)
+{
+	size_t k = 0;
+	buf[0] = 0;
+	for (int m = 0; m < METHOD_COUNT && k < size; m++)
+		if (ms >> m & 1)
+			k += (size_t)fmt_format(buf + k, size - k, "%s%s", k ? ", " : "", methods[m].name);
+	return buf;
+}
+
+const char *code_agreement_text(char *buf, size_t size, const struct agreement *a)
+{
+	char list[160], g[24];
+	size_t k = (size_t)fmt_format(buf, size, "agreement in %s: ", unit_name[a->unit]);
+	if (a->count < 2)
+		k += (size_t)fmt_format(buf + k, size - k, "%s%s", a->count ? "only " : "no figure",
+					method_list(list, sizeof list, a->methods));
+	else if (a->agree)
+		k += (size_t)fmt_format(buf + k, size - k, "%s agree", method_list(list, sizeof list, a->methods));
+	for (int i = 0; i < a->npairs && k < size; i++) {
+		const struct results_pair *q = &a->pair[i];
+		if (i == 3) {
+			k += (size_t)fmt_format(buf + k, size - k, ", %d more", a->npairs - 3);
+			break;
+		}
+		k += (size_t)fmt_format(buf + k, size - k, "%s%s < %s by %s", i ? ", " : "DISAGREE: ", methods[q->low].name,
+					methods[q->high].name, percopy_milli_text(g, sizeof g, 0, q->gap_milli));
+	}
+	if (k < size)
+		fmt_format(buf + k, size - k, "; trusted: %s", a->trusted >= 0 ? methods[a->trusted].name : "none");
+	return buf;
+}
+
+int code_agreement(const struct bench_results *r, enum unit u, struct agreement *a)
+{
+	int measured = 0;
+	for (int m = 0; m < METHOD_COUNT; m++)
+		measured |= !r->code[m].faulted && r->code[m].units >> u & 1;
+	if (measured)
+		results_agreement(r, u, a);
+	return measured;
+}
+
+void code_report_agreement(const struct bench_results *r)
+{
+	static char line[2048];
+	char list[160], g[24];
+	for (int u = 0; u < UNIT_COUNT; u++) {
+		struct agreement a;
+		if (!code_agreement(r, (enum unit)u, &a))
+			continue;
+		const char *un = unit_name[u];
+		size_t k = (size_t)fmt_format(line, sizeof line, "per_copy agreement %s: ", unit_key[u]);
+		if (!a.count)
+			k += (size_t)fmt_format(line + k, sizeof line - k, "no method has a figure per copy: nothing to compare");
+		else if (a.count == 1)
+			k += (size_t)fmt_format(line + k, sizeof line - k, "only %s has a figure per copy: nothing to compare",
+						method_list(list, sizeof list, a.methods));
+		else if (a.count >= 2 && a.agree)
+			k += (size_t)fmt_format(line + k, sizeof line - k, "%s agree (every two intervals, figure -+ bound "
+						"per copy, overlap)", method_list(list, sizeof list, a.methods));
+		else if (a.count >= 2)
+			k += (size_t)fmt_format(line + k, sizeof line - k, "the methods DISAGREE (intervals, figure -+ bound "
+						"per copy, that do not overlap):");
+		for (int i = 0; i < a.npairs && k < sizeof line; i++)
+			k += (size_t)fmt_format(line + k, sizeof line - k, "%s %s lies below %s by %s %s per copy",
+						i ? "," : "", methods[a.pair[i].low].name, methods[a.pair[i].high].name,
+						percopy_milli_text(g, sizeof g, 0, a.pair[i].gap_milli), un);
+		if (k < sizeof line)
+			fmt_format(line + k, sizeof line - k, "; the recommendation trusts %s: %s",
+				   a.trusted >= 0 ? methods[a.trusted].name : "none", a.why);
+		if (config_human())
+			kprintf("%s\n", line);
+		if (!config_json())
+			continue;
+		struct rec rc;
+		rec_begin(&rc, "per_copy_agreement");
+		rec_str(&rc, "workload", r->code_row_name);
+		rec_str(&rc, "unit", unit_key[u]);
+		rec_array(&rc, "methods");
+		for (int m = 0; m < METHOD_COUNT; m++)
+			if (a.methods >> m & 1)
+				rec_str(&rc, 0, methods[m].name);
+		rec_array_end(&rc);
+		rec_bool(&rc, "agree", a.agree);
+		rec_array(&rc, "disagree");
+		for (int i = 0; i < a.npairs; i++) {
+			rec_object(&rc, 0);
+			rec_str(&rc, "a", methods[a.pair[i].low].name);
+			rec_str(&rc, "b", methods[a.pair[i].high].name);
+			rec_str(&rc, "gap", percopy_milli_text(g, sizeof g, 0, a.pair[i].gap_milli));
+			rec_object_end(&rc);
+		}
+		rec_array_end(&rc);
+		rec_str(&rc, "trusted", a.trusted >= 0 ? methods[a.trusted].name : 0);
+		rec_str(&rc, "why", a.why);
 		rec_end(&rc);
 	}
 }

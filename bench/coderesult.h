@@ -18,17 +18,37 @@
 void code_report_offset(enum method_id m, const struct workload *w, const char *unit_key,
 			const char *unit_name, uint64_t least, uint64_t offset, uint64_t n);
 
-/* code_report_per_copy - method m's 2N-N figure in unit u (nanoBench's;
- * lib/percopy.h): kept in r (results_keep_per_copy) and said in a line
- * and a record {"rec":"per_copy"}: an exact reduced fraction and a
- * decimal with three places only where every spread is 0; else the
- * figure +- its bound, "below resolution" with the most it can be, "below
- * zero", or no figure when a least minimum wrapped. copies: those the N
- * window executes; empty, n, n2: the empty, N and 2N windows' results in
- * unit u. */
-void code_report_per_copy(struct bench_results *r, enum method_id m, const struct workload *w, enum unit u,
-			  uint64_t copies, const struct workload_result *empty, const struct workload_result *n,
-			  const struct workload_result *n2);
+/* code_report_per_copy - once every method has run: each method's 2N-N
+ * figure in each unit it kept windows in (nanoBench's; lib/percopy.h),
+ * computed from them (results_per_copy, with the clock's step
+ * results_step_bound of every TSC-tick figure of the run, 1 for a
+ * counter) and said in a line and a record {"rec":"per_copy"}: an exact
+ * reduced fraction and a decimal with three places only where every
+ * spread is 0 and the step 1; else the figure +- its bound (the spreads
+ * and 2 x (step - 1)), "below resolution" with the most it can be, "below
+ * zero", or no figure when a least minimum wrapped. */
+void code_report_per_copy(struct bench_results *r);
+
+/* code_report_agreement - after the per_copy lines and the recommendation
+ * (results_recommend): per unit measured by any method, a line "per_copy
+ * agreement UNIT: ..." and a record {"rec":"per_copy_agreement"}
+ * (docs/RECORDS.md): whether the methods' intervals per copy overlap
+ * (results_agreement), the pairs that do not and the gap between them per
+ * copy [unit, thousandths, rounded up], and the method the recommendation
+ * trusts and why. */
+void code_report_agreement(const struct bench_results *r);
+
+/* code_agreement - results_agreement of r in unit u into *a when some
+ * method that did not fault measured code= in u: returns 1, else 0 (*a
+ * untouched: no line for u). */
+int code_agreement(const struct bench_results *r, enum unit u, struct agreement *a);
+
+/* code_agreement_text - a's verdict in one short line for the "your code"
+ * sections (final tables, end screen): "agreement in TSC ticks: cpuid,
+ * rdtscp agree; trusted: rdtscp", or "...: DISAGREE: cpuid < rdtscp by
+ * 0.840, ...; trusted: rdtscp" (the first 3 pairs, then how many more).
+ * Returns buf. */
+const char *code_agreement_text(char *buf, size_t size, const struct agreement *a);
 
 /* code_keep_fault - after method m's code= workloads: when the user's
  * code faulted under m (a fault code_fault_take took since the last call),

@@ -72,16 +72,53 @@ static struct percopy_window window_of(const struct workload_result *w)
 					.min_of_mins = w->s.min_of_mins, .max_of_mins = w->s.max_of_mins };
 }
 
-const struct percopy *results_keep_per_copy(struct bench_results *r, enum method_id m, enum unit u,
-					    uint64_t copies, const struct workload_result *empty,
-					    const struct workload_result *n, const struct workload_result *n2)
+void results_keep_code_windows(struct bench_results *r, enum method_id m, enum unit u, uint64_t copies,
+			       const struct workload_result *empty, const struct workload_result *n,
+			       const struct workload_result *n2)
 {
 	struct code_row *c = &r->code[m];
-	struct percopy_window e = window_of(empty), wn = window_of(n), w2 = window_of(n2);
-	percopy_compute(n->s.min_of_mins, n2->s.min_of_mins, copies, percopy_spread(&wn, &e), percopy_spread(&w2, &e),
-			&c->per_copy[u]);
+	c->copies = copies;
+	c->windows[u][0] = window_of(empty);
+	c->windows[u][1] = window_of(n);
+	c->windows[u][2] = window_of(n2);
 	c->units |= (uint8_t)(1u << u);
+}
+
+const struct percopy *results_per_copy(struct bench_results *r, enum method_id m, enum unit u, uint64_t step)
+{
+	struct code_row *c = &r->code[m];
+	const struct percopy_window *w = c->windows[u];
+	percopy_compute(w[1].min_of_mins, w[2].min_of_mins, c->copies, percopy_spread(&w[1], &w[0]),
+			percopy_spread(&w[2], &w[0]), step, &c->per_copy[u]);
 	return &c->per_copy[u];
+}
+
+int results_agreement(const struct bench_results *r, enum unit u, struct agreement *a)
+{
+	*a = (struct agreement){ .unit = u, .agree = 1, .trusted = -1 };
+	for (int m = 0; m < METHOD_COUNT; m++) {
+		const struct code_row *c = &r->code[m];
+		if (c->faulted || !(c->units >> u & 1) || c->per_copy[u].kind == PERCOPY_WRAPPED)
+			continue;
+		for (int o = 0; o < m; o++) {
+			int low;
+			uint64_t gap;
+			if (!(a->methods >> o & 1) || percopy_overlap(&r->code[o].per_copy[u], &c->per_copy[u], &low, &gap))
+				continue; /* overlapping, or not comparable */
+			a->agree = 0;
+			a->pair[a->npairs++] = (struct results_pair){ low ? m : o, low ? o : m, gap };
+		}
+		a->methods |= 1u << m;
+		a->count++;
+	}
+	int rec = r->totals.recommended;
+	if (rec >= 0 && (a->methods >> rec & 1)) {
+		a->trusted = rec;
+		a->why = r->totals.recommend_why;
+	} else
+		a->why = rec >= 0 ? "the recommended method has no figure per copy in this unit"
+				  : r->totals.recommend_why[0] ? r->totals.recommend_why : "no method is recommended";
+	return a->count;
 }
 
 int results_code_ran(const struct bench_results *r)
@@ -186,6 +223,11 @@ uint64_t results_step(const struct tsc_step *s, int *sure)
 		return 0;
 	*sure = s->distinct >= RESULTS_STEP_FIGURES;
 	return s->gcd;
+}
+
+uint64_t results_step_bound(const struct tsc_step *s, enum unit u)
+{
+	return u == UNIT_TSC && s->gcd ? s->gcd : 1;
 }
 
 uint64_t results_resolution(const struct tsc_step *s, enum unit u)

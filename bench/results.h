@@ -100,7 +100,9 @@ struct code_fault_at {
 struct code_row {
 	int faulted;
 	struct code_fault_at fault;
-	uint8_t units;             /* bit u: per_copy[u] */
+	uint8_t units;             /* bit u: windows[u] kept, per_copy[u] once computed */
+	uint64_t copies;           /* the N window's copies */
+	struct percopy_window windows[UNIT_COUNT][3]; /* [u]: the empty, N and 2N windows */
 	struct percopy per_copy[UNIT_COUNT];
 };
 
@@ -171,14 +173,50 @@ static inline int results_add_disturbance(struct bench_results *r, enum method_i
  * (once per method). */
 void results_keep_code_fault(struct bench_results *r, enum method_id m, const struct code_fault_at *at);
 
-/* results_keep_per_copy - method m's 2N-N figure in unit u (lib/percopy.h
- * percopy_compute of the N and 2N windows' least minimums, copies the N
- * window executes, and each window's spread at least the empty window's:
- * n, n2 and empty are the three windows' results in unit u). Returns the
- * figure kept. */
-const struct percopy *results_keep_per_copy(struct bench_results *r, enum method_id m, enum unit u,
-					    uint64_t copies, const struct workload_result *empty,
-					    const struct workload_result *n, const struct workload_result *n2);
+/* results_keep_code_windows - method m's code= windows in unit u: the
+ * empty, N and 2N windows' results (their least minimums and spreads,
+ * lib/percopy.h struct percopy_window) and copies, the N window's copies;
+ * sets bit u of the code row's units. The figure per copy is computed
+ * once the run has measured everything (results_per_copy), when the TSC's
+ * step is best known. */
+void results_keep_code_windows(struct bench_results *r, enum method_id m, enum unit u, uint64_t copies,
+			       const struct workload_result *empty, const struct workload_result *n,
+			       const struct workload_result *n2);
+
+/* results_per_copy - method m's 2N-N figure in unit u (lib/percopy.h
+ * percopy_compute of the kept N and 2N windows' least minimums, the copies
+ * of the N window, each window's spread at least the empty window's, and
+ * the clock's step [unit] (results_step_bound)) into the code row, after
+ * results_keep_code_windows. Returns the figure kept. */
+const struct percopy *results_per_copy(struct bench_results *r, enum method_id m, enum unit u, uint64_t step);
+
+/* Whether the methods' figures per copy of code= agree in one unit: each
+ * figure's interval is (2N-N -+ its bound) / N (lib/percopy.h
+ * percopy_overlap); they agree when every two overlap. */
+#define RESULTS_PAIRS (METHOD_COUNT * (METHOD_COUNT - 1) / 2)
+struct results_pair {
+	int low, high;             /* enum method_id: low's interval lies below high's */
+	uint64_t gap_milli;        /* the gap between them per copy, thousandths of the unit
+				    * (rounded up, >= 1) */
+};
+struct agreement {
+	enum unit unit;
+	unsigned methods;          /* bit m: method m has a figure in the unit (not wrapped) */
+	int count;                 /* of them */
+	int agree;                 /* every two intervals overlap (1 with count < 2) */
+	int npairs;
+	struct results_pair pair[RESULTS_PAIRS]; /* the pairs that do not overlap, in method order */
+	int trusted;               /* enum method_id, or -1 */
+	const char *why;           /* why trusted (results_recommend's reason), or why none */
+};
+
+/* results_agreement - the agreement of code='s figures per copy in unit u
+ * over the methods of r (after results_recommend): which pairs of
+ * intervals do not overlap and by how much; trusted is the recommended
+ * method (paper 4: the one whose verdict the recommendation holds) when
+ * it has a figure in u, else -1 with why saying why not. Returns
+ * a->count. */
+int results_agreement(const struct bench_results *r, enum unit u, struct agreement *a);
 
 /* results_code_ran - whether code= gave anything (a figure or a fault) by
  * any method of r. */
@@ -252,6 +290,17 @@ void results_step_add(struct tsc_step *s, uint64_t ticks);
  * with a probability of about 2^-8, 0.4 %), 0 when fewer do (it may
  * move in steps). */
 uint64_t results_step(const struct tsc_step *s, int *sure);
+
+/* results_step_bound - the step a figure in unit u must allow for
+ * (lib/percopy.h): for TSC ticks the greatest common divisor of every
+ * nonzero TSC-tick figure so far, whether or not enough figures make the
+ * step sure (results_step): a TSC that may move in steps of g is taken to
+ * move in them, so a figure is never called exact while a step above 1 is
+ * possible (1 when no nonzero figure was seen: nothing shows a step); 1
+ * for core cycles and instructions retired (a counter counts by one). The
+ * gcd only falls as figures are added, so a bound taken early stays a
+ * bound. */
+uint64_t results_step_bound(const struct tsc_step *s, enum unit u);
 
 /* results_resolution - the resolution of a net figure in unit u, in that
  * unit: for TSC ticks the step when it is sure (results_step), else 1; 1

@@ -330,7 +330,8 @@ static unsigned units_of(enum method_id m)
 
 /* The code= workload (bench/code.h): the generated empty window beside the
  * compiled offset, then N copies (net of the offset, as every workload),
- * then 2N copies, and (least min(2N) - least min(N)) / N per copy. */
+ * then 2N copies; their windows kept for (least min(2N) - least min(N)) / N
+ * per copy, said once the run is measured (code_report_per_copy). */
 static void run_code(enum method_id m, const struct workload_result *empty, uint64_t capacity)
 {
 	struct workload_result wn[UNIT_COUNT], w2[UNIT_COUNT];
@@ -363,7 +364,7 @@ static void run_code(enum method_id m, const struct workload_result *empty, uint
 		return;
 	for (int u = 0; u < UNIT_COUNT; u++)
 		if ((units_of(m) >> u) & 1)
-			code_report_per_copy(res, m, w, (enum unit)u, code_copies_executed(), &empty[u], &wn[u], &w2[u]);
+			results_keep_code_windows(res, m, (enum unit)u, code_copies_executed(), &empty[u], &wn[u], &w2[u]);
 }
 
 void bench_run(const struct config *c, const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
@@ -453,6 +454,9 @@ void bench_run(const struct config *c, const struct cpu_info *cpu, uint64_t *tic
 		}
 	}
 
+	code_report_per_copy(r); /* with the TSC's step as every figure of the run shows it */
 	results_recommend(r);
 	report_recommendation(t->recommended, t->recommend_why);
+	if (results_code_ran(r))
+		code_report_agreement(r);
 }

@@ -38,7 +38,9 @@ static void qr_code_lines(const struct bench_results *res, struct qrtext_run *q)
 	static struct qrtext_code code;
 	static struct qrtext_percopy pc[METHOD_COUNT * UNIT_COUNT];
 	static struct qrtext_codefault cf[METHOD_COUNT];
-	static char fig[METHOD_COUNT * UNIT_COUNT][2][24], vec[METHOD_COUNT][8];
+	static struct qrtext_agreement ag[UNIT_COUNT];
+	static struct qrtext_pair pairs[UNIT_COUNT][RESULTS_PAIRS];
+	static char fig[METHOD_COUNT * UNIT_COUNT][2][24], vec[METHOD_COUNT][8], gap[UNIT_COUNT][RESULTS_PAIRS][24];
 	struct code_sizes k;
 	code_sizes(&k);
 	if (!k.configured || !results_code_ran(res))
@@ -69,6 +71,18 @@ static void qr_code_lines(const struct bench_results *res, struct qrtext_run *q)
 				bound ? percopy_milli_text(fig[i][1], 24, 0, p->bound_milli) : 0,
 				p->neg ? -(int64_t)p->num : (int64_t)p->num, p->den };
 		}
+	}
+	q->agreements = ag;
+	for (int u = 0; u < UNIT_COUNT; u++) { /* the pa lines: the methods compared */
+		struct agreement a;
+		if (!code_agreement(res, (enum unit)u, &a))
+			continue;
+		for (int k = 0; k < a.npairs; k++)
+			pairs[u][k] = (struct qrtext_pair){ methods[a.pair[k].low].name, methods[a.pair[k].high].name,
+							    percopy_milli_text(gap[u][k], 24, 0, a.pair[k].gap_milli) };
+		ag[q->nagreements++] = (struct qrtext_agreement){ "tci"[u], a.agree,
+								  a.trusted >= 0 ? methods[a.trusted].name : 0,
+								  pairs[u], a.npairs };
 	}
 }
 
@@ -319,7 +333,8 @@ static int screen_skipped(const struct config *cfg, const struct method_row *row
 static int code_section(const struct bench_results *r)
 {
 	struct code_sizes k;
-	char line[160], cell[48], net[24];
+	char line[160], cell[48], net[24], legend[128];
+	unsigned marks = 0; /* the net N's flags, as every workload's net */
 	int rows = 0;
 	code_sizes(&k);
 	if (!k.configured || !results_code_ran(r))
@@ -337,11 +352,21 @@ static int code_section(const struct bench_results *r)
 		else if (c->units >> u & 1)
 			fmt_format(line, sizeof line, "%-13s %10s %-11s %s", methods[m].name,
 				   r->net_units[m][RESULTS_CODE_ROW] >> u & 1
-					   ? fmt_fit_i64(net, sizeof net, r->net_in[m][RESULTS_CODE_ROW][u], 10) : "-",
+					   ? summary_net_cell(net, sizeof net, r->net_in[m][RESULTS_CODE_ROW][u], u, 10, &marks)
+					   : "-",
 				   unit_name[u], code_per_copy_text(cell, sizeof cell, &c->per_copy[u]));
 		else
 			continue;
 		rows += screen_put(line);
+	}
+	if (marks) {
+		fmt_format(line, sizeof line, "(net N: %s)", summary_net_legend(legend, sizeof legend, marks));
+		rows += screen_put(line);
+	}
+	for (int u = 0; u < UNIT_COUNT; u++) { /* the methods compared (bench/coderesult.h) */
+		struct agreement a;
+		if (code_agreement(r, (enum unit)u, &a))
+			rows += screen_put(code_agreement_text(line, sizeof line, &a));
 	}
 	return rows;
 }

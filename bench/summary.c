@@ -88,7 +88,8 @@ static void step_line(void)
 static void code_section(const struct bench_results *r)
 {
 	struct code_sizes k;
-	char loops[48] = "", cell[48], net[24];
+	char loops[48] = "", cell[48], net[24], legend[160];
+	unsigned marks = 0; /* the net N's flags, as every workload's net (summary_net_cell) */
 	code_sizes(&k);
 	if (!k.configured || !results_code_ran(r))
 		return;
@@ -108,9 +109,18 @@ static void code_section(const struct bench_results *r)
 				continue;
 			int has = r->net_units[m][RESULTS_CODE_ROW] >> u & 1;
 			kprintf("%-14s %-13s %14s  %s\n", methods[m].name, unit_name[u],
-				has ? fmt_fit_i64(net, sizeof net, r->net_in[m][RESULTS_CODE_ROW][u], 14) : "-",
+				has ? summary_net_cell(net, sizeof net, r->net_in[m][RESULTS_CODE_ROW][u], (enum unit)u, 14,
+						       &marks) : "-",
 				code_per_copy_text(cell, sizeof cell, &c->per_copy[u]));
 		}
+	}
+	if (marks)
+		kprintf("(net N: %s)\n", summary_net_legend(legend, sizeof legend, marks));
+	for (int u = 0; u < UNIT_COUNT; u++) {
+		struct agreement a;
+		char text[200];
+		if (code_agreement(r, (enum unit)u, &a))
+			kprintf("%s\n", code_agreement_text(text, sizeof text, &a));
 	}
 	if (r->totals.code_faults)
 		kprintf("(your code faulted under %llu method%s: the fault lines above say where)\n",

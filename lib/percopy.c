@@ -38,12 +38,20 @@ static uint64_t milli_of(u128 x, uint64_t den, int up)
 	return m > UINT64_MAX ? UINT64_MAX : (uint64_t)m;
 }
 
-void percopy_compute(uint64_t least_n, uint64_t least_2n, uint64_t copies, uint64_t spread_n,
-		     uint64_t spread_2n, struct percopy *p)
+static uint64_t add_sat(uint64_t a, uint64_t b)
 {
-	*p = (struct percopy){ .copies = copies ? copies : 1, .den = 1 };
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+void percopy_compute(uint64_t least_n, uint64_t least_2n, uint64_t copies, uint64_t spread_n,
+		     uint64_t spread_2n, uint64_t step, struct percopy *p)
+{
+	*p = (struct percopy){ .copies = copies ? copies : 1, .den = 1, .step = step ? step : 1 };
 	uint64_t den = p->copies;
-	p->bound = spread_n > UINT64_MAX - spread_2n ? UINT64_MAX : spread_n + spread_2n;
+	p->spread = add_sat(spread_n, spread_2n);
+	/* Each least minimum within step - 1 of a counter of single ticks' (percopy.h). */
+	uint64_t q = p->step - 1;
+	p->bound = add_sat(p->spread, add_sat(q, q));
 	if (least_n >= WRAPPED || least_2n >= WRAPPED) {
 		p->kind = PERCOPY_WRAPPED;
 		return;
@@ -66,6 +74,34 @@ void percopy_compute(uint64_t least_n, uint64_t least_2n, uint64_t copies, uint6
 	/* Within the bound: the per-copy time lies in [0, 2N-N + bound]. */
 	p->kind = PERCOPY_BELOW_RESOLUTION;
 	p->bound_milli = milli_of(p->neg ? (u128)p->bound - p->diff : (u128)p->bound + p->diff, den, 1);
+}
+
+/* The interval of p in the unit over its copies: 2N-N -+ bound. */
+static void interval(const struct percopy *p, __int128 *lo, __int128 *hi)
+{
+	__int128 d = p->neg ? -(__int128)p->diff : (__int128)p->diff;
+	*lo = d - (__int128)p->bound;
+	*hi = d + (__int128)p->bound;
+}
+
+int percopy_overlap(const struct percopy *a, const struct percopy *b, int *low, uint64_t *gap_milli)
+{
+	__int128 alo, ahi, blo, bhi, gap;
+	*low = 0;
+	*gap_milli = 0;
+	if (a->kind == PERCOPY_WRAPPED || b->kind == PERCOPY_WRAPPED || a->copies != b->copies)
+		return -1;
+	interval(a, &alo, &ahi);
+	interval(b, &blo, &bhi);
+	if (ahi < blo)
+		gap = blo - ahi;
+	else if (bhi < alo) {
+		gap = alo - bhi;
+		*low = 1;
+	} else
+		return 1;
+	*gap_milli = milli_of((u128)gap, a->copies, 1);
+	return 0;
 }
 
 const char *percopy_kind_key(enum percopy_kind k)

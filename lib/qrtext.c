@@ -102,6 +102,20 @@ static void put_code(struct out *o, const struct qrtext_run *r)
 		else
 			put(o, " -\n");
 	}
+	for (int i = 0; i < r->nagreements; i++) {
+		const struct qrtext_agreement *a = &r->agreements[i];
+		put(o, "pa %c %s ", a->unit, a->agree ? "yes" : "no");
+		put_text(o, a->trusted, 1);
+		for (int k = 0; k < a->npairs; k++) {
+			put(o, " ");
+			put_text(o, a->pairs[k].low, 1);
+			put(o, ":");
+			put_text(o, a->pairs[k].high, 1);
+			put(o, ":");
+			put_text(o, a->pairs[k].gap, 1);
+		}
+		put(o, "\n");
+	}
 	for (int i = 0; i < r->ncode_faults; i++) {
 		const struct qrtext_codefault *f = &r->code_faults[i];
 		put(o, "cf ");

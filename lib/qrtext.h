@@ -69,6 +69,16 @@
  *                          below_resolution at most this much per copy,
  *                          else '-'; FRAC the exact fraction NUM/DEN of
  *                          the 2N-N difference over N ('-' when wrapped)
+ *   pa U AGREE TRUSTED PAIR...
+ *                          after the pc lines, one per unit U measured:
+ *                          whether the methods' figures per copy agree
+ *                          (AGREE yes: every two intervals, figure +-
+ *                          bound, overlap; no), the method the
+ *                          recommendation trusts ('-': none), and per pair
+ *                          that does not overlap LOW:HIGH:GAP, LOW's
+ *                          interval below HIGH's by GAP per copy
+ *                          (thousandths, rounded up; the
+ *                          per_copy_agreement record)
  *   cf METHOD VECTOR PART OFFSET COPY
  *                          code= faulted under METHOD: VECTOR as '#UD',
  *                          PART code, init or loop, the byte OFFSET in it,
@@ -141,6 +151,20 @@ struct qrtext_percopy {
 	uint64_t den;
 };
 
+/* A pa line: the methods compared in one unit (bench/results.h struct
+ * agreement). */
+struct qrtext_pair {
+	const char *low, *high, *gap;    /* method names; gap "0.840" */
+};
+
+struct qrtext_agreement {
+	char unit;                       /* 't', 'c', 'i' */
+	int agree;
+	const char *trusted;             /* NULL: '-' */
+	const struct qrtext_pair *pairs;
+	int npairs;
+};
+
 struct qrtext_codefault {
 	const char *method, *vector;     /* "#UD" */
 	const char *part;                /* "code", "init", "loop" */
@@ -170,6 +194,8 @@ struct qrtext_run {
 	const struct qrtext_code *code;  /* NULL: no code= */
 	const struct qrtext_percopy *per_copy;
 	int nper_copy;
+	const struct qrtext_agreement *agreements; /* pa lines */
+	int nagreements;
 	const struct qrtext_codefault *code_faults;
 	int ncode_faults;
 	const char *recommended;         /* NULL: none */

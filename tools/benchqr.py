@@ -19,7 +19,7 @@ from a serial log: env (the run ID, vendor, family, model, stepping, brand,
 hypervisor),
 machine (microcode), tsc_rate, config (sizes, methods, verdict limits),
 verdict and recommendation records, skips (without the kernel's reason),
-code= (code, per_copy and code_fault records), the final line and an end
+code= (code, per_copy, per_copy_agreement and code_fault records), the final line and an end
 record from it; per method the empty window's
 series in each unit measured (min of mins = offset; total variance,
 variance of variances and variance of minimum values in the method's own
@@ -296,6 +296,24 @@ def parse_body(body, path="QR code", crc=None, problems=()):
                     "rec": "per_copy", "method": toks[0], "unit": PC_UNIT[toks[1]], "status": toks[2],
                     "per_copy": None if toks[3] == "-" else toks[3], "bound": None if toks[4] == "-" else toks[4],
                     "num": None if toks[5] == "-" else int(num), "den": None if toks[5] == "-" else int(den)})))
+            elif kind == "pa":  # the methods compared in a unit: unit, agree, trusted, low:high:gap...
+                unit = PC_UNIT[toks[0]]
+                if toks[1] not in ("yes", "no"):
+                    raise ValueError(f"agreement {toks[1]!r}")
+                pairs = [t.split(":") for t in toks[3:] if t]
+                if any(len(p) != 3 for p in pairs):
+                    raise ValueError("a pair is not LOW:HIGH:GAP")
+                code = log.by_kind["code"][-1][1]["workload"] if log.by_kind["code"] else None
+                named = [r["method"] for _, r in log.by_kind["per_copy"]
+                         if r["unit"] == unit and r["status"] != "wrapped"]
+                trusted = None if toks[2] == "-" else toks[2]
+                log.by_kind["per_copy_agreement"].append((no, {
+                    "rec": "per_copy_agreement", "workload": code, "unit": unit, "methods": named,
+                    "agree": toks[1] == "yes", "disagree": [{"a": a, "b": b, "gap": g} for a, b, g in pairs],
+                    "trusted": trusted,
+                    "why": ("the recommended method (the reason is in the serial log)" if trusted else
+                            "the recommendation trusts no method with a figure in this unit "
+                            "(the reason is in the serial log)")}))
             elif kind == "cf":  # where code= faulted: method, vector, part, offset, copy
                 log.by_kind["code_fault"].append((no, dict(code_of(log), **{
                     "rec": "code_fault", "method": toks[0], "name": toks[1], "part": toks[2],

@@ -4,9 +4,13 @@ where the code faulted, is a "your code" section of the final tables, of
 the end screen and of the QR text, counted in the final line and the end
 record; `make run CODE=...` ends with it and exits 1 when the code
 faulted; workloads=none measures the code alone; a per-copy figure says
-"exactly" only where every spread is 0 (lib/percopy.h), and a least
-minimum that wrapped gives no figure. Exact figures only under -icount;
-under TCG only what the records themselves make sure (the spreads)."""
+"exactly" only where every spread is 0 and the clock's step 1
+(lib/percopy.h; issue 29 item 1), and a least minimum that wrapped gives
+no figure; the methods' figures are compared per unit (issue 29 item 2:
+the per_copy agreement line and record, a line in each section, a pa line
+in the QR text). Exact figures only under -icount (shift=0: one tick an
+instruction; shift=1: the TSC moves in steps of 2); under TCG only what
+the records themselves make sure (the spreads, the step)."""
 import os
 import re
 import shutil
@@ -20,6 +24,7 @@ from t_qr import join_parts, screen_codes
 SMALL = "ensembles=3 samples=40 warmup=5"
 IMUL = "480fafc0"  # imul rax, rax
 UNIT_LETTER = {"tsc_ticks": "t", "core_cycles": "c", "instructions": "i"}
+UNIT_NAME = {"tsc_ticks": "TSC ticks", "core_cycles": "core cycles", "instructions": "instructions"}
 
 
 def cell(pc):
@@ -56,6 +61,59 @@ def expect_section_is_records(run, what):
     return rows
 
 
+def interval(pc):
+    """A per_copy record's interval (low, high) over its copies, in the unit:
+    2N-N -+ (spread + 2 (step - 1)) (lib/percopy.h)."""
+    d = pc["least_min_2n"] - pc["least_min_n"]
+    b = pc["spread"] + 2 * (pc["step"] - 1)
+    return d - b, d + b
+
+
+def expect_agreement(run, what):
+    """Per unit of the per_copy records: one 'per_copy agreement UNIT:' line
+    and one per_copy_agreement record (docs/RECORDS.md) whose methods are
+    those with a figure, whose disagreeing pairs are exactly those whose
+    intervals (recomputed from the per_copy records' integers) do not
+    overlap, with the gap per copy in thousandths rounded up, and which
+    trusts the recommended method where it has a figure; a line 'agreement
+    in UNIT: ...' in the final tables' section."""
+    rec = run.one("recommendation")["method"]
+    rows = section(run)
+    for unit in sorted({pc["unit"] for pc in run.by("per_copy")}):
+        pcs = {pc["method"]: pc for pc in run.by("per_copy", unit=unit) if pc["status"] != "wrapped"}
+        ags = run.by("per_copy_agreement", unit=unit)
+        check(len(ags) == 1, f"{what}: {len(ags)} per_copy_agreement records in {unit}", run.text)
+        ag = ags[0]
+        check(sorted(ag["methods"]) == sorted(pcs), f"{what}: methods {ag['methods']} vs {sorted(pcs)}", run.text)
+        apart = {}
+        names = list(pcs)
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                (alo, ahi), (blo, bhi) = interval(pcs[a]), interval(pcs[b])
+                c = pcs[a]["copies"]
+                if ahi < blo:
+                    apart[(a, b)] = blo - ahi
+                elif bhi < alo:
+                    apart[(b, a)] = alo - bhi
+                else:
+                    continue
+        want = {k: f"{-(-g * 1000 // c) // 1000}.{-(-g * 1000 // c) % 1000:03d}" for k, g in apart.items()}
+        got = {(d["a"], d["b"]): d["gap"] for d in ag["disagree"]}
+        check(got == want and ag["agree"] == (not want), f"{what}: {unit}: agree {ag['agree']}, pairs {got}; "
+              f"the per_copy records' intervals give {want}", run.text)
+        check(ag["trusted"] == (rec if rec in pcs else None) and ag["why"], f"{what}: trusted {ag['trusted']}, "
+              f"recommended {rec}", run.text)
+        lines = [l for l in run.lines if l.startswith(f"per_copy agreement {unit}: ")]
+        check(len(lines) == 1, f"{what}: {len(lines)} 'per_copy agreement {unit}' lines", run.text)
+        say = "DISAGREE" if want else ("agree" if len(pcs) > 1 else "")
+        check(say in lines[0] and (ag["trusted"] is None or f"trusts {ag['trusted']}: " in lines[0]),
+              f"{what}: {lines[0]}", run.text)
+        name = UNIT_NAME[unit]
+        mine = [r for r in rows if r.startswith(f"agreement in {name}: ")]
+        check(len(mine) == 1 and say in mine[0] and mine[0].endswith(f"; trusted: {ag['trusted'] or 'none'}"),
+              f"{what}: the section's agreement line in {name}: {mine}", "\n".join(rows))
+
+
 def test_answer_icount_exact_and_workloads_none():
     """icount, the IMUL chain with workloads=none: only the empty windows and
     the code run; the section says 1.000 exactly per copy for each method,
@@ -69,8 +127,10 @@ def test_answer_icount_exact_and_workloads_none():
     pcs = run.by("per_copy")
     check(pcs, "no per_copy record", text)
     for pc in pcs:
-        check(pc["status"] == "exact" and pc["spread"] == 0 and pc["per_copy"] == "1.000"
+        check(pc["status"] == "exact" and pc["spread"] == 0 and pc["step"] == 1 and pc["per_copy"] == "1.000"
               and (pc["num"], pc["den"]) == (1, 1), f"{pc['method']}: under -icount {pc}", text)
+    expect_agreement(run, "icount")
+    check(all(a["agree"] for a in run.by("per_copy_agreement")), "icount: equal exact figures disagree", text)
     rows = expect_section_is_records(run, "icount")
     check(rows[0].startswith("your code: workload imul, N = 100 copies (unroll=100), 2N = 200"),
           f"section header {rows[0]!r}", text)
@@ -80,36 +140,84 @@ def test_answer_icount_exact_and_workloads_none():
           "the section is not the last of the final tables", text)
 
 
+def expect_never_exact_beyond_the_clock(run, what):
+    """Every per_copy record: "exact" exactly where its bound is 0 (spreads
+    0 and step 1), else the status its 2N-N difference and bound give; its
+    step a multiple of the tsc_step record's (the gcd only falls as the run
+    goes on), so no figure is exact while that record says a step above 1;
+    the line says "exactly" only for an exact figure."""
+    step = run.by("tsc_step")
+    final = step[0]["step"] if step else 1
+    for pc in run.by("per_copy"):
+        m, u = pc["method"], pc["unit"]
+        line = [l for l in run.lines if l.startswith(f"per_copy {m}/{pc['workload']}: ") and f" {UNIT_NAME[u]} " in l]
+        if u == "tsc_ticks":
+            check(pc["step"] >= 1 and pc["step"] % final == 0,
+                  f"{what}: {m}: step {pc['step']} is not a multiple of the TSC's step {final}", run.text)
+        else:
+            check(pc["step"] == 1, f"{what}: {m} in {u}: a counter's step is 1, not {pc['step']}", run.text)
+        bound = pc["spread"] + 2 * (pc["step"] - 1)
+        diff = abs(pc["least_min_2n"] - pc["least_min_n"])
+        want = "exact" if not bound else "below_resolution" if diff <= bound else \
+            "below_zero" if pc["least_min_2n"] < pc["least_min_n"] else "figure"
+        check(pc["status"] == want, f"{what}: {m}: 2N-N {diff} with a spread of {pc['spread']} and a step of "
+              f"{pc['step']}: {pc['status']}, expected {want}", run.text)
+        if final > 1:
+            check(pc["status"] != "exact", f"{what}: {m}: exact though the TSC moves in steps of {final}", run.text)
+        check(not line or (" exactly " in line[0]) == (want == "exact"), f"{what}: {m}: {line[0]}", run.text)
+        if want == "below_resolution" and line:
+            check(line[0].startswith(f"per_copy {m}/{pc['workload']}: below resolution: at most "),
+                  f"{what}: {m}: {line[0]}", run.text)
+
+
 def test_answer_tcg_never_exact_with_a_spread():
-    """TCG, the IMUL chain (issue 21 item 4: cpuid "0.000 per copy, exactly 0"
-    beside rdtscp's 2.210): a figure is "exact" only where the three
-    windows' minimums did not spread (their summaries' var_of_mins 0); where
-    they did, the line never says "exactly", and a difference inside the
-    spread is "below resolution" with its bound."""
+    """TCG, the README's example (code='imul rax, rax' unroll=100; issue 21
+    item 4 and issue 29 item 1: cpuid "0.000 per copy, exactly 0" beside
+    rdtscp's 2.210, and beside "the TSC moves in steps of 21 ticks"): a
+    figure is "exact" only where the three windows' minimums did not spread
+    and the TSC's step is 1; a difference inside the bound (spreads + 2 x
+    (step - 1)) is "below resolution" with its bound; the methods' figures
+    compared (issue 29 item 2). The host's clock sets TCG's TSC step: the
+    test checks the rule on whatever step the run shows."""
     rc, text = qemu("answer-imul-tcg", "q35-tcg", f"ensembles=5 samples=200 warmup=20 workloads=none "
                                                   f"code={IMUL} unroll=100 code.name=imul")
     run = expect_complete(rc, text)
+    check(run.by("per_copy"), "no per_copy record", text)
+    for pc in run.by("per_copy"):
+        spread = any(r["var_of_mins"] != 0 for r in run.by("summary", method=pc["method"], unit=pc["unit"])
+                     if r["workload"] in ("empty", "imul", "imul.2n"))
+        check(not spread or pc["spread"], f"{pc['method']}: the minimums spread, yet spread 0: {pc}", text)
+    expect_never_exact_beyond_the_clock(run, "TCG")
+    expect_section_is_records(run, "TCG")
+    expect_agreement(run, "TCG")
+
+
+def test_answer_stepped_tsc_never_exact():
+    """-icount shift=1 (two TSC ticks an instruction: the TSC moves in steps
+    of 2, deterministically), the IMUL chain: each method's 2N-N is 200
+    ticks over 100 copies with no spread, which a clock of single ticks
+    would make "2.000 exactly"; here every figure is 2.000 +- 2 x (2 - 1)
+    / 100 = 0.020, the line names the step, the tsc_step record says 2,
+    and the methods agree (issue 29 items 1 and 2; failed before: "2.000
+    TSC ticks per copy, exactly 2")."""
+    rc, text = qemu("answer-imul-step2", "q35-tcg", f"{SMALL} workloads=none code={IMUL} unroll=100 code.name=imul",
+                    extra=["-icount", "shift=1,align=off,sleep=off"])
+    run = expect_complete(rc, text)
+    check(run.one("tsc_step")["step"] == 2, f"-icount shift=1: {run.one('tsc_step')}", text)
     pcs = run.by("per_copy")
     check(pcs, "no per_copy record", text)
     for pc in pcs:
-        m, u = pc["method"], pc["unit"]
-        spread = any(r["var_of_mins"] != 0 for r in run.by("summary", method=m, unit=u)
-                     if r["workload"] in ("empty", "imul", "imul.2n"))
-        line = [l for l in run.lines if l.startswith(f"per_copy {m}/imul: ")]
-        check(line, f"{m}: no per_copy line", text)
-        if spread:
-            check(" exactly " not in line[0] and pc.get("status") != "exact" and pc.get("spread"),
-                  f"{m}: the minimums spread, yet: {line[0]}", text)
-        else:
-            check(pc.get("status") == "exact", f"{m}: no spread, yet {pc.get('status')}", text)
-        diff = abs(pc["least_min_2n"] - pc["least_min_n"])
-        want = "exact" if not pc.get("spread") else "below_resolution" if diff <= pc.get("spread") else \
-            "below_zero" if pc["least_min_2n"] < pc["least_min_n"] else "figure"
-        check(pc.get("status") == want, f"{m}: 2N-N {diff} with a spread of {pc.get('spread')}: {pc.get('status')}, "
-              f"expected {want}", text)
-        if want == "below_resolution":
-            check(line[0].startswith(f"per_copy {m}/imul: below resolution: at most "), f"{m}: {line[0]}", text)
-    expect_section_is_records(run, "TCG")
+        check(pc["status"] == "figure" and pc["per_copy"] == "2.000" and pc["step"] == 2 and pc["spread"] == 0
+              and pc["bound"] == "0.020",
+              f"{pc['method']}: a stepped TSC: {pc}", text)
+        line = [l for l in run.lines if l.startswith(f"per_copy {pc['method']}/imul: ")]
+        check(line and line[0].startswith(f"per_copy {pc['method']}/imul: 2.000 TSC ticks per copy, +- ")
+              and f"for a TSC whose every figure is a multiple of {pc['step']}: " in line[0],
+              f"{pc['method']}: {line}", text)
+    expect_never_exact_beyond_the_clock(run, "step 2")
+    expect_section_is_records(run, "step 2")
+    expect_agreement(run, "step 2")
+    check(all(a["agree"] for a in run.by("per_copy_agreement")), "step 2: equal figures disagree", text)
 
 
 def expect_faulted(run, vector, copies_say, what):
@@ -175,9 +283,10 @@ def test_answer_make_run():
     head = [i for i, l in enumerate(out) if l.startswith("make run: run complete (log: ")]
     check(head and out[head[-1] + 1].startswith("your code: workload code, N = 100 copies"),
           "make run does not end with the section", "\n".join(out[-12:]))
-    tail = out[head[-1] + 3:]
-    check([l.split()[0] for l in tail] == ["cpuid", "rdtscp"] and all(" per copy" not in l for l in tail),
-          f"the last lines are not the per-copy rows: {tail}", "\n".join(out[-12:]))
+    tail = [l for l in out[head[-1] + 3:] if not l.startswith("(net N: ")]  # the net N's flags, when any
+    check([l.split()[0] for l in tail[:-1]] == ["cpuid", "rdtscp"] and all(" per copy" not in l for l in tail)
+          and tail[-1].startswith("agreement in TSC ticks: "),
+          f"the last lines are not the per-copy rows and the methods' agreement: {tail}", "\n".join(out[-12:]))
     p = builds.make(["--no-print-directory", "run", f"RUN_LOG={BUILD}/logs/run-answer-2.log", "CODE=ud2", args],
                     capture_output=True, text=True,
                     timeout=400)
@@ -244,7 +353,8 @@ def test_answer_iso_own_code_entry_screen_and_qr():
     check(head.startswith("your code imul_latency: N = 100 copies (unroll=100 loops=0)"), f"{head!r}",
           "\n".join(lines))
     for pc in run.by("per_copy", unit="tsc_ticks"):
-        net = run.one("summary", method=pc["method"], workload="imul_latency", unit="tsc_ticks")["net_min"]
+        su = run.one("summary", method=pc["method"], workload="imul_latency", unit="tsc_ticks")
+        net = f"{su['net_min']}" + {"below_zero": "!", "below_resolution": "~"}.get(su.get("net_min_flag"), "")
         want = f"{pc['method']:<13} {net:>10} {'TSC ticks':<11} {cell(pc)}"
         check(want in joined, f"screen: no row {want!r}", "\n".join(lines))
     check(len(codes) == 1, f"{len(codes)} QR codes on the screen", "\n".join(lines))
@@ -255,6 +365,12 @@ def test_answer_iso_own_code_entry_screen_and_qr():
         want = (f"pc {pc['method']} {UNIT_LETTER[pc['unit']]} {pc['status']} {pc['per_copy'] or '-'} "
                 f"{pc['bound'] or '-'} " + (f"{pc['num']}/{pc['den']}" if pc["per_copy"] else "-"))
         check(want in got, f"QR text: no line {want!r}", body)
+    for ag in run.by("per_copy_agreement"):
+        want = (f"pa {UNIT_LETTER[ag['unit']]} {'yes' if ag['agree'] else 'no'} {ag['trusted'] or '-'}"
+                + "".join(f" {d['a']}:{d['b']}:{d['gap']}" for d in ag["disagree"]))
+        check(want in got, f"QR text: no line {want!r}", body)
+    check(any(r.startswith("agreement in TSC ticks: ") for r in joined), "screen: no agreement line",
+          "\n".join(lines))
 
 
 def test_answer_iso_faulted_code_screen_and_qr():

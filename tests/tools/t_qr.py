@@ -124,3 +124,56 @@ def test_qr_text_tsc_step_and_flags():
     check(flags == {"rdtscp": "below_zero", "cr0": "below_resolution"}, f"flags {flags}")
     bad = benchqr.parse_body(head + "w add_chain_64 -5 3\nlow measured_function z r\n" + tail)
     check(any("low" in p.text for p in bad.problems), f"a misplaced low line is not a problem: {bad.problems}")
+
+
+def test_qr_text_methods_compared():
+    """A QR text's pa lines (lib/qrtext.c; issue 29 item 2) become
+    per_copy_agreement records as the kernel's (docs/RECORDS.md): the code
+    line's workload, the methods of the unit's pc lines with a figure, agree,
+    the disagreeing pairs with their gaps, the trusted method (null for '-');
+    a pa line of another form is a problem (failed before: 'a line of kind
+    'pa', not known to this tool: ignored')."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import benchqr  # noqa: E402
+    head = ("vendor GenuineIntel\nbrand -\ncpu 6 1 2 -\nhv none\ntsc 1000000000 5 pit\ntstep 21 sure\n"
+            "size 3 50 10\nlimits 1 1\nm cpuid t 42 0 0 0 ergodic na 0\nm rdtscp t 21 0 0 0 ergodic na 0\n"
+            "w imul 0 189\ncode imul 100 100 0\n"
+            "pc cpuid t below_resolution 0.000 0.400 0/1\npc rdtscp t figure 1.890 0.400 189/100\n"
+            "pc cpuid i wrapped - - -\n")
+    tail = "rec rdtscp\nfinal bench: run complete\n"
+    log = benchqr.parse_body(head + "pa t no rdtscp cpuid:rdtscp:1.070\npa i yes -\n" + tail)
+    check(not log.problems, f"problems: {log.problems}")
+    got = [r for _, r in log.by_kind["per_copy_agreement"]]
+    check(len(got) == 2, f"{len(got)} per_copy_agreement records: {got}")
+    t, i = got
+    check({k: t[k] for k in ("rec", "workload", "unit", "methods", "agree", "disagree", "trusted")} ==
+          {"rec": "per_copy_agreement", "workload": "imul", "unit": "tsc_ticks", "methods": ["cpuid", "rdtscp"],
+           "agree": False, "disagree": [{"a": "cpuid", "b": "rdtscp", "gap": "1.070"}], "trusted": "rdtscp"}
+          and t["why"], f"the TSC ticks' record: {t}")
+    check(i["unit"] == "instructions" and i["methods"] == [] and i["agree"] and i["trusted"] is None
+          and i["disagree"] == [], f"the instructions' record: {i}")
+    bad = benchqr.parse_body(head + "pa t maybe rdtscp\npa t no rdtscp cpuid-rdtscp\n" + tail)
+    check(len([p for p in bad.problems if "'pa'" in p.text]) == 2, f"malformed pa lines: {bad.problems}")
+
+
+def test_log_agreement_checked():
+    """tools/benchlog checks a per_copy_agreement record against the per_copy
+    records of its unit (tools/benchlog/checks.py): a record that says the
+    methods agree while their intervals are apart is a problem at its line."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import benchlog  # noqa: E402
+    pcs = ['{"rec":"per_copy","method":"cpuid","workload":"imul","unit":"tsc_ticks","copies":100,'
+           '"least_min_n":4200,"least_min_2n":4200,"num":0,"den":1,"per_copy":"0.000",'
+           '"status":"below_resolution","spread":0,"bound":"0.400","step":21}',
+           '{"rec":"per_copy","method":"rdtscp","workload":"imul","unit":"tsc_ticks","copies":100,'
+           '"least_min_n":4200,"least_min_2n":4389,"num":189,"den":100,"per_copy":"1.890",'
+           '"status":"figure","spread":2,"bound":"0.420","step":21}']
+    ok = ('{"rec":"per_copy_agreement","workload":"imul","unit":"tsc_ticks","methods":["cpuid","rdtscp"],'
+          '"agree":false,"disagree":[{"a":"cpuid","b":"rdtscp","gap":"1.070"}],"trusted":"rdtscp","why":"x"}')
+    wrong = ok.replace('"agree":false,"disagree":[{"a":"cpuid","b":"rdtscp","gap":"1.070"}]',
+                       '"agree":true,"disagree":[]')
+    for rec, want in ((ok, 0), (wrong, 1)):
+        text = "\n".join(["BEGIN bench-records v1"] + pcs + [rec, "END bench-records"]) + "\n"
+        log = benchlog.parse(text)
+        probs = [p for p in log.problems if "per_copy_agreement" in p.text]
+        check(len(probs) == want, f"{'a wrong' if want else 'a right'} agreement record: {probs}")

@@ -183,9 +183,20 @@ static void test_code(void)
 			  "cf lfence #UD code 0 1\n"
 			  "cf serialize #GP init 3 0\n"
 			  "rec rdtscp\n") != NULL, "the code, pc and cf lines after the w lines:\n%s", buf);
+	/* The methods compared (issue 29): a pa line per unit after the pc lines. */
+	static const struct qrtext_pair pairs[] = { { "cpuid", "rdtscp", "1.700" }, { "cpuid", "cr0", "0.190" } };
+	static const struct qrtext_agreement pa[] = { { 't', 0, "rdtscp", pairs, 2 }, { 'i', 1, 0, 0, 0 } };
+	r.agreements = pa;
+	r.nagreements = 2;
+	qrtext_body(&r, buf, sizeof buf);
+	CHECK(strstr(buf, "pc ctr_rdpmc i wrapped - - -\n"
+			  "pa t no rdtscp cpuid:rdtscp:1.700 cpuid:cr0:0.190\n"
+			  "pa i yes -\n"
+			  "cf lfence #UD code 0 1\n") != NULL, "the pa lines after the pc lines:\n%s", buf);
 	r.code = 0;
 	qrtext_body(&r, buf, sizeof buf);
-	CHECK(strstr(buf, "\ncode ") == NULL && strstr(buf, "\npc ") == NULL, "no code=: no code or pc line");
+	CHECK(strstr(buf, "\ncode ") == NULL && strstr(buf, "\npc ") == NULL && strstr(buf, "\npa ") == NULL,
+	      "no code=: no code, pc or pa line");
 }
 
 static void test_crc(void)

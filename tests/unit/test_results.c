@@ -274,8 +274,87 @@ static void test_step(void)
 	CHECK(results_net_flag_key(NET_OK) == NULL, "no record value for a figure not flagged");
 }
 
+/* The step a per-copy figure allows for (results_step_bound): the gcd so
+ * far even before it is sure; 1 for the counters and with no figure. */
+static void test_step_bound(void)
+{
+	struct tsc_step s = { 0 };
+	CHECK_EQ_U64(results_step_bound(&s, UNIT_TSC), 1, "no figure: step 1");
+	results_step_add(&s, 42);
+	results_step_add(&s, 63);
+	CHECK_EQ_U64(results_step_bound(&s, UNIT_TSC), 21, "42 and 63: steps of 21 may be: 21");
+	CHECK_EQ_U64(results_step_bound(&s, UNIT_CYC), 1, "core cycles: 1 whatever the TSC");
+	CHECK_EQ_U64(results_step_bound(&s, UNIT_INS), 1, "instructions: 1 whatever the TSC");
+	results_step_add(&s, 100);
+	CHECK_EQ_U64(results_step_bound(&s, UNIT_TSC), 1, "a figure of 100 beside 21's multiples: 1");
+}
+
+/* Method m's per-copy figure in unit u from least minimums n and n2 over
+ * 100 copies, every window's variance of minimums var, the clock's step. */
+static void per_copy(enum method_id m, enum unit u, uint64_t n, uint64_t n2, uint64_t var, uint64_t step)
+{
+	struct workload_result e = wres(u, 30, 30), wn = wres(u, n, 30), w2 = wres(u, n2, 30);
+	e.s.var_of_mins = wn.s.var_of_mins = w2.s.var_of_mins = wide_from_u128(var);
+	results_keep_code_windows(&r, m, u, 100, &e, &wn, &w2);
+	results_per_copy(&r, m, u, step);
+}
+
+/* Methods compared (issue 29): under a TSC moving in steps of 21, cpuid's
+ * equal minimums against rdtscp's 1.890 and cr0's 1.890 with their spreads. */
+static void test_agreement(void)
+{
+	struct agreement a;
+	results_init(&r);
+	ran(METHOD_cpuid, 1, 0);
+	ran(METHOD_cr0, 1, 0);
+	ran(METHOD_rdtscp, 1, 0);
+	results_recommend(&r);
+	per_copy(METHOD_cpuid, UNIT_TSC, 4200, 4200, 0, 21);   /* [-40, 40] */
+	per_copy(METHOD_cr0, UNIT_TSC, 4200, 4389, 2025, 21);  /* 189 +- (45 + 45 + 40): [59, 319] */
+	per_copy(METHOD_rdtscp, UNIT_TSC, 4200, 4389, 1, 21);  /* 189 +- 42: [147, 231] */
+	CHECK(r.code[METHOD_cpuid].per_copy[UNIT_TSC].kind != PERCOPY_EXACT, "step 21: cpuid not exact");
+	CHECK_EQ_U64(results_agreement(&r, UNIT_TSC, &a), 3, "three methods with a figure");
+	CHECK(!a.agree, "cpuid's interval below rdtscp's: no agreement");
+	CHECK_EQ_U64(a.npairs, 2, "cpuid-cr0 and cpuid-rdtscp do not overlap; cr0-rdtscp do");
+	/* In method order: cpuid, rdtscp, ..., cr0 (bench/methods.h). */
+	int cr0 = a.pair[0].high == METHOD_cr0 ? 0 : 1, rdtscp = 1 - cr0;
+	CHECK(a.pair[cr0].low == METHOD_cpuid && a.pair[cr0].high == METHOD_cr0 && a.pair[cr0].gap_milli == 190,
+	      "cpuid below cr0 by (59 - 40)/100 = 0.190 (%d %d %llu)", a.pair[cr0].low, a.pair[cr0].high,
+	      (unsigned long long)a.pair[cr0].gap_milli);
+	CHECK(a.pair[rdtscp].low == METHOD_cpuid && a.pair[rdtscp].high == METHOD_rdtscp &&
+	      a.pair[rdtscp].gap_milli == 1070, "cpuid below rdtscp by (147 - 40)/100 = 1.070");
+	CHECK_EQ_U64(a.trusted, METHOD_rdtscp, "the recommendation trusts rdtscp");
+	CHECK(strstr(a.why, "RDTSCP is supported") != NULL, "why: the recommendation's reason");
+	CHECK_EQ_U64(results_agreement(&r, UNIT_CYC, &a), 0, "no figure in core cycles");
+	CHECK(a.agree && a.trusted == -1 && strstr(a.why, "no figure") != NULL, "core cycles: nothing trusted: %s",
+	      a.why);
+	/* Step 1: the same minimums under -icount-like windows agree when equal. */
+	results_init(&r);
+	ran(METHOD_cpuid, 1, 0);
+	ran(METHOD_rdtscp, 1, 0);
+	results_recommend(&r);
+	per_copy(METHOD_cpuid, UNIT_TSC, 4200, 4300, 0, 1);
+	per_copy(METHOD_rdtscp, UNIT_TSC, 4200, 4300, 0, 1);
+	CHECK(r.code[METHOD_cpuid].per_copy[UNIT_TSC].kind == PERCOPY_EXACT, "step 1, no spread: exact");
+	results_agreement(&r, UNIT_TSC, &a);
+	CHECK(a.agree && a.npairs == 0 && a.count == 2, "equal exact figures agree");
+	/* A faulted method and a wrapped figure are not compared; no
+	 * recommendation: nothing trusted, the reason said. */
+	results_init(&r);
+	ran(METHOD_cpuid, 1000, 1000);
+	results_recommend(&r);
+	per_copy(METHOD_cpuid, UNIT_TSC, 1ull << 63, 4300, 0, 1);
+	per_copy(METHOD_rdtscp, UNIT_TSC, 4200, 4300, 0, 1);
+	r.code[METHOD_rdtscp].faulted = 1;
+	CHECK_EQ_U64(results_agreement(&r, UNIT_TSC, &a), 0, "wrapped and faulted: no figure");
+	CHECK(a.trusted == -1 && strstr(a.why, "no method of the paper's is ergodic") != NULL, "none trusted: %s",
+	      a.why);
+}
+
 int main(void)
 {
+	test_step_bound();
+	test_agreement();
 	test_step();
 	test_units();
 	test_keep();

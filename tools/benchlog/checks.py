@@ -4,7 +4,9 @@ min; as many ensembles as its method record announced), its paper-format
 lines against its records, its summary recomputed from its ensembles with
 the paper's formulas (stats.py), each dump of raw samples against its
 ensemble record, the methods selected against those run or skipped, the end
-record's counts against the records; where and why a log stops short.
+record's counts against the records; each per_copy_agreement record
+against the per_copy records of its unit (the methods compared, the
+intervals that do not overlap); where and why a log stops short.
 
 Per-CPU runs (cpus=): every check is made per CPU; a record of another CPU
 inside a CPU's run, a series record without "cpu" there, or an apic_id that
@@ -106,6 +108,7 @@ def check(log):
         _check_dump(log, d)
     if log.end_marker_line:
         _check_methods(log)
+    _check_agreements(log)
     for kind, n in sorted(log.unknown_kinds.items()):
         log.note(None, f"{n} record(s) of kind {kind!r}, not known to this tool: ignored")
     log.problems.sort(key=lambda p: (p.line is not None, p.line or 0))
@@ -261,3 +264,47 @@ def _check_methods(log):
         if is_uint(end.get(k)) and end[k] != mine:
             log.problem(log.end_line, f"the end record says {k}={end[k]}, the records give {mine}")
 
+
+
+def per_copy_interval(rec):
+    """A per_copy record's interval as (low, high, copies): its 2N-N
+    difference -+ its bound in the unit over copies (lib/percopy.h: the
+    spreads plus 2 x (step - 1)); None for a wrapped figure or a record
+    without the figures (a kernel before "step": step 1)."""
+    n, n2, c, spread = (rec.get(k) for k in ("least_min_n", "least_min_2n", "copies", "spread"))
+    step = rec.get("step", 1)
+    if rec.get("status") == "wrapped" or not all(is_uint(v) for v in (n, n2, c, spread, step)):
+        return None
+    bound = spread + 2 * (max(step, 1) - 1)
+    return n2 - n - bound, n2 - n + bound, max(c, 1)
+
+
+def _check_agreements(log):
+    """Each per_copy_agreement record (bench/coderesult.c) names the
+    methods with a figure in its unit (the per_copy records of its CPU, not
+    wrapped), says they agree exactly when no two intervals are apart, and
+    names as disagreeing exactly the pairs whose intervals do not overlap."""
+    for no, rec in log.by_kind.get("per_copy_agreement", []):
+        unit, cpu = rec.get("unit"), rec.get("cpu")
+        pcs = {r.get("method"): r for _, r in log.by_kind.get("per_copy", [])
+               if r.get("unit") == unit and r.get("cpu") == cpu and r.get("status") != "wrapped"}
+        names = rec.get("methods") or []
+        if sorted(names) != sorted(pcs):
+            log.problem(no, f"per_copy_agreement in {unit} names methods {names}, the per_copy records "
+                            f"give figures by {sorted(pcs)}")
+            continue
+        if any(per_copy_interval(pcs[m]) is None for m in names):
+            continue  # figures the record does not give (a QR text, an older kernel): nothing to recompute
+        apart = set()
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                ia, ib = per_copy_interval(pcs[a]), per_copy_interval(pcs[b])
+                if ia and ib and ia[2] == ib[2] and (ia[1] < ib[0] or ib[1] < ia[0]):
+                    apart.add(frozenset((a, b)))
+        said = {frozenset((d.get("a"), d.get("b"))) for d in rec.get("disagree") or []}
+        if said != apart or rec.get("agree") != (not apart):
+            log.problem(no, f"per_copy_agreement in {unit}: agree {rec.get('agree')} with pairs "
+                            f"{sorted(sorted(p) for p in said)}, the per_copy records' intervals are apart "
+                            f"for {sorted(sorted(p) for p in apart)}")
+        if rec.get("trusted") is not None and rec.get("trusted") not in names:
+            log.problem(no, f"per_copy_agreement in {unit} trusts {rec.get('trusted')}, which has no figure")
