@@ -29,6 +29,10 @@ void exit_set_after(int how);
  * (the run's driver shows the QR code's pages: kernel/qr.h qr_hold) before
  * halt_forever. */
 void exit_begin(int code);
+/* The longest line exit_begin prints on a screen that stays (the halt
+ * line, 75 characters): the end screen leaves it a row (bench/screen.c,
+ * kernel/qr.h qr_show's after[]). */
+#define EXIT_HALT_LINE_MAX 80
 
 /* bench_exit - exit_begin(code), then halt forever. Never returns. */
 __attribute__((noreturn)) void bench_exit(int code);

@@ -120,6 +120,19 @@ def wrapped_rows(output, cols):
     return rows
 
 
+def unwrapped(lines):
+    """The screen's lines with the rows of a wrapped line joined back
+    (bench/screen.c screen_put: the rows after the first start with two
+    spaces, the break at a space)."""
+    out = []
+    for l in lines:
+        if l.startswith("  ") and out:
+            out[-1] += " " + l.strip()
+        else:
+            out.append(l)
+    return out
+
+
 def vga_text(path):
     """The text of an 80x25 VGA text buffer saved by pmemsave (4000 bytes)."""
     with open(path, "rb") as f:
