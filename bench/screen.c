@@ -343,7 +343,7 @@ static void per_cpu_section(const struct screen_cpus *cpus, int by, int rows_use
 			screen_put(line);
 			break;
 		}
-		k = fmt_format(line, sizeof line, "%-20.20s", workload_at(i)->name);
+		k = fmt_format(line, sizeof line, "%-20s", workload_at(i)->name); /* a longer name: wider, not cut */
 		for (int c = 0; c < n; c++) {
 			int has = (cr[c]->net_units[by][i] >> UNIT_TSC) & 1;
 			k += fmt_format(line + k, sizeof line - (size_t)k, " %9s",
@@ -532,7 +532,7 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 			char nsb[16];
 			int has_tsc = (r->net_units[by][i] >> UNIT_TSC) & 1;
 			int64_t ticks = r->net_in[by][i][UNIT_TSC];
-			int n = fmt_format(line, sizeof line, "%-24.24s %10s %9s", workload_at(i)->name,
+			int n = fmt_format(line, sizeof line, "%-24s %10s %9s", workload_at(i)->name, /* wider, not cut */
 				       has_tsc ? summary_net_cell(a, sizeof a, ticks, UNIT_TSC, 10, &marks) : "-",
 				       has_tsc ? ns_of(nsb, sizeof nsb, ticks) : "-");
 			if (cnt >= 0) {
@@ -543,8 +543,7 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 					   hi ? summary_net_cell(e, sizeof e, r->net_in[cnt][i][UNIT_INS], UNIT_INS, 12,
 								 &marks) : "-");
 			}
-			kprintf("%s\n", line);
-			rows_used++;
+			rows_used += screen_put(line);
 			shown++;
 		}
 		screen_note(marks);

@@ -23,6 +23,8 @@ log"; its run-ID line says "(the serial log's and the QR code's too)".
 import os
 import re
 
+import builds
+
 from qemu import BUILD, LOGS, check
 from screen import HALTED, Machine, end_screen, read_ppm, unwrapped
 from t_bootpaths import expect_complete_halted, grub_iso, grub_test_iso
@@ -197,3 +199,29 @@ def test_end_screen_no_serial_1920x1080_every_workload():
     run_id = [l for l in rows if l.startswith("run ID ")]
     check(len(run_id) == 1 and run_id[0].endswith(" (the QR code's too)"),
           f"the run-ID line of a screen-only run: {run_id}", screen)
+
+
+def test_end_screen_vga_text_note_wraps():
+    """VGA text (80 columns), -icount shift=2 (the TSC moves in steps of 4
+    ticks: one instruction, 4 ns of virtual time) and a workload of no
+    instruction (tests/boot/wl_empty_test.c: net 0, below the resolution):
+    the note under the nets, longer than a row, wraps whole ("... : not
+    durations"), where f48dabb cut it at 79 characters."""
+    name = "end-screen-note"
+    elf32 = os.path.join(builds.variant("wl-empty", "tests/boot/wl_empty_test.c"), "bench32.elf")
+    with Machine(name, append="ensembles=3 samples=200 warmup=10 methods=rdtscp "
+                 "workloads=empty_body,measured_function", image=elf32,
+                 args=["-icount", "shift=2,align=off,sleep=off"]) as m:
+        m.wait_for(HALTED, m.serial_text, m.timeout)
+        m.wait_halted(60)
+        lines = m.vga_text()
+        text = m.serial_text()
+    run = expect_complete_halted(text)
+    step = run.by("tsc_step")
+    check(step and step[-1]["step"] > 1, f"the TSC does not move in steps under -icount shift=2: {step}", text)
+    screen = "\n".join(lines)
+    check(any(l.startswith("empty_body ") and l.split()[1] == "0~" for l in lines),
+          "no row 'empty_body 0~' (net 0, below the resolution) on the screen", screen)
+    note = [l for l in unwrapped(lines) if re.match(r"TSC (moves|may move) in steps of 4 ticks; ", l)]
+    check(len(note) == 1 and len(note[0]) > 80 and note[0].endswith(": not durations"),
+          f"the note under the nets is not whole: {note}", screen)
