@@ -26,68 +26,12 @@ import re
 import builds
 
 from qemu import BUILD, LOGS, check
-from screen import HALTED, Machine, end_screen, read_ppm, unwrapped
+from screen import HALTED, Machine, end_screen, quiet_zones, unwrapped
 from t_bootpaths import expect_complete_halted, grub_iso, grub_test_iso
 from t_qr import join_parts, zbar
 
 # QEMU's standard VGA in 1920x1080 (t_screen_progress.py): OVMF's GOP mode.
 VGA_1920 = ["-vga", "none", "-device", "VGA,xres=1920,yres=1080"]
-WHITE, BLACK = 0xFF, 0x00  # kernel/qr.c LIGHT, DARK; the text is 0xC0 on 0x00
-QUIET = 4  # modules (ISO/IEC 18004:2015 9.1; docs/SCREEN.md)
-
-
-def quiet_zones(path):
-    """The QR codes drawn on the screen dump path, each checked: a white
-    square (kernel/qr.c draws code and quiet zone on the text's cell grid:
-    x a multiple of 8, y of 16) whose 4-module border is white only and
-    whose every pixel is white or black (no text cell, which is 0xC0 grey
-    on black). Returns [(x, y, side in pixels, module in pixels)]; an
-    AssertionError names the first pixel that breaks the rule."""
-    w, h, rgb = read_ppm(path)
-
-    def white(x, y):
-        o = 3 * (y * w + x)
-        return rgb[o:o + 3] == b"\xff\xff\xff"
-
-    found = []
-    for y in range(0, h, 16):
-        for x in range(0, w, 8):
-            if not white(x, y) or (x and white(x - 1, y)) or (y and white(x, y - 1)):
-                continue
-            if any(fx <= x < fx + s and fy <= y < fy + s for fx, fy, s, _ in found):
-                continue
-            side = 0
-            while x + side < w and white(x + side, y):
-                side += 1
-            down = 0
-            while y + down < h and white(x, y + down):
-                down += 1
-            if side < 29 * 3 or down != side:  # a version 1 code at 3 pixels a module, with its zone
-                continue
-            d = 0
-            while d < side and white(x + d, y + d):
-                d += 1
-            check(d % QUIET == 0 and 3 <= d // QUIET <= 8,
-                  f"{path}: the white square at ({x}, {y}), {side} pixels: its first dark pixel on the "
-                  f"diagonal {d} pixels in, not 4 modules of 3 to 8 pixels")
-            k = d // QUIET
-            n = side // k - 2 * QUIET
-            check(side % k == 0 and n % 4 == 1 and 21 <= n <= 177,
-                  f"{path}: the square at ({x}, {y}): {side} pixels at {k} a module is no QR code's size")
-            for yy in range(y, y + side):
-                row = rgb[3 * (yy * w + x):3 * (yy * w + x + side)]
-                inner = QUIET * k <= yy - y < side - QUIET * k
-                band = row if not inner else row[:3 * QUIET * k] + row[-3 * QUIET * k:]
-                bad = band.translate(None, b"\xff")
-                if bad:
-                    at = next(i for i in range(0, len(band), 3) if band[i:i + 3] != b"\xff\xff\xff") // 3
-                    at = at if not inner or at < QUIET * k else at + n * k
-                    raise AssertionError(f"{path}: the quiet zone of the code at ({x}, {y}) is drawn on: "
-                                         f"pixel ({x + at}, {yy}) is not white")
-                check(not row.translate(None, b"\xff\x00"),
-                      f"{path}: a pixel of the code at ({x}, {y}), row {yy}, is neither white nor black (text)")
-            found.append((x, y, side, k))
-    return found
 
 
 def uefi_save_line(name, xres, yres, args):
