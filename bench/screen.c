@@ -8,6 +8,8 @@
 #include "../kernel/clocks.h"
 #include "../kernel/console.h"
 #include "../kernel/cpu.h"
+#include "../kernel/efi.h"
+#include "../kernel/exit.h"
 #include "../kernel/qr.h"
 #include "../kernel/quiet.h"
 #include "../kernel/runid.h"
@@ -90,7 +92,7 @@ static void qr_code_lines(const struct bench_results *res, struct qrtext_run *q)
  * compact text (lib/qrtext.h) of the figures the summary shows and more:
  * every unit of every method's offset and every workload's net. */
 static void screen_qr(const struct config *cfg, const struct cpu_info *cpu, const struct bench_results *res, const char *final_line,
-		      int has_ucode, uint64_t ucode)
+		      int has_ucode, uint64_t ucode, const int *after, int nafter)
 {
 	const struct run_totals *t = &res->totals;
 	const struct tsc_rate *rate = clocks_tsc_rate();
@@ -170,12 +172,95 @@ static void screen_qr(const struct config *cfg, const struct cpu_info *cpu, cons
 		kprintf("qr: no QR code of the results: their text is longer than %u bytes\n",
 			(unsigned)sizeof body);
 	else
-		qr_show(body, (size_t)n, clocks_tsc_rate()->hz);
+		qr_show(body, (size_t)n, clocks_tsc_rate()->hz, after, nafter);
 }
 
-/* Rows of an 80x25 text screen the summary may use: the final line takes
- * two and the halt line one. */
-#define SCREEN_SUMMARY_ROWS 22
+/* The summary's text is as wide as the screen, up to SCREEN_TEXT_COLS
+ * columns: the rest of a wide framebuffer holds the QR code beside it. */
+#define SCREEN_TEXT_COLS 132
+
+/* line on the screen, wrapped at its width (at a space where one is in
+ * the row's second half; rows after the first indented by two spaces)
+ * rather than cut: the rows it took (print 0: the rows it would take,
+ * nothing printed). */
+static int screen_wrap(const char *line, int print)
+{
+	int cols = console_screen_cols(), rows = 0, indent = 0;
+	cols = cols < 20 ? 80 : cols > SCREEN_TEXT_COLS ? SCREEN_TEXT_COLS : cols;
+	for (;;) {
+		int n = 0, room = cols - indent;
+		while (line[n] && n < room)
+			n++;
+		int cut = n;
+		if (line[n]) /* more to come: end this row at its last space */
+			for (int k = n; k > room / 2; k--)
+				if (line[k] == ' ') {
+					cut = k;
+					break;
+				}
+		if (print)
+			kprintf("%*s%.*s\n", indent, "", cut, line);
+		rows++;
+		line += cut;
+		while (*line == ' ')
+			line++;
+		if (!*line)
+			return rows;
+		indent = 2;
+	}
+}
+
+static int screen_put(const char *line)
+{
+	return screen_wrap(line, 1);
+}
+
+/* Rows of a line of chars characters that the console wraps at cols
+ * columns (kernel/console.h: at the last column, not at a space). */
+static int console_rows(int chars, int cols)
+{
+	return chars <= cols ? 1 : (chars + cols - 1) / cols;
+}
+
+/* The lines the console prints below the end screen after it, their
+ * longest lengths in characters into chars[0..1]: under UEFI with save=
+ * on the save: line (kernel/efi.h), then the halt line (kernel/exit.h).
+ * Returns how many. */
+static int after_lines(const struct config *cfg, int *chars)
+{
+	int n = 0;
+	if (efi_booted() && cfg->save)
+		chars[n++] = EFI_SAVE_LINE_MAX;
+	chars[n++] = EXIT_HALT_LINE_MAX;
+	return n;
+}
+
+/* The rows the summary may fill above its final line: every row of the
+ * screen (25 without one) but those of the final line, of the lines after
+ * it (after_lines, wrapped at the summary's width) and the cursor's row
+ * below them, so that nothing scrolls the summary's first rows away. */
+static int summary_rows(const struct config *cfg, const char *final_line)
+{
+	int rows = console_screen_rows(), cols = console_screen_cols(), chars[2];
+	if (!rows || !cols)
+		rows = 25, cols = 80;
+	int width = cols > SCREEN_TEXT_COLS ? SCREEN_TEXT_COLS : cols;
+	int n = after_lines(cfg, chars);
+	rows -= console_rows((int)strlen(final_line), cols);
+	for (int i = 0; i < n; i++)
+		rows -= console_rows(chars[i], width);
+	return rows - 1; /* the cursor's row below the last line: a newline on the last row scrolls */
+}
+
+/* Where the rest of what the screen cannot show is: the serial log when a
+ * serial port has it, the QR code when a framebuffer shows it (the QR
+ * text carries every workload's net: lib/qrtext.h). */
+static const char *elsewhere(void)
+{
+	int serial = console_serial_baud() != 0, qr = console_framebuffer();
+	return serial && qr ? "see the serial log or the QR code" : serial ? "see the serial log"
+		: qr ? "see the QR code, which carries them" : "not shown (no serial port, no QR code on VGA text)";
+}
 
 /* Whether the screen needs its note line (screen_note): a net of a
  * measured unit of any of the n runs cr[] is flagged, or the TSC moves in
@@ -196,38 +281,56 @@ static int note_needed(const struct bench_results *const *cr, int n)
 	return 0;
 }
 
-/* The note under the nets: what their marks mean (summary_net_legend) and
- * the TSC's step; nothing when neither applies. */
-static void screen_note(unsigned marks)
+/* The note under the nets into line: what their marks mean
+ * (summary_net_legend) and the TSC's step; 0 when neither applies. */
+static const char *note_text(char *line, size_t size, unsigned marks)
 {
-	char line[160], legend[128];
+	char legend[128];
 	int sure;
 	uint64_t step = results_step(report_tsc_step(), &sure);
 	summary_net_legend(legend, sizeof legend, marks);
 	if (!step && !marks)
-		return;
+		return 0;
 	if (step)
-		fmt_format(line, sizeof line, "TSC %s in steps of %llu ticks%s%s", sure ? "moves" : "may move",
+		fmt_format(line, size, "TSC %s in steps of %llu ticks%s%s", sure ? "moves" : "may move",
 			   (unsigned long long)step, marks ? "; " : "", legend);
 	else
-		fmt_format(line, sizeof line, "%s", legend);
-	kprintf("%.79s\n", line);
+		fmt_format(line, size, "%s", legend);
+	return line;
+}
+
+/* The rows the note takes at most (every mark), 0 when note_needed says
+ * none. */
+static int note_rows(int needed)
+{
+	char line[192];
+	return needed && note_text(line, sizeof line, ~0u) ? screen_wrap(line, 0) : 0;
+}
+
+/* The note under the nets (note_text), wrapped; nothing when it is empty. */
+static void screen_note(unsigned marks)
+{
+	char line[192];
+	if (note_text(line, sizeof line, marks))
+		screen_put(line);
 }
 
 /* The screen's per-CPU section (cpus= other than boot): each workload's
  * net least minimum in TSC ticks by method by on each CPU measured, as
  * many CPUs as fit in 80 columns (P-cores marked P, E-cores E), as many
- * workloads as fit in the rows left. */
-static void per_cpu_section(const struct screen_cpus *cpus, int by, int rows_used, int note)
+ * workloads as fit in the rows left (rows_used of budget, the note's rows
+ * left out of budget). The QR code carries the first CPU's only. */
+static void per_cpu_section(const struct screen_cpus *cpus, int by, int rows_used, int budget)
 {
 	unsigned marks = 0;
 	const struct bench_results *const *cr = cpus->r;
 	const int *number = cpus->number;
 	const uint8_t *type = cpus->type;
-	int n = cpus->n;
+	int n = cpus->n, serial = console_serial_baud() != 0;
 	char line[160], v[24];
-	kprintf("net of the offset (least minimum) by %s, TSC ticks, per CPU%s\n", methods[by].name,
-		n == SCREEN_CPUS_MAX ? " (the first 6; all: serial log)" : "");
+	fmt_format(line, sizeof line, "net of the offset (least minimum) by %s, TSC ticks, per CPU%s", methods[by].name,
+		   n < SCREEN_CPUS_MAX ? "" : serial ? " (the first 6; all: serial log)" : " (the first 6)");
+	rows_used += screen_put(line);
 	int k = fmt_format(line, sizeof line, "%-20s", "workload");
 	for (int c = 0; c < n; c++) {
 		char head[16];
@@ -235,59 +338,36 @@ static void per_cpu_section(const struct screen_cpus *cpus, int by, int rows_use
 			   cpus_core_is_p(type[c]) ? " P" : cpus_core_is_e(type[c]) ? " E" : "");
 		k += fmt_format(line + k, sizeof line - (size_t)k, " %9s", head);
 	}
-	kprintf("%.79s\n", line);
-	rows_used += 2;
+	rows_used += screen_put(line);
+	int total = 0, shown = 0;
+	for (int i = 0; i < workload_count(); i++)
+		total += results_has_net(cr[0], by, i);
 	for (int i = 0; i < workload_count(); i++) {
 		if (!results_has_net(cr[0], by, i))
 			continue;
-		if (rows_used >= SCREEN_SUMMARY_ROWS - 1 - note) {
-			kprintf("... more workloads: see the serial log\n");
+		if (budget - rows_used <= 1 && total - shown > 1) {
+			if (serial)
+				fmt_format(line, sizeof line, "... and %d more workloads: see the serial log", total - shown);
+			else if (console_framebuffer())
+				fmt_format(line, sizeof line, "... and %d more workloads: the QR code has CPU %d's",
+					   total - shown, number[0]);
+			else
+				fmt_format(line, sizeof line, "... and %d more workloads: not shown (no serial port)",
+					   total - shown);
+			screen_put(line);
 			break;
 		}
-		k = fmt_format(line, sizeof line, "%-20.20s", workload_at(i)->name);
+		k = fmt_format(line, sizeof line, "%-20s", workload_at(i)->name); /* a longer name: wider, not cut */
 		for (int c = 0; c < n; c++) {
 			int has = (cr[c]->net_units[by][i] >> UNIT_TSC) & 1;
 			k += fmt_format(line + k, sizeof line - (size_t)k, " %9s",
 					has ? summary_net_cell(v, sizeof v, cr[c]->net_in[by][i][UNIT_TSC], UNIT_TSC, 9,
 							       &marks) : "-");
 		}
-		kprintf("%.79s\n", line);
-		rows_used++;
+		rows_used += screen_put(line);
+		shown++;
 	}
 	screen_note(marks);
-}
-
-/* The summary's text is as wide as the screen, up to SCREEN_TEXT_COLS
- * columns: the rest of a wide framebuffer holds the QR code beside it. */
-#define SCREEN_TEXT_COLS 132
-
-/* line on the screen, wrapped at its width (at a space where one is in
- * the row's second half; rows after the first indented by two spaces)
- * rather than cut: the rows it took. */
-static int screen_put(const char *line)
-{
-	int cols = console_screen_cols(), rows = 0, indent = 0;
-	cols = cols < 20 ? 80 : cols > SCREEN_TEXT_COLS ? SCREEN_TEXT_COLS : cols;
-	for (;;) {
-		int n = 0, room = cols - indent;
-		while (line[n] && n < room)
-			n++;
-		int cut = n;
-		if (line[n]) /* more to come: end this row at its last space */
-			for (int k = n; k > room / 2; k--)
-				if (line[k] == ' ') {
-					cut = k;
-					break;
-				}
-		kprintf("%*s%.*s\n", indent, "", cut, line);
-		rows++;
-		line += cut;
-		while (*line == ' ')
-			line++;
-		if (!*line)
-			return rows;
-		indent = 2;
-	}
 }
 
 /* The methods skipped, named; with the reasons (method_unavailable's
@@ -378,7 +458,7 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 	const struct method_row *rows = r->rows;
 	uint64_t tsc_hz = clocks_tsc_rate()->hz;
 	char line[160], a[24], b[WIDE_DEC_SIZE], c[WIDE_DEC_SIZE], d[WIDE_DEC_SIZE], e[24];
-	int rows_used = 0;
+	int rows_used = 0, budget = summary_rows(cfg, final_line);
 	console_set_serial(0);
 	console_screen_clear();
 
@@ -406,8 +486,11 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 		   (unsigned long long)nmis,
 		   cpu->hypervisor ? "; hypervisor " : "", cpu->hypervisor ? cpu->hv_vendor : "");
 	rows_used += 1 + screen_put(line);
-	kprintf("run ID %s (the serial log's and the QR code's too)\n", runid_text());
-	rows_used++;
+	int serial = console_serial_baud() != 0, qr = console_framebuffer();
+	fmt_format(line, sizeof line, "run ID %s%s", runid_text(),
+		   serial && qr ? " (the serial log's and the QR code's too)" : serial ? " (the serial log's too)"
+		   : qr ? " (the QR code's too)" : "");
+	rows_used += screen_put(line);
 
 	/* The methods: the empty window (paper 4 steps 1-2). */
 	if (t->methods_run) {
@@ -446,9 +529,9 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 	for (int i = 0; by >= 0 && i < workload_count(); i++)
 		wl_total += results_has_net(r, by, i);
 	if (wl_total && cpus && cpus->active) {
-		per_cpu_section(cpus, by, rows_used, note_needed(cpus->r, cpus->n));
+		per_cpu_section(cpus, by, rows_used, budget - note_rows(note_needed(cpus->r, cpus->n)));
 	} else if (wl_total) {
-		int note = note_needed(&r, 1);
+		int room = budget - note_rows(note_needed(&r, 1));
 		unsigned marks = 0;
 		/* Core cycles and instructions: from the same windows when the
 		 * counters were read beside the method, else from a counter
@@ -466,14 +549,15 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 		for (int i = 0; i < workload_count(); i++) {
 			if (!r->net_units[by][i])
 				continue;
-			if (rows_used >= SCREEN_SUMMARY_ROWS - 1 - note && shown + 1 < wl_total) {
-				kprintf("... and %d more workloads: see the serial log\n", wl_total - shown);
+			if (room - rows_used <= 1 && wl_total - shown > 1) {
+				fmt_format(line, sizeof line, "... and %d more workloads: %s", wl_total - shown, elsewhere());
+				screen_put(line);
 				break;
 			}
 			char nsb[16];
 			int has_tsc = (r->net_units[by][i] >> UNIT_TSC) & 1;
 			int64_t ticks = r->net_in[by][i][UNIT_TSC];
-			int n = fmt_format(line, sizeof line, "%-24.24s %10s %9s", workload_at(i)->name,
+			int n = fmt_format(line, sizeof line, "%-24s %10s %9s", workload_at(i)->name, /* wider, not cut */
 				       has_tsc ? summary_net_cell(a, sizeof a, ticks, UNIT_TSC, 10, &marks) : "-",
 				       has_tsc ? ns_of(nsb, sizeof nsb, ticks) : "-");
 			if (cnt >= 0) {
@@ -484,13 +568,13 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 					   hi ? summary_net_cell(e, sizeof e, r->net_in[cnt][i][UNIT_INS], UNIT_INS, 12,
 								 &marks) : "-");
 			}
-			kprintf("%s\n", line);
-			rows_used++;
+			rows_used += screen_put(line);
 			shown++;
 		}
 		screen_note(marks);
 	}
 	kprintf("%s\n", final_line);
-	screen_qr(cfg, cpu, r, final_line, has_ucode, ucode);
+	int after[2], nafter = after_lines(cfg, after);
+	screen_qr(cfg, cpu, r, final_line, has_ucode, ucode, after, nafter);
 	console_set_serial(1);
 }

@@ -87,5 +87,11 @@ void efi_save_before_final(int save);
  * tests only) the firmware's watchdog armed for that many seconds before
  * the write, as if the kernel had left it on. */
 void efi_save_log(int save, const char *run_id, uint64_t test_watchdog_s);
+/* The longest save: line efi_save_log prints, in characters, with room
+ * to spare: "NOT written" with its longest step (66), byte (36), status
+ * (25), meaning (75) and partial-file note (34) is 328; the others are
+ * shorter. The end screen leaves the line its rows (bench/screen.c,
+ * kernel/qr.h qr_show's after[]). */
+#define EFI_SAVE_LINE_MAX 360
 
 #endif

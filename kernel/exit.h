@@ -52,6 +52,11 @@ void exit_set_abort_save(void (*fn)(void));
  * says (exit_set_stage: "run aborted: nothing measured", ...), never
  * "final". */
 void exit_begin(int code);
+/* The halt line after a complete run, the one printed below the end
+ * screen (75 characters): the end screen leaves it a row (bench/screen.c,
+ * kernel/qr.h qr_show's after[]). The longer lines of an aborted run or a
+ * failed end follow no end screen, or one the QR encoder did not draw. */
+#define EXIT_HALT_LINE_MAX 80
 
 /* bench_exit - the abort save (exit_set_abort_save) when code is
  * EXIT_FAILURE_CODE, then exit_begin(code), then halt forever. Never

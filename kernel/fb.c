@@ -158,6 +158,7 @@ void fb_clear(void)
 		for (int c = 0; c < FB_MAX_COLS; c++)
 			text[r][c] = shown[r][c] = ' ';
 	text_cursor_home(&fb.cur);
+	text_cursor_keep_out(&fb.cur, 0, 0, 0);
 }
 
 /* The text cursor's callbacks: the text copy changes, flush draws it. */
@@ -213,6 +214,11 @@ uint32_t fb_height(void)
 int fb_cursor_row(void)
 {
 	return fb.cur.row;
+}
+
+void fb_keep_out(int row0, int row1, int cols)
+{
+	text_cursor_keep_out(&fb.cur, row0, row1, cols);
 }
 
 void fb_goto(int row, int col)

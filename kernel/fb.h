@@ -58,6 +58,12 @@ uint32_t fb_height(void);
 int fb_cursor_row(void);
 int fb_row_extent(int r);
 
+/* fb_keep_out - from here on text rows row0..row1 end at column cols
+ * (lib/textcursor.h text_cursor_keep_out): what is written there wraps
+ * left of the picture drawn right of it (the QR code beside the end
+ * screen, kernel/qr.c). cols 0: none; fb_clear ends it. */
+void fb_keep_out(int row0, int row1, int cols);
+
 /* fb_goto - the next character to text row row, column col (clamped to
  * the screen): for rows rewritten in place (kernel/console.h
  * console_area_open). */

@@ -51,7 +51,6 @@
 #define LIGHT 0xFF  /* the light modules and the quiet zone: white */
 #define DARK 0x00   /* the dark modules: black */
 #define QUIET 4     /* modules of quiet zone on each side (ISO/IEC 18004:2015 9.1) */
-#define HALT_COLS 80 /* the halt line kernel/exit.c prints after the summary */
 
 /* --- what libqrcodegen.a needs ----------------------------------------- */
 
@@ -152,19 +151,40 @@ static void caption(int i, uint32_t x, uint32_t y, const char *more)
 	fb_draw_string(x, y, s);
 }
 
-/* Whether pixels [x, x+w) x [y, y+h) are clear of the text: of every text
- * row they overlap, and of the halt line's row below the cursor. */
+/* The lines the console prints below the text after the codes are drawn
+ * (qr_show's after[]): their lengths in characters. */
+static const int *after_chars;
+static int after_count;
+
+/* Whether codes drawn at pixels [x, x+w) x [y, y+h) leave their quiet
+ * zones clear of text, now and after: every text row they overlap ends at
+ * least 2 x MARGIN pixels left of x (what is there), and the lines still
+ * to come, wrapped there where they pass beside the codes (fb_keep_out),
+ * fit below the cursor without scrolling the screen (a scroll would move
+ * the text below the codes up into their rows). */
 static int clear_of_text(uint32_t x, uint32_t y, uint32_t w, uint32_t h)
 {
-	if (x + w > fb_width() || y + h > fb_height())
+	if (x + w > fb_width() || y + h > fb_height() || x < 2 * MARGIN + FONT_WIDTH)
 		return 0;
-	int halt = fb_cursor_row();
-	for (int r = (int)(y / FONT_HEIGHT); r <= (int)((y + h - 1) / FONT_HEIGHT); r++) {
-		int cols = r == halt ? HALT_COLS : fb_row_extent(r);
-		if (r <= halt && (uint32_t)cols * FONT_WIDTH + MARGIN > x)
+	int keep = (int)((x - 2 * MARGIN) / FONT_WIDTH), row = fb_cursor_row();
+	int r0 = (int)(y / FONT_HEIGHT), r1 = (int)((y + h - 1) / FONT_HEIGHT);
+	for (int r = r0; r <= r1 && r <= row; r++)
+		if (fb_row_extent(r) > keep)
 			return 0;
+	for (int i = 0; i < after_count; i++) {
+		int left = after_chars[i];
+		do /* a line of exactly a row's width takes one row */
+			left -= row >= r0 && row <= r1 ? keep : fb_cols();
+		while (++row, left > 0);
 	}
-	return 1;
+	return row < fb_rows();
+}
+
+/* The text rows of codes drawn at pixels [x, x+w) x [y, y+h) end left of
+ * them (the lines still to come wrap there: clear_of_text). */
+static void keep_text_out(uint32_t x, uint32_t y, uint32_t h)
+{
+	fb_keep_out((int)(y / FONT_HEIGHT), (int)((y + h - 1) / FONT_HEIGHT), (int)((x - 2 * MARGIN) / FONT_WIDTH));
 }
 
 /* All codes side by side beside or below the text, at the largest scale
@@ -186,8 +206,9 @@ static int draw_beside(void)
 		uint32_t x = (W - w - MARGIN) & ~(uint32_t)(FONT_WIDTH - 1);
 		uint32_t ys[2] = { FONT_HEIGHT, (H - h - MARGIN) & ~(uint32_t)(FONT_HEIGHT - 1) };
 		for (int c = 0; c < 2; c++) {
-			if (!clear_of_text(x - MARGIN, ys[c], w + MARGIN, h))
+			if (!clear_of_text(x, ys[c], w, h))
 				continue;
+			keep_text_out(x, ys[c], h);
 			for (int i = 0; i < nparts; i++) {
 				if (cap)
 					caption(i, x, ys[c], "");
@@ -236,10 +257,12 @@ static void say(const char *why)
 	kprintf("qr: no QR code of the results: %s\n", why);
 }
 
-int qr_show(const char *body, size_t len, uint64_t tsc_hz)
+int qr_show(const char *body, size_t len, uint64_t tsc_hz, const int *after, int nafter)
 {
 	static char part[QRTEXT_PART_MAX];
 	nparts = paged = 0;
+	after_chars = after;
+	after_count = nafter;
 	page_tsc_hz = tsc_hz;
 	if (!console_framebuffer())
 		return 0;

@@ -20,15 +20,21 @@
 
 /* qr_show - encode body[0..len-1] (qrtext_body) and draw it on the
  * framebuffer beside or below the text already there (the one-screen
- * summary, its final line and a row for the halt line). The parts are the
+ * summary and its final line), its 4-module quiet zones (and the MARGIN
+ * pixels around them) clear of text: of the rows there, and of the nafter
+ * lines the console prints after it (after[i] characters each, at most:
+ * under UEFI the save: line, then the halt line), which wrap left of the
+ * codes where they pass beside them (fb_keep_out) and must fit below the
+ * cursor without scrolling the screen. The parts are the
  * fewest whose codes fit the screen at QR_MIN_SCALE pixels a module (one
  * when the body fits a version 40-M code and the screen holds it). When
  * they do not all fit beside the text, each is given a page of its own
  * that qr_hold shows in turn. Without a framebuffer (VGA text, no screen)
  * nothing is done; a failure is one line on the screen saying why.
  * tsc_hz: the TSC rate in Hz that times qr_hold's pages (0: unknown, 3 GHz
- * assumed). Returns the number of parts drawn or paged, 0 when none. */
-int qr_show(const char *body, size_t len, uint64_t tsc_hz);
+ * assumed). Returns the
+ * number of parts drawn or paged, 0 when none. */
+int qr_show(const char *body, size_t len, uint64_t tsc_hz, const int *after, int nafter);
 
 /* qr_hold - at the end of the run, before halting (the driver calls it
  * between exit_begin and halt_forever, kernel/exit.h):

@@ -12,7 +12,8 @@ How the screen is read, exactly and without OCR:
     glyph exactly or none (the font's glyphs all differ: tools/mkfont.py
     checks).
 Both give the screen as lines of text, which the tests search for the run's
-final line.
+final line. The QR codes on a screendump are found as white squares and
+their 4-module quiet zones checked pixel by pixel (quiet_zones).
 
 The kernel writes the screen and then, under QEMU with isa-debug-exit, makes
 QEMU exit: the screen is gone before anyone can read it. A run whose screen
@@ -31,7 +32,7 @@ import subprocess
 import time
 
 import machines
-from qemu import ROOT, machine_flags, run_files, tail
+from qemu import ROOT, check, machine_flags, run_files, tail
 
 FONT_C = os.path.join(ROOT, "kernel", "font.c")
 HALTED = "bench: halted;"
@@ -104,6 +105,66 @@ def framebuffer_text(path, font=None):
     return lines
 
 
+QUIET = 4  # modules of quiet zone around a QR code (ISO/IEC 18004:2015 9.1; docs/SCREEN.md)
+
+
+def quiet_zones(path):
+    """The QR codes drawn on the screen dump path (kernel/qr.c: beside the
+    summary or on pages of their own), each checked: a white square whose
+    4-module border is white only and whose every pixel is white or black
+    (no text cell, which is 0xC0 grey on black). Returns [(x, y, side in
+    pixels, module in pixels)] of the squares found, whose top left corner
+    must be intact to be found; an AssertionError names the first pixel
+    that breaks the rule."""
+    w, h, rgb = read_ppm(path)
+
+    def white(x, y):
+        o = 3 * (y * w + x)
+        return rgb[o:o + 3] == b"\xff\xff\xff"
+
+    found = []
+    runs = re.compile(rb"(?:\xff\xff\xff)+")  # the screen's pixels are 00, C0 or FF triples: aligned
+    for y in range(h):
+        for run in runs.finditer(rgb, 3 * y * w, 3 * (y + 1) * w):
+            x = run.start() // 3 - y * w
+            if y and white(x, y - 1):
+                continue
+            if any(fx <= x < fx + s and fy <= y < fy + s for fx, fy, s, _ in found):
+                continue
+            side = 0
+            while x + side < w and white(x + side, y):
+                side += 1
+            down = 0
+            while y + down < h and white(x, y + down):
+                down += 1
+            if side < 29 * 3 or down != side:  # a version 1 code at 3 pixels a module, with its zone
+                continue
+            d = 0
+            while d < side and white(x + d, y + d):
+                d += 1
+            check(d % QUIET == 0 and 3 <= d // QUIET <= 8,
+                  f"{path}: the white square at ({x}, {y}), {side} pixels: its first dark pixel on the "
+                  f"diagonal {d} pixels in, not 4 modules of 3 to 8 pixels")
+            k = d // QUIET
+            n = side // k - 2 * QUIET
+            check(side % k == 0 and n % 4 == 1 and 21 <= n <= 177,
+                  f"{path}: the square at ({x}, {y}): {side} pixels at {k} a module is no QR code's size")
+            for yy in range(y, y + side):
+                row = rgb[3 * (yy * w + x):3 * (yy * w + x + side)]
+                inner = QUIET * k <= yy - y < side - QUIET * k
+                band = row if not inner else row[:3 * QUIET * k] + row[-3 * QUIET * k:]
+                bad = band.translate(None, b"\xff")
+                if bad:
+                    at = next(i for i in range(0, len(band), 3) if band[i:i + 3] != b"\xff\xff\xff") // 3
+                    at = at if not inner or at < QUIET * k else at + n * k
+                    raise AssertionError(f"{path}: the quiet zone of the code at ({x}, {y}) is drawn on: "
+                                         f"pixel ({x + at}, {yy}) is not white")
+                check(not row.translate(None, b"\xff\x00"),
+                      f"{path}: a pixel of the code at ({x}, {y}), row {yy}, is neither white nor black (text)")
+            found.append((x, y, side, k))
+    return found
+
+
 def wrapped_rows(output, cols):
     """The screen rows output makes on a console of cols columns (kernel/fb.c,
     kernel/vga.c): each line wrapped at cols, a line of exactly cols
@@ -118,6 +179,19 @@ def wrapped_rows(output, cols):
     for line in lines:
         rows += [line[i:i + cols].rstrip() for i in range(0, len(line), cols)] or [""]
     return rows
+
+
+def unwrapped(lines):
+    """The screen's lines with the rows of a wrapped line joined back
+    (bench/screen.c screen_put: the rows after the first start with two
+    spaces, the break at a space)."""
+    out = []
+    for l in lines:
+        if l.startswith("  ") and out:
+            out[-1] += " " + l.strip()
+        else:
+            out.append(l)
+    return out
 
 
 def vga_text(path):

@@ -22,7 +22,7 @@ import zlib
 
 import builds
 from qemu import BUILD, LOGS, Run, Skip, check
-from screen import HALTED, Machine, end_screen, stop_at_page, symbol_address
+from screen import HALTED, Machine, end_screen, quiet_zones, stop_at_page, symbol_address
 from t_bootpaths import expect_complete_halted, expect_screen_summary, fb_cols
 
 NS = "{http://zbar.sourceforge.net/2008/barcode}"
@@ -45,10 +45,21 @@ def zbar(png):
     return [d.text for d in ET.fromstring(p.stdout.decode()).iter(NS + "data") if d.text]
 
 
+def intact_codes(base, lines):
+    """The codes zbarimg finds in the screendump base.png, each drawn with
+    its quiet zone intact (screen.quiet_zones on base.ppm: as many codes
+    as intact white squares)."""
+    codes, zones = zbar(base + ".png"), quiet_zones(base + ".ppm")
+    check(len(zones) == len(codes), f"{len(codes)} codes decoded in {base}.png, {len(zones)} with an intact "
+          "quiet zone", "\n".join(lines))
+    return codes
+
+
 def screen_codes(m, tag):
-    """A screendump (kept as FILES-tag.png) and the codes zbarimg finds in it."""
+    """A screendump (kept as FILES-tag.png) and the codes zbarimg finds in
+    it, each with its quiet zone intact."""
     lines = m.framebuffer_text(tag)
-    return lines, zbar(f"{m.files}-{tag}.png")
+    return lines, intact_codes(f"{m.files}-{tag}", lines)
 
 
 def join_parts(texts):
@@ -185,7 +196,7 @@ def test_qr_uefi_gop_framebuffer():
             _, codes = screen_codes(m, "code")
             m.resume()
         else:
-            pages, codes = 1, zbar(f"{m.files}.png")
+            pages, codes = 1, intact_codes(m.files, summary)
         text = m.serial_text()
     run = expect_complete_halted(text)
     check(any(" screen framebuffer " in l for l in run.lines if l.startswith("console:")),

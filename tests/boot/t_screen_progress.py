@@ -25,7 +25,7 @@ import os
 import re
 
 from qemu import BUILD, check, expect_complete, qemu
-from screen import HALTED, Machine, end_screen, symbol_address
+from screen import HALTED, Machine, end_screen, symbol_address, unwrapped
 from t_bootpaths import expect_complete_halted, fit, grub_iso, grub_test_iso
 from t_qr import join_parts, zbar
 
@@ -154,15 +154,8 @@ def test_screen_progress_no_serial_skip_reasons():
     screen = "\n".join(lines)
     check(lines[0].startswith("bench summary: "), "the end screen is not the summary", screen)
     check("why: serial log" not in screen, "the end screen says 'why: serial log'", screen)
-    # Rows of a wrapped line go on with two spaces (bench/screen.c screen_put).
-    joined = []
-    for l in lines:
-        if l.startswith("  ") and joined:
-            joined[-1] += " " + l.strip()
-        else:
-            joined.append(l)
     said = {}
-    for l in joined:
+    for l in unwrapped(lines):
         mm = re.match(r"skipped ([\w, ]+): (.*)$", l)
         if mm:
             for name in mm.group(1).split(", "):

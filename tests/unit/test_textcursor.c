@@ -87,5 +87,25 @@ int main(void)
 	CHECK(t.row == 0 && t.col == COLS, "goto clamps to row 0, column 4 (%d, %d)", t.row, t.col);
 	text_cursor_goto(&t, 99, -1);
 	CHECK(t.row == ROWS - 1 && t.col == 0, "goto clamps to the last row, column 0 (%d, %d)", t.row, t.col);
+
+	/* A keep-out (the QR code beside the end screen): rows 1..2 end at
+	 * column 2; row 0 keeps its 4. */
+	t = fresh();
+	text_cursor_keep_out(&t, 1, 2, 2);
+	text_cursor_write(&t, "abcdef", 6);
+	CHECK_STR(screen[0], "abcd", "keep-out: row 0 outside it, all 4 columns");
+	CHECK_STR(screen[1], "ef  ", "keep-out: row 1 gets the rest");
+	text_cursor_write(&t, "ghi", 3);
+	CHECK(scrolls == 1 && t.row == 2 && t.col == 1, "keep-out: \"ghi\" wraps at column 2 twice, the second past the "
+	      "last row: one scroll (%d scrolls, row %d, column %d)", scrolls, t.row, t.col);
+	CHECK_STR(screen[0], "ef  ", "keep-out: row 1 scrolled up, its columns 2-3 blank");
+	CHECK_STR(screen[1], "gh  ", "keep-out: row 2 held two characters");
+	CHECK_STR(screen[2], "i   ", "keep-out: the third on the last row");
+	t = fresh();
+	text_cursor_keep_out(&t, 0, 2, 9);
+	CHECK(t.keep_cols == COLS, "a keep-out wider than the screen is the screen's width (%d)", t.keep_cols);
+	text_cursor_keep_out(&t, 0, 2, 0);
+	text_cursor_write(&t, "abcd", 4);
+	CHECK(t.row == 0 && t.col == COLS, "keep-out 0: none, a full row of 4 (%d, %d)", t.row, t.col);
 	return check_summary("test_textcursor");
 }
