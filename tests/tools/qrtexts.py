@@ -115,6 +115,7 @@ def every_field():
         "pc cpuid i below_resolution 0.000 0.110 0/1",
         "pc rdtscp t below_zero -0.300 - -3/10",
         "pc ctr_rdpmc c wrapped - - -",
+        "pa t no rdtscp cpuid:rdtscp:2.100", "pa c yes -",
         "cf cpuid #UD code 2 3",
         "cf rdtscp #GP init 0 0",
         "cf ctr_rdpmc watchdog loop 5 0",
