@@ -558,17 +558,42 @@ def stop_at_page(m, page_fn, want, timeout):
 
 
 def end_screen(m, elf, timeout=60):
-    """The screen at the end of a run whose halt line has been printed:
-    when the guest halts within 10 s (no QR code, or the code beside the
-    summary) the screen then; else kernel/qr.c shows the summary and the
-    codes in turn (qr_hold) and the screen is read at the summary's page
-    (through the gdbstub). Returns (lines, paged)."""
-    end = time.time() + 10
-    while time.time() < end:
+    """The screen at the end of a run whose halt line has been printed: the
+    guest is stopped (gdbstub) and asked where it is, never guessed from
+    the time it takes: halted (HLT with interrupts off: no pages, or the
+    code beside the summary), the screen then; else kernel/qr.c shows the
+    summary and the codes in turn (qr_hold) and the screen is read at the
+    summary's page (qr_page_shown(0, ...)), key presses advancing the
+    pages. Between stops the guest runs 2 s at a time, then is stopped
+    again to look. Returns (lines, paged); fails after timeout seconds."""
+    page_fn = symbol_address(elf, "qr_page_shown")
+    g = attach(m, timeout)
+    m.breakpoints = [page_fn]
+    g.request(f"Z0,{page_fn:x},1")
+    end = time.time() + timeout
+    while True:
         if m.halted():
+            m.resume()
             return m.framebuffer_text(), False
-        time.sleep(0.5)
-    stop_at_page(m, symbol_address(elf, "qr_page_shown"), 0, timeout)
-    lines = m.framebuffer_text()
-    m.resume()
-    return lines, True
+        if time.time() > end:
+            raise AssertionError(f"the guest neither halted nor showed the summary's page in {timeout} s "
+                                 f"(log {m.serial_log})\n" + tail(m.serial_text()))
+        m.hmp("sendkey spc")  # read by qr_hold's page wait (8042), if it is there
+        g.s.settimeout(2)
+        try:
+            reply = g.request("c")
+        except socket.timeout:  # still running: stop it (GDB's interrupt byte) and look again
+            g.s.sendall(b"\x03")
+            g.s.settimeout(timeout)
+            reply = g._read_packet()
+        g.s.settimeout(timeout)
+        if not reply.startswith(("T", "S")):
+            raise AssertionError(f"the run stopped for another reason: {reply!r}")
+        if m.register(16) == page_fn:
+            if m.register(5) == 0:
+                lines = m.framebuffer_text()
+                m.resume()
+                return lines, True
+            g.request(f"z0,{page_fn:x},1")  # past the breakpoint, and on
+            g.request("s")
+            g.request(f"Z0,{page_fn:x},1")

@@ -3,9 +3,10 @@ day without surprises", item 3): each entry of iso/grub.cfg is one short
 line, `bench WORDS`, under GRUB's own setparams line and an empty one in
 its editor; words typed at its end reach the kernel. Edited as a user does: under BIOS from the CD, the
 menu awaited on the serial console, then keys through QEMU's monitor
-(sendkey): e, End, the words, Ctrl-X. The ISO is the shipped grub.cfg
-with a longer menu timeout only, so that a busy machine cannot let the
-3 s countdown boot the entry before the first key. (Before: the entry was
+(sendkey): e, End, the words, Ctrl-X, each key sent when the one before
+is on the screen. The ISO is the shipped grub.cfg with no menu timeout
+only (timeout=-1: GRUB waits for a key), so that no countdown can boot the
+entry before the first key, however busy the machine. (Before: the entry was
 four lines, the words on a multiboot2 line that GRUB's editor wraps at 80
 columns, and words typed on the bench_screen line were lost silently.)
 The first entry is named by its size (a short run, 100 ensembles x 10000
@@ -46,7 +47,7 @@ def test_grub_edit_entry_with_keystrokes():
                       cfg)
     check(entry and entry.group(1) == "\tbench ensembles=100 samples=10000",
           f"the first entry is not the one line 'bench ensembles=100 samples=10000': {entry and entry.group(0)}")
-    iso = grub_iso("grub-edit", cfg.replace("set timeout=3\n", "set timeout=300\n"))
+    iso = grub_iso("grub-edit", cfg.replace("set timeout=3\n", "set timeout=-1\n"))
     with Machine("grub-edit", machine="bios-cdrom", image=iso, debug_exit=True) as m:
         m.wait_for("to edit the commands", lambda: menu_text(m), 120, every=0.5)
         m.hmp("sendkey e")
@@ -61,7 +62,7 @@ def test_grub_edit_entry_with_keystrokes():
         # sent when the one before is on the screen (GRUB redraws the line).
         m.hmp("sendkey down")
         m.hmp("sendkey down")
-        m.hmp("sendkey end")
+        m.hmp("sendkey end")  # three keys queued in the 8042 in order: nothing to see between them
         typed = "        bench ensembles=100 samples=10000"  # its tab drawn as 8 spaces
         for c in WORDS:
             m.hmp(f"sendkey {KEYS.get(c, c)}")
@@ -69,7 +70,7 @@ def test_grub_edit_entry_with_keystrokes():
             m.wait_for(typed, editor, 30, every=0.2)
         m.hmp("sendkey ctrl-x")
         m.wait_for("bench: run ", lambda: menu_text(m), m.timeout, every=1.0)
-        rc = m.proc.wait(60)
+        rc = m.wait_exit(60)
         text = m.serial_text()
     run = expect_complete(rc, text)
     line = "ensembles=100 samples=10000" + WORDS

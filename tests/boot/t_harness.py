@@ -92,13 +92,20 @@ def test_harness_parallel_runner_whole_output_and_alone():
     out in one piece with its line though the tests print at the same time,
     two tests do run together, and the one named alone has none beside it."""
     lock, starts = threading.Lock(), []
-    running = set()
+    running, two = set(), threading.Event()
 
     def printer(name):
         def test():
             with lock:
                 running.add(name)
                 starts.append((name, frozenset(running)))
+                if len(running) == 2:
+                    two.set()
+            # Each but the alone one waits (bounded) until two have run
+            # together: on a loaded machine a thread may start after the
+            # other's 0.1 s, which is no fault of the runner's.
+            if name != "c":
+                two.wait(30)
             for i in range(5):
                 print(f"{name} piece {i}")
                 time.sleep(0.02)
