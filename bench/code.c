@@ -11,6 +11,7 @@
 #include "../kernel/trap.h"
 #include "../kernel/watchdog.h"
 #include "../kernel/xsave.h"
+#include "../lib/codefault.h"
 #include "../lib/codegen.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
@@ -98,12 +99,37 @@ static struct {
 
 /* The last fault in the user's code: rip is the byte of the instruction
  * that caused it (code_trap), or with after, the last byte of the
- * instruction it followed; with outside, rip is outside the loop. */
+ * instruction it followed, or with halt the halting instruction the
+ * watchdog's NMI ended; with outside, rip is outside the loop; with
+ * left, the loop returned early (fill_bounded) and rip is unknown. */
 static struct {
-	int pending, after, outside;
-	uint64_t vector, error_code, cr2, rip;
+	int pending, after, outside, left;
+	uint64_t vector, error_code, cr2, rip, samples, n;
+	const char *halt;
 	const struct gen *g;
 } fault;
+
+/* The fill under way (fill_bounded), kept where no byte of the code
+ * reaches it: the loop keeps its own in `state`, which a jump of the code
+ * into the prologue overwrites with the code's RSP (and descriptor tables
+ * and control registers). The loop, its samples, the RSP at its first
+ * byte, and the caller's GDTR, IDTR (10 bytes each), CR0 and CR4. */
+static struct {
+	const struct gen *g;
+	uint64_t n, entry_rsp, cr0, cr4;
+	uint8_t gdtr[10], idtr[10];
+} running;
+
+/* code_enter - *rsp_at = RSP at the loop's first byte (it points to this
+ * call's return address), then the loop, which returns to the caller. */
+void code_enter(struct samples *s, uint64_t n, struct wl_ctx *c, const void *loop, uint64_t *rsp_at);
+__asm__(".text\n"
+	".globl code_enter\n"
+	".type code_enter, @function\n"
+	"code_enter:\n"
+	"\tmov %rsp, (%r8)\n"
+	"\tjmp *%rcx\n"
+	".size code_enter, . - code_enter\n");
 
 static void spec_for(struct codegen_spec *s, enum method_id m, int beside, uint64_t copies)
 {
@@ -277,38 +303,58 @@ static uint64_t insn_of(uint64_t v, uint64_t rip, uint64_t lo, int *after)
 	return rip;
 }
 
-/* Faults in the user's code (or wherever it jumped while the loop runs:
- * state.active, lib/codegen.h): resume at the loop's epilogue, which
- * restores the caller's state and returns; the run then reports it. Not
- * the loop's: NMI, #DF, #MC, a fault in the epilogue, or in the kernel's
- * image (the code jumped into the kernel, or the kernel's own bug): the
- * handler after this one reports them. */
+/* Faults of the user's code, wherever its bytes reached while its loop
+ * runs (fill_bounded: running.g): its copies, init=, every part of the
+ * loop (a jump into the prologue or the epilogue included), and outside
+ * the loop but not in the kernel's image. Each resumes at the loop's
+ * epilogue, which restores the caller's state and returns; the run then
+ * reports it (code_fault_take). First the state the epilogue restores is
+ * put back as the kernel had it (a jump into the prologue kept the
+ * code's there). Not the code's: NMI, #DF, #MC; a fault in the kernel's
+ * image (the kernel's own bug, or the code jumped into the kernel); a
+ * fault in the prologue on the kernel's stack (between the RSP at the
+ * loop's first byte and CG_PUSHED_BYTES below it: the prologue's own);
+ * a fault in the epilogue after its last sample (state.i = n: entered
+ * as it should be) or after a resumption there (it cannot restore the
+ * kernel's state): the handler after this one reports them. */
 extern char _start_of_image[], _end[];
 static int (*prev_hook)(struct trap_frame *f);
 static int code_trap(struct trap_frame *f)
 {
-	const struct gen *g = 0;
-	for (int k = 0; k < 3; k++)
-		if (gens[k].buf && (uint64_t)gens[k].buf == state[CG_STATE_ACTIVE / 8])
-			g = &gens[k];
+	const struct gen *g = running.g;
 	if (!g || (!f->soft && (f->vector == VEC_NMI || f->vector == VEC_DF || f->vector == VEC_MC)))
 		return prev_hook ? prev_hook(f) : 0;
 	uint64_t base = (uint64_t)g->buf;
-	int inside = f->rip >= base && f->rip < base + g->lay.exit;
-	int epilogue = f->rip >= base + g->lay.exit && f->rip < base + g->lay.len;
+	int inside = f->rip >= base && f->rip - base < g->lay.len;
 	int kernel = f->rip >= (uint64_t)_start_of_image && f->rip < (uint64_t)_end;
-	if (epilogue || (!inside && kernel))
+	enum codefault_part part = inside ? codefault_part(&g->lay, f->rip - base) : CF_OUTSIDE;
+	int own_prologue = part == CF_PROLOGUE && f->rsp <= running.entry_rsp &&
+			   f->rsp >= running.entry_rsp - CG_PUSHED_BYTES;
+	int own_epilogue = part == CF_EPILOGUE && (fault.pending || state[CG_STATE_I / 8] >= running.n);
+	if ((!inside && kernel) || own_prologue || own_epilogue)
 		return prev_hook ? prev_hook(f) : 0;
 	if (!fault.pending) {
 		fault.pending = 1;
+		fault.left = 0;
 		fault.vector = f->vector;
 		fault.error_code = f->error_code;
 		fault.cr2 = f->vector == VEC_PF && !f->soft ? read_cr2() : 0; /* INT 14 sets no CR2 */
 		fault.outside = !inside;
 		fault.rip = inside ? insn_of(f->vector, f->rip, base, &fault.after) : f->rip;
 		fault.after = inside && fault.after;
+		fault.halt = 0;
+		if (inside && f->vector == WATCHDOG_VECTOR) {
+			unsigned back;
+			fault.halt = codefault_halt(g->buf, (const uint8_t *)f->rip, g->buf + g->lay.len, &back);
+			fault.rip -= back;
+		}
 		fault.g = g;
 	}
+	state[CG_STATE_RSP / 8] = running.entry_rsp - CG_PUSHED_BYTES;
+	state[CG_STATE_CR0 / 8] = running.cr0;
+	state[CG_STATE_CR4 / 8] = running.cr4;
+	memcpy((uint8_t *)state + CG_STATE_GDTR, running.gdtr, sizeof running.gdtr);
+	memcpy((uint8_t *)state + CG_STATE_IDTR, running.idtr, sizeof running.idtr);
 	f->rip = base + g->lay.exit;
 	f->rflags &= ~(RFLAGS_TF | RFLAGS_AC); /* no single step into the epilogue */
 	return 1;
@@ -334,10 +380,19 @@ static void fill_bounded(int k, struct samples *s, uint64_t n, struct wl_ctx *c)
 		ms = n && per <= ~0ull / 100 / n ? per * n * 100 / khz : WATCHDOG_MAX_MS;
 	int stepping = (read_rflags() & 0x100) != 0;
 	watchdog_arm(ms < WATCHDOG_MAX_MS ? (uint32_t)ms : WATCHDOG_MAX_MS);
+	running.n = n;
+	running.cr0 = read_cr0();
+	running.cr4 = read_cr4();
+	__asm__ volatile("sgdt %0\n\tsidt %1" : "=m"(running.gdtr), "=m"(running.idtr));
+	running.g = &gens[k];
 	uint64_t t0 = rdtsc();
-	((fill_fn)(void *)gens[k].buf)(s, n, c);
+	code_enter(s, n, c, gens[k].buf, &running.entry_rsp);
 	uint64_t t = rdtsc() - t0;
+	running.g = 0;
 	watchdog_disarm();
+	if (!fault.pending && state[CG_STATE_I / 8] < n) /* it returned early, without a fault */
+		fault = (typeof(fault)){ .pending = 1, .left = 1, .vector = CODE_LEFT_VECTOR,
+					 .samples = state[CG_STATE_I / 8], .n = n, .g = &gens[k] };
 	if (!fault.pending && !stepping && n && t / n > longest_sample[k])
 		longest_sample[k] = t / n;
 }
@@ -382,6 +437,34 @@ const struct workload *code_workload(enum method_id m, int beside, int copies)
 	return &g->wl;
 }
 
+const char *code_fault_name(uint64_t vector)
+{
+	return vector == WATCHDOG_VECTOR ? "watchdog" : vector == CODE_LEFT_VECTOR ? "left the loop"
+										 : trap_fault_string((int)vector);
+}
+
+/* The relative jumps of the code that land at byte `at` of g's loop, or
+ * before it in its part (from byte lo), in words into buf: ", where the
+ * jump at byte 0 of copy 1 lands", or "..., 12 bytes before it"; *j the
+ * nearest one (j->copy 0: none). */
+static void jump_words(char *buf, size_t size, const struct gen *g, uint64_t lo, uint64_t at,
+		       enum codefault_part part, struct codefault_jump *j)
+{
+	uint64_t n = codefault_jump_to(code_bytes, (uint32_t)code_len, g->copies, g->lay.code, lo, at, j);
+	char before[40] = "", more[48] = "";
+	buf[0] = '\0';
+	if (n && j->landing < at)
+		fmt_format(before, sizeof before, ", %llu bytes before it", (unsigned long long)(at - j->landing));
+	if (n > 1)
+		fmt_format(more, sizeof more, " (the nearest of %llu jumps of the code that land there)",
+			   (unsigned long long)n);
+	if (n)
+		fmt_format(buf, size, ", where the jump at byte %llu of copy %llu lands%s%s", (unsigned long long)j->byte,
+			   (unsigned long long)j->copy, before, more);
+	else if (codefault_reached_by_jump(part))
+		fmt_format(buf, size, ", reached by a jump or return of the code (from which copy: not known)");
+}
+
 int code_fault_take(enum method_id m, const struct workload *w)
 {
 	if (!fault.pending)
@@ -389,59 +472,104 @@ int code_fault_take(enum method_id m, const struct workload *w)
 	const struct gen *g = fault.g;
 	const struct codegen_layout *l = &g->lay;
 	uint64_t at = fault.rip - (uint64_t)g->buf, off = at, copy = 0;
-	const char *part = "loop";
-	char where[128], cr2[40] = "";
-	if (fault.outside && fault.rip < 4096) {
-		part = "page0", off = fault.rip;
+	struct codefault_jump j = { 0, 0, 0 };
+	enum codefault_part part = CF_OUTSIDE;
+	char where[256], jumped[160] = "", cr2[40] = "";
+	if (fault.left) {
+		part = CF_EPILOGUE, off = 0;
+		uint64_t n = codefault_jump_to(code_bytes, (uint32_t)code_len, g->copies, l->code, l->exit,
+					       l->len - 1, &j);
+		if (n)
+			fmt_format(jumped, sizeof jumped, " (the jump at byte %llu of copy %llu lands at its byte %llu)",
+				   (unsigned long long)j.byte, (unsigned long long)j.copy,
+				   (unsigned long long)(j.landing - l->exit));
+		fmt_format(where, sizeof where, "after %llu of %llu samples: a jump of the code into the loop's "
+			   "epilogue%s, which returned", (unsigned long long)fault.samples, (unsigned long long)fault.n,
+			   n ? jumped : " (from which copy: not known)");
+	} else if (fault.outside && fault.rip < 4096) {
+		part = CF_PAGE0, off = fault.rip;
 		fmt_format(where, sizeof where, "address 0x%llx in page 0, where the code jumped",
 			   (unsigned long long)fault.rip);
 	} else if (fault.outside) {
-		part = "outside", off = fault.rip;
+		part = CF_OUTSIDE, off = fault.rip;
 		fmt_format(where, sizeof where, "RIP=0x%llx, outside the generated loop (the code jumped or returned "
 			   "there)", (unsigned long long)fault.rip);
-	} else if (at >= l->init && at < l->init_end) {
-		part = "init", off = at - l->init;
-		fmt_format(where, sizeof where, "byte %llu of init=", (unsigned long long)off);
-	} else if (at >= l->code && at < l->code_end) {
-		part = "code", off = (at - l->code) % code_len, copy = (at - l->code) / code_len;
-		fmt_format(where, sizeof where, "byte %llu of code= (copy %llu of %llu)", (unsigned long long)off,
-			   (unsigned long long)copy + 1, (unsigned long long)g->copies);
 	} else {
-		fmt_format(where, sizeof where, "byte %llu of the generated loop, outside init= and code=",
-			   (unsigned long long)at);
+		part = codefault_part(l, at);
+		off = at - codefault_part_start(l, part);
+		if (part == CF_CODE) {
+			off = (at - l->code) % code_len, copy = (at - l->code) / code_len + 1;
+			fmt_format(where, sizeof where, "byte %llu of code= (copy %llu of %llu)", (unsigned long long)off,
+				   (unsigned long long)copy, (unsigned long long)g->copies);
+		} else if (part == CF_INIT) {
+			fmt_format(where, sizeof where, "byte %llu of init=", (unsigned long long)off);
+		} else {
+			jump_words(jumped, sizeof jumped, g, codefault_part_start(l, part), at, part, &j);
+			fmt_format(where, sizeof where, "byte %llu of %s (byte %llu of the generated loop)%s",
+				   (unsigned long long)off, codefault_part_text(part), (unsigned long long)at, jumped);
+		}
 	}
 	if (fault.vector == VEC_PF)
 		fmt_format(cr2, sizeof cr2, ", CR2=0x%llx", (unsigned long long)fault.cr2);
-	char what[128];
+	char what[128], how[40];
 	int dog = fault.vector == WATCHDOG_VECTOR; /* the NMI of the watchdog (kernel/watchdog.h) */
 	if (dog)
 		fmt_format(what, sizeof what, "watchdog: the code did not finish within %u ms (an NMI from %s, "
 			   "vector 2)", watchdog_bound_ms(), watchdog_timer());
+	else if (fault.left)
+		fmt_format(what, sizeof what, "the code left its loop, without an exception,");
 	else
 		fmt_format(what, sizeof what, "%s (vector %llu, error code 0x%llx%s)", trap_vector_name(fault.vector),
 			   (unsigned long long)fault.vector, (unsigned long long)fault.error_code, cr2);
+	if (fault.after)
+		fmt_format(how, sizeof how, "after the instruction ending at");
+	else if (fault.halt)
+		fmt_format(how, sizeof how, "in the %s at", fault.halt);
+	else
+		fmt_format(how, sizeof how, "%s", fault.left ? "" : "at");
 	if (config_human())
-		kprintf("code %s/%s: FAULT %s %s %s; this workload is skipped for method %s, the run goes on\n",
-			methods[m].name, w->name, what, fault.after ? "after the instruction ending at" : "at", where,
-			methods[m].name);
+		kprintf("code %s/%s: FAULT %s %s%s%s; this workload is skipped for method %s, the run goes on\n",
+			methods[m].name, w->name, what, how, how[0] ? " " : "", where, methods[m].name);
 	if (config_json()) {
 		struct rec r;
 		rec_begin(&r, "code_fault");
 		rec_str(&r, "method", methods[m].name);
 		rec_str(&r, "workload", w->name);
-		rec_u64(&r, "vector", dog ? VEC_NMI : fault.vector);
-		rec_str(&r, "name", dog ? "watchdog" : trap_fault_string((int)fault.vector));
+		if (fault.left)
+			rec_null(&r, "vector");
+		else
+			rec_u64(&r, "vector", dog ? VEC_NMI : fault.vector);
+		rec_str(&r, "name", code_fault_name(fault.vector));
 		if (dog)
 			rec_u64(&r, "bound_ms", watchdog_bound_ms());
 		rec_u64(&r, "error_code", fault.error_code);
 		rec_u64(&r, "cr2", fault.cr2);
-		rec_str(&r, "part", part);
+		rec_str(&r, "part", codefault_part_key(part));
 		rec_u64(&r, "offset", off);
-		rec_u64(&r, "copy", part[0] == 'c' ? copy + 1 : 0);
+		rec_u64(&r, "copy", copy);
 		rec_bool(&r, "after", fault.after);
+		if (fault.outside || fault.left)
+			rec_null(&r, "loop_offset");
+		else
+			rec_u64(&r, "loop_offset", at);
+		if (j.copy) {
+			rec_u64(&r, "jump_copy", j.copy);
+			rec_u64(&r, "jump_byte", j.byte);
+			rec_u64(&r, "jump_lands", j.landing);
+		} else {
+			rec_null(&r, "jump_copy");
+			rec_null(&r, "jump_byte");
+			rec_null(&r, "jump_lands");
+		}
+		if (fault.halt)
+			rec_str(&r, "halt", fault.halt);
+		else
+			rec_null(&r, "halt");
+		if (fault.left)
+			rec_u64(&r, "samples", fault.samples);
 		rec_end(&r);
 	}
-	last_fault.at = (struct code_fault_at){ fault.vector, part[0], off, part[0] == 'c' ? copy + 1 : 0 };
+	last_fault.at = (struct code_fault_at){ fault.vector, part, off, copy, j.copy, j.byte, fault.halt };
 	last_fault.taken++;
 	fault.pending = 0;
 	return 1;

@@ -4,7 +4,9 @@
  * (lib/codegen.c) from the same assembler text of each method's sequences
  * that the compiled loops use (bench/methods.h), assembled once into
  * templates here. A fault in the user's init or code (#DE, #NM, #UD, #SS,
- * #GP, #PF, #AC and every other exception but NMI, #DF, #MC) ends that
+ * #GP, #PF, #AC and every other exception but NMI, #DF, #MC), wherever its
+ * bytes reached (a jump into the loop's prologue or epilogue too), a
+ * watchdog stop, and a return of the loop before its last sample end that
  * workload for that method, not the run.
  */
 #ifndef BENCH_CODE_H
@@ -17,6 +19,11 @@
 
 /* Flag of the generated workloads (struct workload.flags). */
 #define WL_CODE 4
+
+/* The vector a code fault carries when the loop returned before its last
+ * sample without a fault (the code jumped into the loop's epilogue, which
+ * returned): no vector of the IDT's, as kernel/watchdog.h WATCHDOG_VECTOR. */
+#define CODE_LEFT_VECTOR 257
 
 /* Most bytes code= and init= take. */
 #define CODE_MAX_BYTES 4096
@@ -45,9 +52,17 @@ const struct workload *code_workload(enum method_id m, int beside, int copies);
 
 /* code_fault_take - after a fill of a generated workload: 1 when the
  * user's code faulted (and then prints the fault line and record naming
- * the vector, the part (init= or code=), the byte offset and the method);
- * clears the fault. */
+ * the vector, the part (init=, code=, a part of the loop: lib/codefault.h),
+ * the byte offset, the copy, the relative jump of the code that lands
+ * there where one does, the halting instruction a watchdog stop ended,
+ * and the method); clears the fault. */
 int code_fault_take(enum method_id m, const struct workload *w);
+
+/* code_fault_name - the short name of a code fault's vector: "#UD" etc.
+ * (kernel/trap.h trap_fault_string), "watchdog" for WATCHDOG_VECTOR
+ * (kernel/watchdog.h: the code did not finish within its bound), "left
+ * the loop" for CODE_LEFT_VECTOR. */
+const char *code_fault_name(uint64_t vector);
 
 /* code_fault_last - where the last fault code_fault_take reported was
  * (bench/results.h struct code_fault_at), into *at; returns how many

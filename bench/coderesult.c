@@ -5,8 +5,6 @@
 #include "results.h"
 #include "../kernel/config.h"
 #include "../kernel/console.h"
-#include "../kernel/trap.h"
-#include "../kernel/watchdog.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
 
@@ -89,23 +87,25 @@ const char *code_per_copy_text(char *buf, size_t size, const struct percopy *p)
 	return buf;
 }
 
-const char *code_fault_name(uint64_t vector)
-{
-	return vector == WATCHDOG_VECTOR ? "watchdog" : trap_fault_string((int)vector);
-}
-
 const char *code_fault_text(char *buf, size_t size, const struct code_fault_at *at)
 {
 	const char *name = code_fault_name(at->vector);
-	if (at->part == 'c')
-		fmt_format(buf, size, "%s at byte %llu of copy %llu", name, (unsigned long long)at->offset,
+	char jump[40] = "", halt[16] = "";
+	if (at->jump_copy)
+		fmt_format(jump, sizeof jump, " (from copy %llu)", (unsigned long long)at->jump_copy);
+	if (at->halt)
+		fmt_format(halt, sizeof halt, " in %s", at->halt);
+	if (at->vector == CODE_LEFT_VECTOR)
+		fmt_format(buf, size, "%s by the epilogue%s", name, jump);
+	else if (at->part == CF_CODE)
+		fmt_format(buf, size, "%s%s at byte %llu of copy %llu", name, halt, (unsigned long long)at->offset,
 			   (unsigned long long)at->copy);
-	else if (at->part == 'p' || at->part == 'o') /* offset: the address (bench/code.c page0, outside) */
+	else if (at->part == CF_PAGE0 || at->part == CF_OUTSIDE) /* offset: the address */
 		fmt_format(buf, size, "%s at 0x%llx, %s", name, (unsigned long long)at->offset,
-			   at->part == 'p' ? "in page 0" : "outside the loop");
+			   at->part == CF_PAGE0 ? "in page 0" : "outside the loop");
 	else
-		fmt_format(buf, size, "%s at byte %llu of %s", name, (unsigned long long)at->offset,
-			   at->part == 'i' ? "init=" : "the generated loop");
+		fmt_format(buf, size, "%s%s at byte %llu of %s%s", name, halt, (unsigned long long)at->offset,
+			   codefault_part_text(at->part), jump);
 	return buf;
 }
 

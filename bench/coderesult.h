@@ -55,14 +55,12 @@ const char *code_agreement_text(char *buf, size_t size, const struct agreement *
  * r's code row for m says where (results_keep_code_fault). */
 void code_keep_fault(struct bench_results *r, enum method_id m);
 
-/* code_fault_name - the short name of a code fault's vector: "#UD" etc.
- * (kernel/trap.h trap_fault_string), "watchdog" for WATCHDOG_VECTOR
- * (kernel/watchdog.h: the code did not finish within its bound). */
-const char *code_fault_name(uint64_t vector);
-
 /* code_fault_text - "#UD at byte 0 of copy 1", "#GP at byte 3 of init=",
- * "... of the generated loop", "#PF at 0x0, in page 0" (a RET or CALL to
- * 0) or "... outside the loop" into buf[0..size-1]. Returns buf. */
+ * "#UD at byte 20 of the loop's epilogue (from copy 1)" (a part of the
+ * loop, lib/codefault.h, and the copy whose jump lands there where
+ * known), "watchdog in HLT at byte 0 of copy 1", "left the loop by the
+ * epilogue", "#PF at 0x0, in page 0" (a RET or CALL to 0) or "... outside
+ * the loop" into buf[0..size-1] (64 bytes hold every one). Returns buf. */
 const char *code_fault_text(char *buf, size_t size, const struct code_fault_at *at);
 
 /* code_per_copy_text - p in a table cell of at most 30 characters:

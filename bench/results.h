@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include "methods.h"
 #include "workload.h"
+#include "../lib/codefault.h"
 #include "../lib/figures.h"
 #include "../lib/percopy.h"
 #include "../lib/stats.h"
@@ -89,10 +90,14 @@ struct method_row {
 
 /* Where the user's code faulted (bench/code.h code_fault_last). */
 struct code_fault_at {
-	uint64_t vector;           /* 0..255 */
-	char part;                 /* 'c' code=, 'i' init=, 'l' the generated loop around them */
-	uint64_t offset;           /* byte offset in that part */
-	uint64_t copy;             /* 1-based copy of code= (part 'c'), else 0 */
+	uint64_t vector;           /* 0..255, or WATCHDOG_VECTOR (kernel/watchdog.h) */
+	enum codefault_part part;  /* lib/codefault.h: code=, init=, a part of the loop, page 0, outside */
+	uint64_t offset;           /* byte offset in that part; page 0, outside: the address */
+	uint64_t copy;             /* 1-based copy of code= (CF_CODE), else 0 */
+	uint64_t jump_copy;        /* 1-based copy whose relative jump lands there, 0: none known */
+	uint64_t jump_byte;        /* ... and the jump's byte in code= */
+	const char *halt;          /* "HLT", "MWAIT", "MWAITX": the halting instruction the
+				    * watchdog's NMI ended (at offset), or NULL */
 };
 
 /* What code= gave by one method: its fault, or its 2N-N figure per unit

@@ -42,7 +42,7 @@ static void qr_code_lines(const struct bench_results *res, struct qrtext_run *q)
 	static struct qrtext_codefault cf[METHOD_COUNT];
 	static struct qrtext_agreement ag[UNIT_COUNT];
 	static struct qrtext_pair pairs[UNIT_COUNT][RESULTS_PAIRS];
-	static char fig[METHOD_COUNT * UNIT_COUNT][2][24], vec[METHOD_COUNT][8], gap[UNIT_COUNT][RESULTS_PAIRS][24];
+	static char fig[METHOD_COUNT * UNIT_COUNT][2][24], vec[METHOD_COUNT][16], gap[UNIT_COUNT][RESULTS_PAIRS][24];
 	struct code_sizes k;
 	code_sizes(&k);
 	if (!k.configured || !results_code_ran(res))
@@ -55,10 +55,11 @@ static void qr_code_lines(const struct bench_results *res, struct qrtext_run *q)
 		const struct code_row *c = &res->code[m];
 		if (c->faulted) {
 			const struct code_fault_at *f = &c->fault;
-			fmt_format(vec[m], sizeof vec[m], "%s", code_fault_name(f->vector));
+			fmt_format(vec[m], sizeof vec[m], "%s", /* one token of the cf line */
+				   f->vector == CODE_LEFT_VECTOR ? "left" : code_fault_name(f->vector));
 			cf[q->ncode_faults++] = (struct qrtext_codefault){
-				methods[m].name, vec[m], f->part == 'c' ? "code" : f->part == 'i' ? "init" : "loop",
-				f->offset, f->copy };
+				methods[m].name, vec[m], codefault_part_key(f->part), f->offset,
+				f->copy ? f->copy : f->jump_copy };
 		}
 		for (int u = 0; u < UNIT_COUNT; u++) {
 			const struct percopy *p = &c->per_copy[u];
@@ -413,7 +414,7 @@ static int screen_skipped(const struct config *cfg, const struct method_row *row
 static int code_section(const struct bench_results *r)
 {
 	struct code_sizes k;
-	char line[160], cell[48], net[24], legend[128];
+	char line[160], cell[64], net[24], legend[128];
 	unsigned marks = 0; /* the net N's flags, as every workload's net */
 	int rows = 0;
 	code_sizes(&k);

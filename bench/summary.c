@@ -88,7 +88,7 @@ static void step_line(void)
 static void code_section(const struct bench_results *r)
 {
 	struct code_sizes k;
-	char loops[48] = "", cell[48], net[24], legend[160];
+	char loops[48] = "", cell[64], net[24], legend[160];
 	unsigned marks = 0; /* the net N's flags, as every workload's net (summary_net_cell) */
 	code_sizes(&k);
 	if (!k.configured || !results_code_ran(r))

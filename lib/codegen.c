@@ -139,7 +139,7 @@ static size_t emit(struct out *o, const struct codegen_spec *s, struct codegen_l
 	 * machine state the code may change (descriptor tables, CR0, CR4),
 	 * the loop's own address (state.active: a loop is running), the
 	 * arguments (RDI = s: tsc, ins, cyc at +0, +8, +16; RSI = n). */
-	bytes(o, push, sizeof push);                  /* push rbx..r15; pushfq */
+	bytes(o, push, sizeof push);                  /* push rbx..r15; pushfq: CG_PUSHED_BYTES */
 	abs_op(o, 0x89, RSP, st + CG_STATE_RSP);      /* mov [state.rsp], rsp */
 	save_vector_state(o, s);
 	if (ring0) {
@@ -172,6 +172,7 @@ static size_t emit(struct out *o, const struct codegen_spec *s, struct codegen_l
 
 	/* One sample: the registers of the contract (codegen.h), then init. */
 	size_t top = o->n;
+	l->top = top;
 	mov_imm64(o, RSP, s->stack_top);
 	mov_imm64(o, R14, s->scratch);
 	zero_registers(o);
@@ -196,6 +197,7 @@ static size_t emit(struct out *o, const struct codegen_spec *s, struct codegen_l
 	}
 	l->window_end = o->n;
 	bytes(o, s->stop, s->stop_len);
+	l->stop_end = o->n;
 	abs_op(o, 0x8B, RAX, st + CG_STATE_I);        /* rax = i */
 	if (s->results != CG_CTR) {
 		abs_op(o, 0x8B, RCX, st + CG_STATE_TSC);

@@ -81,8 +81,14 @@
  *                          per_copy_agreement record)
  *   cf METHOD VECTOR PART OFFSET COPY
  *                          code= faulted under METHOD: VECTOR as '#UD',
- *                          PART code, init or loop, the byte OFFSET in it,
- *                          the 1-based COPY of code= (0 for init, loop)
+ *                          'watchdog' or 'left' (the loop returned early);
+ *                          PART code, init, a part of the loop (prologue,
+ *                          setup, start, loop_tail, stop, store, epilogue:
+ *                          lib/codefault.h), page0 or outside; the byte
+ *                          OFFSET in it (page0, outside: the address); the
+ *                          1-based COPY of code=, or for a part of the
+ *                          loop the copy whose jump lands there (0: init,
+ *                          or not known)
  *   rec NAME               the recommended method, or 'none'
  *   final TEXT             the run's final line
  *

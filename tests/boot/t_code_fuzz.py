@@ -13,7 +13,15 @@ Out of the fuzz, as the README's contract of code= leaves them to the
 user: writes to CR3/CR4/MSRs, port I/O, LIDT/LTR and a fault after a
 broken GDT (the CPU needs both to deliver any exception: SDM Vol. 3A 6.14):
 `lgdt [r14]` (a GDT of zeros) is a case of its own, with no fault after it
-before the loop's epilogue restores GDTR.
+before the loop's epilogue restores GDTR. Jumps into the generated loop's
+own parts are in (code=eb60 lands in the epilogue; `jmp $ - 0x100` before
+the copies), but not ones that land in the immediates of the loop's MOV
+r64, imm64 (`jmp $ - 0x40` from a 12-byte code): they run the addresses
+as instructions, which write anywhere, the page tables too (seen: a #PF
+with RSVD set in the kernel afterwards), as a write to CR3 would; nor
+forward jumps that run the loop's bytes into a page QEMU 7.2's TCG cannot
+translate from (`jmp $ + 0x90` x 7: QEMU's assertion `phys_page != -1` in
+translator_access ended QEMU).
 
 FUZZ_CASES (environment) sets the number of cases (default below);
 FUZZ_SEED the seed. A failing case prints its boot parameters and the
@@ -54,7 +62,9 @@ HOSTILE = ["ret", "leave", "leave\nret", "xor eax, eax\ncall rax", "xor eax, eax
            "mov rax, cr0\nor rax, 4\nmov cr0, rax\nfld1",
            "jmp $", "hlt", "cli\nhlt", "mov rsp, 0\npush rax", "mov rsp, 0x3f00000000\npush rax\nud2",
            "mov rsp, 0x0000800000000000\npush rax", "swapgs", "vaddps ymm0, ymm1, ymm2",
-           "mov rbp, rsp\nleave\nret", "xor esp, esp\nint3", "xor esi, esi\nmov rax, [rsi]"]
+           "mov rbp, rsp\nleave\nret", "xor esp, esp\nint3", "xor esi, esi\nmov rax, [rsi]",
+           # jumps into the generated loop's own parts (epilogue, prologue, setup) and halts (issue 29 item 10)
+           "db 0xeb, 0x60", "jmp $ - 0x100", "xor ecx, ecx\nxor eax, eax\nmwait"]
 
 
 def int_n(rng):
@@ -78,7 +88,7 @@ def cases():
     out = []
     # The issue's own cases first, then the drawn ones.
     for text in ("ret", "jmp $", "mov ecx, 65536 / 8\npush rax\nloop $ - 1", "lgdt [0]", "lgdt [r14]", "int 0x0e",
-                 "int 2", "int 0xff", "xor eax, eax\ncall rax", "call $"):
+                 "int 2", "int 0xff", "xor eax, eax\ncall rax", "call $", "db 0xeb, 0x60", "hlt"):
         out.append((text, None, 1))
     while len(out) < CASES:
         out.append(payload(rng))

@@ -349,6 +349,46 @@ static void test_vector_state(void)
 	}
 }
 
+/* enter_recording_rsp(s, n, c, loop, at) - *at = RSP at the loop's first
+ * byte (it points to this call's return address), then the loop: as
+ * bench/code.c enters it. */
+void enter_recording_rsp(struct samples_abi *s, uint64_t n, void *c, void *loop, uint64_t *at);
+__asm__(".text\n"
+	".globl enter_recording_rsp\n"
+	"enter_recording_rsp:\n"
+	"\tmov %rsp, (%r8)\n"
+	"\tjmp *%rcx\n");
+
+/* The prologue keeps in state.rsp the RSP at the loop's first byte less
+ * CG_PUSHED_BYTES (bench/code.c puts that value back after a jump into the
+ * prologue); top and stop_end bound a sample's setup and the stop
+ * sequence. */
+static void test_pushed_bytes_and_bounds(void)
+{
+	static const uint8_t start[] = { 0x31, 0xD2 }, stop[] = { 0x48, 0xFF, 0xC2 }, nop[] = { 0x90 };
+	struct codegen_spec s = base();
+	struct codegen_layout l;
+	uint64_t tsc[2] = { 0 }, at = 0;
+	const uint64_t *state = (const uint64_t *)(void *)low;
+	s.start = start, s.start_len = sizeof start;
+	s.stop = stop, s.stop_len = sizeof stop;
+	s.code = nop, s.code_len = 1, s.copies = 4;
+	CHECK(codegen_emit(code_at(), 2 * 1024 * 1024, &s, &l) == 0, "4 NOPs: emitted");
+	struct samples_abi sm = { tsc, 0, 0 };
+	enter_recording_rsp(&sm, 2, 0, code_at(), &at);
+	CHECK_EQ_U64(tsc[1], 1, "4 NOPs, stop inc rdx: the sample is the stop's 1");
+	CHECK_EQ_U64(state[CG_STATE_RSP / 8], at - CG_PUSHED_BYTES,
+		     "state.rsp: the RSP at the loop's first byte less CG_PUSHED_BYTES");
+	CHECK(l.top > 0 && l.top < l.init && l.init == l.init_end, "top: after the prologue, before init (%zu)",
+	      l.top);
+	CHECK_EQ_U64(l.window, l.code, "no loop: the window starts with the copies");
+	CHECK_EQ_U64(l.stop_end - l.window_end, sizeof stop, "stop_end - window_end: the stop sequence's bytes");
+	CHECK(memcmp(code_at() + l.window_end, stop, sizeof stop) == 0, "the stop sequence at window_end");
+	CHECK(l.stop_end < l.exit && l.exit < l.restored && l.restored < l.len,
+	      "the sample's store, then the epilogue: stop_end %zu < exit %zu < restored %zu < len %zu", l.stop_end,
+	      l.exit, l.restored, l.len);
+}
+
 int main(void)
 {
 	low = mmap(0, 4 * 1024 * 1024, PROT_READ | PROT_WRITE | PROT_EXEC,
@@ -362,6 +402,7 @@ int main(void)
 	test_init_scratch_stack();
 	test_result_layouts();
 	test_registers_documented();
+	test_pushed_bytes_and_bounds();
 	test_ring0_bytes();
 	test_limits();
 	test_vector_state();
