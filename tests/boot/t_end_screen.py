@@ -43,7 +43,10 @@ def uefi_save_line(name, xres, yres, args):
     iso = grub_iso(name, f"set timeout=0\ninsmod efi_gop\nmenuentry {name} {{\n"
                    f"\tmultiboot2 /boot/bench.elf {args}\n\tboot\n}}\n")
     elf = os.path.join(BUILD, "bench.elf")
-    vga = ["-vga", "none", "-device", f"VGA,xres={xres},yres={yres}"]
+    # -icount: the TSC counts instructions, so the figures, the QR text's
+    # length and the code= section's rows (and with them the layout) are
+    # the same in every run, whatever the host's load.
+    vga = ["-vga", "none", "-device", f"VGA,xres={xres},yres={yres}", "-icount", "shift=0,align=off,sleep=off"]
     with Machine(name, machine="ovmf-cdrom", image=iso, args=vga, gdb=True) as m:
         m.wait_for(HALTED, m.serial_text, m.timeout)
         lines, paged = end_screen(m, elf)
