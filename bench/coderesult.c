@@ -134,14 +134,9 @@ static const char *bound_parts(char *buf, size_t size, const struct percopy *p, 
 	return buf;
 }
 
-/* Method m's figure per copy in unit u: its line and record. */
-static void report_per_copy(struct bench_results *r, enum method_id m, enum unit u)
+const char *code_per_copy_what(char *buf, size_t size, const struct percopy *p, const char *un, const char *clock)
 {
-	const struct percopy *p = results_per_copy(r, m, u, results_step_bound(report_tsc_step(), u));
-	const char *un = unit_name[u], *wname = r->code_row_name;
-	uint64_t copies = p->copies;
-	uint64_t least_n = r->code[m].windows[u][1].min_of_mins, least_2n = r->code[m].windows[u][2].min_of_mins;
-	char frac[48], a[24], b[24], what[400], parts[200];
+	char frac[48], a[24], b[24], parts[200];
 	if (p->den == 1)
 		fmt_format(frac, sizeof frac, "%s%llu", p->neg ? "-" : "", (unsigned long long)p->num);
 	else
@@ -152,28 +147,40 @@ static void report_per_copy(struct bench_results *r, enum method_id m, enum unit
 					  : "within the spread of their ensembles' minimums and the clock's step";
 	switch (p->kind) {
 	case PERCOPY_EXACT:
-		fmt_format(what, sizeof what, "%s %s per copy, exactly %s", milli(a, p, 0), un, frac);
+		fmt_format(buf, size, "%s %s per copy, exactly %s", milli(a, p, 0), un, frac);
 		break;
 	case PERCOPY_FIGURE:
-		fmt_format(what, sizeof what, "%s %s per copy, +- %s (not exact: the least minimums are each known to "
+		fmt_format(buf, size, "%s %s per copy, +- %s (not exact: the least minimums are each known to "
 			   "%s, %s)", milli(a, p, 0), un, milli(b, p, 1), within, parts);
 		break;
 	case PERCOPY_BELOW_RESOLUTION:
-		fmt_format(what, sizeof what, "below resolution: at most %s %s per copy (the 2N-N difference, %s%llu %s, "
+		fmt_format(buf, size, "below resolution: at most %s %s per copy (the 2N-N difference, %s%llu %s, "
 			   "is %s, %s)", milli(b, p, 1), un, p->neg ? "-" : "", (unsigned long long)p->diff, un,
 			   p->step <= 1 ? "within the spread of the ensembles' minimums"
 					: "within the spread of the ensembles' minimums and the clock's step", parts);
 		break;
 	case PERCOPY_BELOW_ZERO:
-		fmt_format(what, sizeof what, "below zero: %s %s per copy, beyond the spread of the ensembles' minimums%s "
+		fmt_format(buf, size, "below zero: %s %s per copy, beyond the spread of the ensembles' minimums%s "
 			   "(%s): not a duration", milli(a, p, 0), un, p->step <= 1 ? "" : " and the clock's step",
 			   parts);
 		break;
 	default:
-		fmt_format(what, sizeof what, "not a figure: a least minimum of 2^63 %s or more is a difference of two "
+		fmt_format(buf, size, "not a figure: a least minimum of 2^63 %s or more is a difference of two "
 			   "reads that wrapped below zero (the code moved the %s back, or the window's reads)", un,
-			   u == UNIT_TSC ? "TSC" : "counter");
+			   clock);
 	}
+	return buf;
+}
+
+/* Method m's figure per copy in unit u: its line and record. */
+static void report_per_copy(struct bench_results *r, enum method_id m, enum unit u)
+{
+	const struct percopy *p = results_per_copy(r, m, u, results_step_bound(report_tsc_step(), u));
+	const char *un = unit_name[u], *wname = r->code_row_name;
+	uint64_t copies = p->copies;
+	uint64_t least_n = r->code[m].windows[u][1].min_of_mins, least_2n = r->code[m].windows[u][2].min_of_mins;
+	char a[24], b[24], what[400];
+	code_per_copy_what(what, sizeof what, p, un, u == UNIT_TSC ? "TSC" : "counter");
 	if (config_human())
 		kprintf("per_copy %s/%s: %s (least minimum with %llu copies executed %llu - with %llu copies %llu, over "
 			"%llu copies executed)\n", methods[m].name, wname, what, (unsigned long long)(2 * copies),

@@ -68,6 +68,14 @@ const char *code_fault_text(char *buf, size_t size, const struct code_fault_at *
  * "-3.000 below zero", "wrapped: no figure". Returns buf. */
 const char *code_per_copy_text(char *buf, size_t size, const struct percopy *p);
 
+/* code_per_copy_what - what a per_copy line says of p in unit un (a
+ * unit's name, or an event's: bench/evrun.h): "1.000 TSC ticks per copy,
+ * exactly 1", "... +- 0.020 (not exact: ...)", "below resolution: at most
+ * ...", "below zero: ...", or "not a figure: ..." naming clock ("TSC",
+ * "counter") as what moved back; into buf[0..size-1] (400 bytes hold
+ * every one). Returns buf. */
+const char *code_per_copy_what(char *buf, size_t size, const struct percopy *p, const char *un, const char *clock);
+
 /* code_print_config - the "code:" lines of the configuration: the bytes,
  * their size, unroll, loops and the generated loop's size. */
 void code_print_config(void);
