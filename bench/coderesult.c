@@ -172,6 +172,27 @@ const char *code_per_copy_what(char *buf, size_t size, const struct percopy *p, 
 	return buf;
 }
 
+void code_per_copy_fields(struct rec *rc, const struct percopy *p, uint64_t least_n, uint64_t least_2n)
+{
+	char a[24], b[24];
+	rec_u64(rc, "copies", p->copies);
+	rec_u64(rc, "least_min_n", least_n);
+	rec_u64(rc, "least_min_2n", least_2n);
+	rec_i64(rc, "num", p->neg ? -(int64_t)p->num : (int64_t)p->num);
+	rec_u64(rc, "den", p->den);
+	if (p->kind == PERCOPY_WRAPPED)
+		rec_null(rc, "per_copy");
+	else
+		rec_str(rc, "per_copy", milli(a, p, 0));
+	rec_str(rc, "status", percopy_kind_key(p->kind));
+	rec_u64(rc, "spread", p->spread);
+	if (p->kind == PERCOPY_FIGURE || p->kind == PERCOPY_BELOW_RESOLUTION)
+		rec_str(rc, "bound", milli(b, p, 1));
+	else
+		rec_null(rc, "bound");
+	rec_u64(rc, "step", p->step);
+}
+
 /* Method m's figure per copy in unit u: its line and record. */
 static void report_per_copy(struct bench_results *r, enum method_id m, enum unit u)
 {
@@ -179,7 +200,7 @@ static void report_per_copy(struct bench_results *r, enum method_id m, enum unit
 	const char *un = unit_name[u], *wname = r->code_row_name;
 	uint64_t copies = p->copies;
 	uint64_t least_n = r->code[m].windows[u][1].min_of_mins, least_2n = r->code[m].windows[u][2].min_of_mins;
-	char a[24], b[24], what[400];
+	char what[400];
 	code_per_copy_what(what, sizeof what, p, un, u == UNIT_TSC ? "TSC" : "counter");
 	if (config_human())
 		kprintf("per_copy %s/%s: %s (least minimum with %llu copies executed %llu - with %llu copies %llu, over "
@@ -192,22 +213,7 @@ static void report_per_copy(struct bench_results *r, enum method_id m, enum unit
 		rec_str(&rc, "method", methods[m].name);
 		rec_str(&rc, "workload", wname);
 		rec_str(&rc, "unit", unit_key[u]);
-		rec_u64(&rc, "copies", copies);
-		rec_u64(&rc, "least_min_n", least_n);
-		rec_u64(&rc, "least_min_2n", least_2n);
-		rec_i64(&rc, "num", p->neg ? -(int64_t)p->num : (int64_t)p->num);
-		rec_u64(&rc, "den", p->den);
-		if (p->kind == PERCOPY_WRAPPED)
-			rec_null(&rc, "per_copy");
-		else
-			rec_str(&rc, "per_copy", milli(a, p, 0));
-		rec_str(&rc, "status", percopy_kind_key(p->kind));
-		rec_u64(&rc, "spread", p->spread);
-		if (p->kind == PERCOPY_FIGURE || p->kind == PERCOPY_BELOW_RESOLUTION)
-			rec_str(&rc, "bound", milli(b, p, 1));
-		else
-			rec_null(&rc, "bound");
-		rec_u64(&rc, "step", p->step);
+		code_per_copy_fields(&rc, p, least_n, least_2n);
 		rec_end(&rc);
 	}
 }

@@ -76,6 +76,13 @@ const char *code_per_copy_text(char *buf, size_t size, const struct percopy *p);
  * every one). Returns buf. */
 const char *code_per_copy_what(char *buf, size_t size, const struct percopy *p, const char *un, const char *clock);
 
+/* code_per_copy_fields - a per_copy record's fields from copies to step
+ * (docs/RECORDS.md: copies, least_min_n, least_min_2n, num, den, per_copy,
+ * status, spread, bound, step) of figure p and the two least minimums,
+ * into rc (lib/record.h), which the caller began and ends. */
+struct rec;
+void code_per_copy_fields(struct rec *rc, const struct percopy *p, uint64_t least_n, uint64_t least_2n);
+
 /* code_print_config - the "code:" lines of the configuration: the bytes,
  * their size, unroll, loops and the generated loop's size. */
 void code_print_config(void);

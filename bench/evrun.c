@@ -287,7 +287,7 @@ static void report_per_copy(enum method_id m, const char *wname, const struct ev
 		kc->have = 1;
 		kc->verified = e->verified;
 		const struct percopy *p = &kc->p;
-		char what[400], un[200], a[24], b[24];
+		char what[400], un[200];
 		if (config_human())
 			kprintf("event_per_copy %s/%s: %s (least minimum with %llu copies executed %llu - with %llu copies "
 				"%llu, over %llu copies executed)%s\n", methods[m].name, wname,
@@ -301,22 +301,7 @@ static void report_per_copy(enum method_id m, const char *wname, const struct ev
 		rec_str(&rc, "method", methods[m].name);
 		rec_str(&rc, "workload", wname);
 		rec_str(&rc, "event", e->def.name);
-		rec_u64(&rc, "copies", copies);
-		rec_u64(&rc, "least_min_n", least_n);
-		rec_u64(&rc, "least_min_2n", least_2n);
-		rec_i64(&rc, "num", p->neg ? -(int64_t)p->num : (int64_t)p->num);
-		rec_u64(&rc, "den", p->den);
-		if (p->kind == PERCOPY_WRAPPED)
-			rec_null(&rc, "per_copy");
-		else
-			rec_str(&rc, "per_copy", percopy_milli_text(a, sizeof a, p->neg, p->milli));
-		rec_str(&rc, "status", percopy_kind_key(p->kind));
-		rec_u64(&rc, "spread", p->spread);
-		if (p->kind == PERCOPY_FIGURE || p->kind == PERCOPY_BELOW_RESOLUTION)
-			rec_str(&rc, "bound", percopy_milli_text(b, sizeof b, 0, p->bound_milli));
-		else
-			rec_null(&rc, "bound");
-		rec_u64(&rc, "step", p->step);
+		code_per_copy_fields(&rc, p, least_n, least_2n);
 		rec_bool(&rc, "verified", e->verified);
 		rec_end(&rc);
 	}
