@@ -1,7 +1,7 @@
 /* bench/evrun.c - see evrun.h. */
 #include "evrun.h"
 #include "code.h"
-#include "coderesult.h"
+#include "percopytext.h"
 #include "events.h"
 #include "walk.h"
 #include "workload.h"
