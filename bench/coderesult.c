@@ -9,6 +9,7 @@
 #include "../kernel/console.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
+#include "../lib/string.h"
 
 void code_print_config(void)
 {
@@ -241,7 +242,11 @@ int code_event_rows(enum method_id m, const char *code_name)
 			continue;
 		if (evrun_net(m, &cw, ev, &net))
 			fmt_format(netc, sizeof netc, "%lld", (long long)net);
-		kprintf("%-14s %-13s %14s  %s%s\n", methods[m].name, events_at(ev)->def.name, netc,
+		/* the unit and net N columns as the other rows' (13 + 1 + 14), a
+		 * longer name pushing the net right */
+		const char *name = events_at(ev)->def.name;
+		int width = 27 - (int)strlen(name);
+		kprintf("%-14s %s %*s  %s%s\n", methods[m].name, name, width > 0 ? width : 1, netc,
 			code_per_copy_text(cell, sizeof cell, &p), verified ? "" : " (unverified)");
 		rows++;
 	}
