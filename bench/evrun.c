@@ -2,6 +2,7 @@
 #include "evrun.h"
 #include "code.h"
 #include "percopytext.h"
+#include "results.h"
 #include "events.h"
 #include "walk.h"
 #include "workload.h"
@@ -111,8 +112,10 @@ static int prepare(uint64_t capacity)
 	return 1;
 }
 
-/* The events of the pass being measured. */
-static int pass_k, pass_which[BENCH_EV_SLOTS], pass_no;
+/* The events of the pass being measured; whether code= runs in it (not
+ * after the user's code faulted in the method's own windows). */
+static int pass_k, pass_which[BENCH_EV_SLOTS], pass_no, code_runs;
+static uint64_t faults_seen; /* code_fault_last's count at the last look */
 
 static const struct bench_event *slot_event(int s)
 {
@@ -326,7 +329,7 @@ static void measure_pass(enum method_id m)
 		if (!measure(m, w, f))
 			report_window(m, w, f, empty, i);
 	}
-	if (!code_configured() || !code_ok)
+	if (!code_configured() || !code_ok || !code_runs)
 		return;
 	const struct workload *w = code_workload_ev(m, 1, pass_k);
 	if (!w || measure(m, w, fn))
@@ -343,6 +346,10 @@ static void measure_pass(enum method_id m)
 
 void evrun_method(enum method_id m, uint64_t capacity)
 {
+	struct code_fault_at at;
+	uint64_t taken = code_fault_last(&at);
+	code_runs = taken == faults_seen; /* the method's own code= windows did not fault */
+	faults_seen = taken;
 	if (method_is_ctr(m) || events_passes() <= 0 || !cfg || !tsc_buf || !prepare(capacity))
 		return;
 	for (int p = 0; p < events_passes(); p++) {
@@ -353,6 +360,8 @@ void evrun_method(enum method_id m, uint64_t capacity)
 			measure_pass(m);
 		}
 		events_pass_end(p);
+		faults_seen = code_fault_last(&at);
+		code_runs = code_runs && faults_seen == taken; /* nor in this pass */
 	}
 }
 

@@ -82,3 +82,21 @@ def test_events_per_copy_fake_pmu_icount():
         p = subprocess.run(["python3", os.path.join(ROOT, "tools", "bench.py"), "report", log, "-o",
                             os.path.join(d, "report")], capture_output=True, text=True, timeout=300)
     check(p.returncode == 0, f"tools/bench.py report rejects the log:\n{p.stdout[-2000:]}{p.stderr[-2000:]}")
+
+
+def test_events_code_fault_once():
+    """Fake PMU, code=0f0b (UD2): the user's code faults once per method, in
+    the method's own windows; the events passes measure the empty window and
+    the workloads and leave code= out, with no second fault line."""
+    build = fake_pmu_build()
+    rc, text = qemu("events-fake-fault", "icount-intel",
+                    f"ensembles=2 samples=10 warmup=2 methods={','.join(EVENTS_METHODS)} workloads=add_chain_64 "
+                    f"events={INS},{BR} code=0f0b", image=os.path.join(build, "bench32.elf"))
+    run = expect_complete(rc, text)
+    for m in EVENTS_METHODS:
+        check(len(run.by("code_fault", method=m)) == 1, f"{m}: {len(run.by('code_fault', method=m))} code_fault "
+              "records, expected 1", text)
+        check(run.one("event_window", method=m, workload="add_chain_64", event=INS)["net"] == 64,
+              f"{m}: add_chain_64's events window", text)
+        check(not run.by("event_window", method=m, workload="code") and not run.by("event_per_copy", method=m),
+              f"{m}: code='s events windows measured after it faulted", text)
