@@ -2,7 +2,7 @@
  * tests/corpus/cpuid/) through the code the kernel runs: lib/cpuinfo.c
  * (vendor, family/model/stepping, features: kernel/probe.c), lib/cpus.c
  * (topology and core type: bench/percpu.c), lib/tscfreq.c (kernel/clocks.c)
- * and lib/pmu.c's CPUID probe (kernel/pmu.c), each fed by the same
+ * and lib/pmu_detect.c's CPUID probe (kernel/pmu.c), each fed by the same
  * gathering functions with the dump as its CPUID (tests/unit/cpuid_dump.h
  * says what a leaf beyond a dump's maximum returns).
  *
