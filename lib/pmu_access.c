@@ -4,19 +4,44 @@
 
 const char *pmu_msr_name(uint32_t msr, char *buf, size_t n)
 {
-	(void)buf;
-	(void)n;
+	/* Ranges with an index: SDM Vol. 4 table 2-2 (IA32_PMC0-9 C1H-CAH,
+	 * IA32_PERFEVTSEL0-9 186H-18FH, IA32_A_PMC0-9 4C1H-4CAH,
+	 * IA32_FIXED_CTR0-3 309H-30CH); AMD PPRs (PERF_LEGACY_CTL0-3
+	 * C001_0000H-3H, PERF_LEGACY_CTR0-3 C001_0004H-7H, PERF_CTL0-5 and
+	 * PERF_CTR0-5 interleaved from C001_0200H). */
+	static const struct {
+		uint32_t first, count, stride;
+		const char *fmt;
+	} range[] = {
+		{ PMU_MSR_PMC0, 10, 1, "IA32_PMC%u" },
+		{ PMU_MSR_PERFEVTSEL0, 10, 1, "IA32_PERFEVTSEL%u" },
+		{ PMU_MSR_A_PMC0, 10, 1, "IA32_A_PMC%u" },
+		{ PMU_MSR_FIXED_CTR0, 4, 1, "IA32_FIXED_CTR%u" },
+		{ PMU_MSR_AMD_LEGACY_CTL0, 4, 1, "PERF_LEGACY_CTL%u" },
+		{ PMU_MSR_AMD_LEGACY_CTR0, 4, 1, "PERF_LEGACY_CTR%u" },
+		{ PMU_MSR_AMD_PERF_CTL0, 16, 2, "PERF_CTL%u" },
+		{ PMU_MSR_AMD_PERF_CTL0 + 1, 16, 2, "PERF_CTR%u" },
+	};
 	switch (msr) {
-	case PMU_MSR_FIXED_CTR0: return "IA32_FIXED_CTR0";
-	case PMU_MSR_FIXED_CTR0 + 1: return "IA32_FIXED_CTR1";
-	case PMU_MSR_FIXED_CTR0 + 2: return "IA32_FIXED_CTR2";
 	case PMU_MSR_FIXED_CTR_CTRL: return "IA32_FIXED_CTR_CTRL";
 	case PMU_MSR_PERF_GLOBAL_STATUS: return "IA32_PERF_GLOBAL_STATUS";
 	case PMU_MSR_PERF_GLOBAL_CTRL: return "IA32_PERF_GLOBAL_CTRL";
 	case PMU_MSR_PERF_GLOBAL_OVF_CTRL: return "IA32_PERF_GLOBAL_OVF_CTRL";
+	case PMU_MSR_PERF_METRICS: return "IA32_PERF_METRICS";
+	case PMU_MSR_PERF_CAPABILITIES: return "IA32_PERF_CAPABILITIES";
 	case PMU_MSR_APERF: return "IA32_APERF";
 	case PMU_MSR_AMD_HWCR: return "HWCR";
 	case PMU_MSR_AMD_IRPERF: return "IRPerfCount";
+	case PMU_MSR_AMD_GLOBAL_STATUS: return "PerfCntrGlobalStatus";
+	case PMU_MSR_AMD_GLOBAL_CTL: return "PerfCntrGlobalCtl";
+	case PMU_MSR_AMD_GLOBAL_STATUS_CLR: return "PerfCntrGlobalStatusClr";
+	}
+	for (size_t i = 0; i < sizeof range / sizeof range[0]; i++) {
+		uint32_t d = msr - range[i].first;
+		if (msr >= range[i].first && d % range[i].stride == 0 && d / range[i].stride < range[i].count) {
+			fmt_format(buf, n, range[i].fmt, (unsigned)(d / range[i].stride));
+			return buf;
+		}
 	}
 	return "MSR";
 }
