@@ -14,7 +14,6 @@ import tempfile
 
 import builds
 from qemu import BUILD, ROOT, check, expect_complete, qemu
-from runner import once
 
 INS, BR = "INST_RETIRED.ANY", "BR_INST_RETIRED.ALL_BRANCHES"
 EVENTS_METHODS = ("rdtscp", "lfence")
@@ -23,14 +22,8 @@ ARGS = (f"ensembles=3 samples=20 warmup=5 methods={','.join(EVENTS_METHODS)} wor
 
 
 def fake_pmu_build():
-    """build/fakepmu: `make FAKE_PMU=1 kernel`, once."""
-    build = os.path.join(BUILD, "fakepmu")
-
-    def build_it():
-        p = builds.make(["FAKE_PMU=1", "kernel"], build, capture_output=True, text=True)
-        check(p.returncode == 0, f"make FAKE_PMU=1 kernel into {build} failed:\n" + p.stdout[-2000:] + p.stderr[-2000:])
-        return build
-    return once(("variant", build), build_it)
+    """build/fakepmu (builds.fake_pmu: make FAKE_PMU=1 kernel iso, once)."""
+    return builds.fake_pmu()
 
 
 def test_events_per_copy_fake_pmu_icount():
