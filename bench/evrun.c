@@ -225,7 +225,7 @@ static void rec_wide_or_null(struct rec *k, const char *key, const struct wide *
 static void report_window(enum method_id m, const struct workload *w, const struct evfig *f,
 			  const struct evfig *offset, int row)
 {
-	static char line[4096];
+	static char line[8192]; /* 16 events with their checks' texts */
 	char un[200];
 	size_t k = (size_t)fmt_format(line, sizeof line, "events %s/%s pass %d:", methods[m].name, w->name, pass_no);
 	for (int s = 0; s < pass_k; s++) {
