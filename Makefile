@@ -162,6 +162,7 @@ $(BUILD)/host/cpuid_corpus.txt: tests/corpus/cpuid/dumps.txt.xz
 	@mv $@.tmp $@
 $(BUILD)/host/test_cpuid_corpus: $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
 $(BUILD)/host/test_xcr0: $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
+$(BUILD)/host/test_pmugp: $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
 
 unit: $(UNIT_BINS)
 	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/run_unit.py $(UNIT_BINS)

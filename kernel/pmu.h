@@ -1,4 +1,4 @@
-/* kernel/pmu.h - the performance counters on this machine: lib/pmu.c's
+/* kernel/pmu.h - the performance counters on this machine: lib/pmu_*.c's
  * logic over the real CPUID, RDMSR, WRMSR and RDPMC, done once at boot.
  *
  *   pmu_setup(cfg->pmu);     detect, program, verify (never faults: every
