@@ -335,4 +335,10 @@ void pmu_describe(const struct pmu_info *info, void (*emit)(void *ctx, const cha
  * delta and why it is not usable. */
 void pmu_record(const struct pmu_info *info);
 
+/* pmu_record_with - pmu_record, with more(r, ctx) called to add fields
+ * before the record ends (kernel/pmu.c: pmu_layout_record_fields of
+ * lib/pmugp.h). more may be NULL. */
+struct rec;
+void pmu_record_with(const struct pmu_info *info, void (*more)(struct rec *r, const void *ctx), const void *ctx);
+
 #endif

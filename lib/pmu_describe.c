@@ -103,6 +103,11 @@ void pmu_describe(const struct pmu_info *info, void (*emit)(void *ctx, const cha
 
 void pmu_record(const struct pmu_info *info)
 {
+	pmu_record_with(info, 0, 0);
+}
+
+void pmu_record_with(const struct pmu_info *info, void (*more)(struct rec *r, const void *ctx), const void *ctx)
+{
 	struct rec r;
 	rec_begin(&r, "pmu");
 	rec_str(&r, "mode", pmu_mode_words[info->mode]);
@@ -136,5 +141,7 @@ void pmu_record(const struct pmu_info *info)
 		rec_object_end(&r);
 	}
 	rec_array_end(&r);
+	if (more)
+		more(&r, ctx);
 	rec_end(&r);
 }

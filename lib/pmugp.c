@@ -61,7 +61,7 @@ static void note(struct pmu_layout *l, const char *fmt, ...)
 static void intel_caps(const struct pmu_backend *b, struct pmu_layout *l, uint32_t leaf1_ecx)
 {
 	if (!((leaf1_ecx >> 15) & 1)) {
-		note(l, "CPUID.1:ECX[15]=0 (no PDCM): no IA32_PERF_CAPABILITIES, no full-width writes");
+		note(l, "CPUID.1:ECX[15]=0: no IA32_PERF_CAPABILITIES (PDCM)");
 		return;
 	}
 	uint64_t caps;
@@ -173,7 +173,8 @@ static void amd_detect(const struct pmu_backend *b, struct pmu_layout *l)
 	}
 	if (ext)
 		n = PMU_AMD_EXT;
-	note(l, "CPUID.80000001H:ECX[23] PerfCtrExtCore=%d: %u counters", ext, n);
+	note(l, ext ? "CPUID.80000001H:ECX[23] PerfCtrExtCore=1: 6 extended counters"
+		    : "CPUID.80000001H:ECX[23] PerfCtrExtCore=0: the 4 legacy counters (APM Vol. 2: every AMD64 processor)");
 	if (max_ext >= 0x80000022u) {
 		b->cpuid(b->ctx, 0x80000022u, 0, r);
 		if (r[0] & 1) {

@@ -20,6 +20,7 @@
 #include "cpuid_dump.h"
 #include "../../lib/evsched.h"
 #include "../../lib/pmugp.h"
+#include "record_capture.h"
 
 #define GP_FAULT 0x10d
 
@@ -481,6 +482,66 @@ static void test_names(void)
 	CHECK_STR(pmu_layout_counter_name(&l, EVSCHED_FIXED(1), buf, sizeof buf), "FIXED_CTR1", "fixed 1");
 }
 
+static void test_describe(void)
+{
+	struct fake f;
+	struct pmu_layout l;
+	struct pmu_backend b = backend(&f);
+	char line[PMU_LAYOUT_LINE];
+	intel(&f, 0x16, 1u << 15, EAX0A(4, 8, 48), 0, 0, EDX0A(3, 48));
+	intel_msrs(&f, 8, 1ull << 13);
+	pmu_layout_detect(&b, PMU_MODE_AUTO, &l);
+	pmu_layout_describe(&l, line, sizeof line);
+	CHECK(has(line, "env: pmu: general-purpose counters: 8 x 48 bits, IA32_PERFEVTSEL0-7 (186H-18DH), "
+			"IA32_A_PMC0-7 (4C1H-4C8H), full-width writes (IA32_PERF_CAPABILITIES[13]); fixed counters: "
+			"bitmap 0x7 x 48 bits; global control: IA32_PERF_GLOBAL_CTRL (38FH) (CPUID.0AH: version 4"),
+	      "Intel v4 line: %s", line);
+	/* Leaf 23H: the bitmap and fixed 3 with PERF_METRICS. */
+	intel(&f, 0x23, 1u << 15, EAX0A(5, 8, 48), 0, 0xF, EDX0A(3, 48));
+	leaf(&f, 7, 1, 1u << 8, 0, 0, 0);
+	leaf(&f, 0x23, 0, 0xB, 3, 0, 0);
+	leaf(&f, 0x23, 1, 0x3FD, 0xF, 0, 0);
+	intel_msrs(&f, 10, (1ull << 13) | (1ull << 15));
+	pmu_layout_detect(&b, PMU_MODE_AUTO, &l);
+	pmu_layout_describe(&l, line, sizeof line);
+	CHECK(has(line, "10 x 48 bits, bitmap 0x3fd, IA32_PERFEVTSEL0-9 (186H-18FH)"), "a bitmap with a hole: %s", line);
+	CHECK(has(line, "bitmap 0xf x 48 bits (fixed 3: TOPDOWN.SLOTS, IA32_PERF_METRICS)"), "fixed 3: %s", line);
+	CHECK(has(line, "CPUID.23H.1: GP 0x3fd, fixed 0xf"), "source leaf 23H: %s", line);
+	amd(&f, 0, 0x80000022u, 1u << 23, 1, 6);
+	pmu_layout_detect(&b, PMU_MODE_AUTO, &l);
+	pmu_layout_describe(&l, line, sizeof line);
+	CHECK(has(line, "6 x 48 bits, PERF_CTL0-5 (C0010200H-C001020AH), PERF_CTR0-5 (C0010201H-C001020BH); "
+			"fixed counters: none (AMD has none); global control: PerfCntrGlobalCtl (C0000301H)"),
+	      "AMD PerfMonV2 line: %s", line);
+	amd(&f, 0, 0x80000008u, 0, 0, 0);
+	pmu_layout_detect(&b, PMU_MODE_AUTO, &l);
+	pmu_layout_describe(&l, line, sizeof line);
+	CHECK(has(line, "PERF_LEGACY_CTL0-3 (C0010000H-C0010003H)") && has(line, "global control: none (no PerfMonV2"),
+	      "AMD legacy line: %s", line);
+	intel(&f, 0xD, 0, 0, 0, 0, 0);
+	pmu_layout_detect(&b, PMU_MODE_AUTO, &l);
+	pmu_layout_describe(&l, line, sizeof line);
+	CHECK_STR(line, "env: pmu: general-purpose counters: none: CPUID.0AH:EAX[7:0]=0: no architectural performance "
+			"monitoring", "no counters: one line with why");
+	pmu_layout_detect(&b, PMU_MODE_OFF, &l);
+	pmu_layout_describe(&l, line, sizeof line);
+	CHECK_STR(line, "env: pmu: general-purpose counters: none: pmu=off", "pmu=off line");
+	/* The record's fields, inside a pmu record. */
+	intel(&f, 0x16, 1u << 15, EAX0A(4, 8, 48), 0, 0, EDX0A(3, 48));
+	intel_msrs(&f, 8, 0);
+	pmu_layout_detect(&b, PMU_MODE_AUTO, &l);
+	struct pmu_info info;
+	pmu_detect(&b, PMU_MODE_AUTO, &info);
+	record_capture_start();
+	pmu_record_with(&info, pmu_layout_record_fields, &l);
+	CHECK(has(record_captured, "],\"layout\":{\"vendor\":\"intel\",\"version\":4,\"gp_counters\":8,\"gp_bitmap\":255,"
+				   "\"gp_width\":48,\"evtsel_msr0\":390,\"ctr_msr0\":193,\"full_width\":0,"
+				   "\"fixed_bitmap\":7,\"fixed_width\":48,\"perf_metrics\":0,\"global_ctrl_msr\":911,"
+				   "\"source\":\"CPUID.0AH: version 4"),
+	      "the pmu record's layout object: %s", record_captured);
+	CHECK(has(record_captured, "\"why\":\"\"}}"), "the layout object ends the record: %s", record_captured);
+}
+
 /* Every dump of the corpus: each logical CPU's layout without crash, the
  * totals by the boot CPU (CPU 0) of each dump. */
 static int no_msr(void *ctx, uint32_t m, uint64_t *v)
@@ -559,6 +620,7 @@ int main(void)
 	test_program_problems();
 	test_program_amd();
 	test_names();
+	test_describe();
 	test_corpus();
 	return check_summary("pmugp");
 }
