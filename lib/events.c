@@ -73,6 +73,10 @@ uint64_t ev_perfevtsel(enum ev_vendor v, const struct ev_def *d)
 static int table_of(const struct ev_cpu *c, char *why, size_t whylen)
 {
 	int hit = -1, hybrid = 0;
+	/* A hybrid model's part that reports no core type (CPUID.1AH reads 0:
+	 * Alder Lake 6-97 parts with P-cores only, or E-cores disabled) runs
+	 * P-cores: its Core (40H) table. */
+	uint32_t core_type = c->core_type ? c->core_type : 0x40;
 	const char *vn = c->vendor == EV_VENDOR_INTEL ? "GenuineIntel" :
 			 c->vendor == EV_VENDOR_AMD   ? "AuthenticAMD" :
 			 c->vendor == EV_VENDOR_HYGON ? "HygonGenuine" : "a vendor other than Intel, AMD and Hygon";
@@ -84,7 +88,7 @@ static int table_of(const struct ev_cpu *c, char *why, size_t whylen)
 			continue;
 		if (s->core_type) {
 			hybrid = 1;
-			if (s->core_type != c->core_type)
+			if (s->core_type != core_type)
 				continue;
 			/* Two tables of one core type (Arrow Lake 6-C5: Skymont and the
 			 * Crestmont LP E-cores): the native model ID picks; without one,
@@ -96,17 +100,20 @@ static int table_of(const struct ev_cpu *c, char *why, size_t whylen)
 		break;
 	}
 	if (hit < 0 && why && whylen) {
+		char fam[16];
+		/* The family as the vendors write it: 6, 0FH, 17H (hex from 10). */
+		fmt_format(fam, sizeof fam, c->family < 10 ? "%u" : "0x%X", c->family);
 		if (c->vendor == EV_VENDOR_OTHER)
 			fmt_format(why, whylen, "no event table for %s", vn);
 		else if (hybrid)
 			fmt_format(why, whylen,
-				   "%s family %u model 0x%02X is hybrid and CPUID.1AH:EAX[31:24] gives core "
+				   "%s family %s model 0x%02X is hybrid and CPUID.1AH:EAX[31:24] gives core "
 				   "type 0x%02X, none of its tables' (intel/perfmon mapfile.csv)",
-				   vn, c->family, c->model, c->core_type);
+				   vn, fam, c->model, c->core_type);
 		else
-			fmt_format(why, whylen, "no %s table for %s family %u model 0x%02X stepping %u", 
+			fmt_format(why, whylen, "no %s table for %s family %s model 0x%02X stepping %u",
 				   c->vendor == EV_VENDOR_INTEL ? "intel/perfmon" : "libpfm4 (AMD PPR)", vn,
-				   c->family, c->model, c->stepping);
+				   fam, c->model, c->stepping);
 	}
 	return hit;
 }

@@ -156,7 +156,8 @@ static void check_selection(void)
 	CHECK_STR(ev_table_name(&c, why, sizeof why), "zen1 91970fe", "Hygon Dhyana (18H) gets Zen 1");
 	c = amd(EV_VENDOR_AMD, 0x18, 0x00);
 	CHECK(ev_table_name(&c, why, sizeof why) == 0, "AMD family 18H has no table");
-	CHECK(strstr(why, "AuthenticAMD family 24 model 0x00") != 0, "why names vendor, family, model: %s", why);
+	CHECK_STR(why, "no libpfm4 (AMD PPR) table for AuthenticAMD family 0x18 model 0x00 stepping 0",
+		  "why names vendor, family, model");
 	/* Stepping regex: SKX steppings 0-4, CLX 5-F. */
 	c = intel(0x55, 4);
 	CHECK_STR(ev_table_name(&c, why, sizeof why), "SKX core V1.37", "6-55 stepping 4 is Skylake-SP");
@@ -169,8 +170,19 @@ static void check_selection(void)
 	c.core_type = 0x20;
 	CHECK_STR(ev_table_name(&c, why, sizeof why), "ADL gracemont core V1.40", "Alder Lake E-core");
 	c.core_type = 0;
-	CHECK(ev_table_name(&c, why, sizeof why) == 0, "Alder Lake without a core type has no table");
-	CHECK(strstr(why, "hybrid") != 0, "why says hybrid: %s", why);
+	CHECK_STR(ev_table_name(&c, why, sizeof why), "ADL goldencove core V1.40",
+		  "Alder Lake without a core type (P-cores only) gets the P-core table");
+	c.core_type = 0x10;
+	CHECK(ev_table_name(&c, why, sizeof why) == 0, "Alder Lake with core type 10H has no table");
+	CHECK(strstr(why, "is hybrid and CPUID.1AH:EAX[31:24] gives core type 0x10") != 0, "why says hybrid: %s",
+	      why);
+	/* Arrow Lake 6-C5: two E-core tables, told apart by the native model ID */
+	c = intel(0xC5, 2);
+	c.core_type = 0x20;
+	c.native_model = 2;
+	CHECK_STR(ev_table_name(&c, why, sizeof why), "ARL crestmont core V1.20", "Arrow Lake's Crestmont LP E-cores");
+	c.native_model = 3;
+	CHECK_STR(ev_table_name(&c, why, sizeof why), "ARL skymont core V1.20", "Arrow Lake's Skymont E-cores");
 	c = intel(0x0F, 6);
 	CHECK(ev_table_name(&c, why, sizeof why) == 0, "Core 2 (6, 0FH) has no perfmon table");
 	CHECK_STR(why, "no intel/perfmon table for GenuineIntel family 6 model 0x0F stepping 6", "why none");
@@ -346,6 +358,19 @@ static void check_groups(void)
 	CHECK(n == -1 && strstr(err, "more than 3"), "a group larger than max: %s", err);
 }
 
+/* The dumps (their first CPU) that select the table named t. */
+static int by_name(struct dump *dumps, int n, const char *t)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		struct ev_cpu c;
+		ev_cpu_from_cpuid(dump_cpuid, &dumps[i].cpus[0], &c);
+		const char *x = ev_table_name(&c, 0, 0);
+		k += x && !strcmp(x, t);
+	}
+	return k;
+}
+
 /* Every real CPU's CPUID: the table it gets or why none; no crash. */
 static void check_corpus(void)
 {
@@ -374,8 +399,13 @@ static void check_corpus(void)
 	}
 	printf("events: corpus: %d dumps, %d with a table, %d without (%d Intel, %d AMD/Hygon, %d with a core type)\n",
 	       n, with, without, intel_n, amd_n, hybrid);
-	CHECK_EQ_U64(with, 294, "dumps with a table (intel/perfmon core files, libpfm4 Zen 1-5)");
-	CHECK_EQ_U64(without, 199, "dumps without one (before Nehalem, AMD before Zen, other vendors)");
+	CHECK_EQ_U64(with, 297, "dumps with a table (intel/perfmon core files, libpfm4 Zen 1-5)");
+	CHECK_EQ_U64(without, 196, "dumps without one (before Nehalem, AMD before Zen, other vendors)");
+	CHECK_EQ_U64(by_name(dumps, n, "SKL core V59"), 43, "dumps with perfmon's Skylake table");
+	CHECK_EQ_U64(by_name(dumps, n, "ADL goldencove core V1.40"), 21, "dumps of Alder Lake P-cores");
+	CHECK_EQ_U64(by_name(dumps, n, "zen1 91970fe"), 17, "dumps with the Zen 1 table (16 AMD, 1 Hygon)");
+	CHECK_EQ_U64(by_name(dumps, n, "zen2 91970fe"), 26, "dumps with the Zen 2 table");
+	CHECK_EQ_U64(by_name(dumps, n, "zen5 91970fe"), 10, "dumps with the Zen 5 table");
 	if (n > 0)
 		dump_free(dumps, n);
 }
