@@ -108,10 +108,14 @@ static void event_record(int i)
 static void event_line(int i)
 {
 	const struct bench_event *e = &evs[i];
-	char b[24], m[32];
-	kprintf("events: %s (%s, %s): %s = %s%s%s\n", e->def.name, origin_word(e->def.origin),
-		e->def.source ? e->def.source : "", e->def.fixed_only ? "fixed counter" : evtsel_name(e->counter, m, sizeof m),
-		hex(b, sizeof b, e->def.perfevtsel, 1), e->pass >= 0 ? " on " : "", e->pass >= 0 ? e->counter_name : "");
+	char b[24], m[32], what[64];
+	if (e->def.fixed_only)
+		fmt_format(what, sizeof what, "fixed counter %d only", e->def.fixed);
+	else
+		fmt_format(what, sizeof what, "%s = %s", evtsel_name(e->counter, m, sizeof m),
+			   hex(b, sizeof b, e->def.perfevtsel, 1));
+	kprintf("events: %s (%s, %s): %s%s%s\n", e->def.name, origin_word(e->def.origin),
+		e->def.source ? e->def.source : "", what, e->pass >= 0 ? " on " : "", e->pass >= 0 ? e->counter_name : "");
 }
 
 /* One item of events= resolved into evs[]: 0, or 1 after its config: line. */
@@ -150,19 +154,15 @@ static int resolve_item(const struct ev_cpu *c, const char *item, size_t len)
 	return 0;
 }
 
-/* The fixed counters a pass may use: those the layout enumerates whose
- * counting pmu_setup proved (fixed counters 0-2, kernel/pmu.h), and fixed
- * counter 3 (TOPDOWN.SLOTS, which pmu_setup does not program) where the
- * layout has it and fixed counter 0 counts. Each pass's own check judges
- * them again. */
-static uint32_t fixed_usable(void)
+/* The fixed counters 0-2 whose counting pmu_setup proved (kernel/pmu.h
+ * pmu_verify, by RDMSR): with a general-purpose counter, what says that
+ * something can count here. */
+static uint32_t fixed_verified(void)
 {
 	uint32_t m = 0;
 	for (int i = 0; i < PMU_NFIXED; i++)
 		if ((pmu_layout.fixed_bitmap >> i & 1) && pmu_usable(&pmu, (enum pmu_counter_id)(PMU_FIXED0 + i)))
 			m |= 1u << i;
-	if ((pmu_layout.fixed_bitmap >> 3 & 1) && (m & 1))
-		m |= 1u << 3;
 	return m;
 }
 
@@ -174,18 +174,22 @@ static unsigned bits(uint32_t m)
 	return n;
 }
 
-/* Why nothing can count here, or "" when something can. */
-static void why_nothing(const struct config *cfg, uint32_t fixed, char *why, size_t n)
+/* Why nothing can count here, or "" when something can: a
+ * general-purpose counter CPUID enumerates, or a fixed counter pmu_setup
+ * verified. */
+static void why_nothing(const struct config *cfg, char *why, size_t n)
 {
 	why[0] = '\0';
 	if (cfg->pmu == PMU_MODE_OFF)
 		fmt_format(why, n, "pmu=off: no counter is touched");
-	else if (pmu_layout.ngp == 0 && !fixed && pmu_layout.why[0])
+	else if (pmu_layout.ngp || fixed_verified())
+		return;
+	else if (pmu_layout.why[0])
 		fmt_format(why, n, "%s", pmu_layout.why);
-	else if (pmu_layout.ngp == 0 && !fixed && pmu_layout.fixed_bitmap)
+	else if (pmu_layout.fixed_bitmap)
 		fmt_format(why, n, "CPUID enumerates no general-purpose counter and no fixed counter passed the "
 			   "counting check (the env: pmu: lines)");
-	else if (pmu_layout.ngp == 0 && !fixed)
+	else
 		fmt_format(why, n, "CPUID enumerates no general-purpose and no fixed counter");
 }
 
@@ -215,10 +219,8 @@ static int schedule(uint32_t gp, uint32_t fixed)
 		const struct ev_def *d = &evs[i].def;
 		struct evsched_item it = { d->fixed_only ? 0 : d->counters, d->fixed, d->taken_alone, d->msr_index };
 		if (d->fixed_only && (d->fixed < 0 || !(fixed >> d->fixed & 1))) {
-			fmt_format(why_ev[i], sizeof why_ev[i], "fixed counter %d only, %s", d->fixed,
-				   pmu_layout.fixed_bitmap >> (d->fixed & 31) & 1 ?
-				   "which did not pass the counting check (the env: pmu: lines)" :
-				   "which CPUID does not enumerate");
+			fmt_format(why_ev[i], sizeof why_ev[i], "fixed counter %d only, which CPUID does not enumerate",
+				   d->fixed);
 			continue;
 		}
 		/* alone first: an event no counter of this CPU can take is said, the others scheduled */
@@ -368,8 +370,9 @@ int events_prepare(const struct config *cfg, const struct cpu_info *cpu)
 
 	char table_why[160], why[240];
 	const char *table = ev_table_name(&c, table_why, sizeof table_why);
-	uint32_t fixed = off ? 0 : fixed_usable();
-	why_nothing(cfg, fixed, why, sizeof why);
+	/* every fixed counter the layout enumerates: each pass's check decides */
+	uint32_t fixed = pmu_layout.fixed_bitmap;
+	why_nothing(cfg, why, sizeof why);
 	for (int i = 0; i < nev; i++)
 		fmt_format(why_ev[i], sizeof why_ev[i], "%s", why);
 	if (!why[0]) {
