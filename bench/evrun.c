@@ -134,12 +134,12 @@ static int walk_events(enum method_id m, const struct workload *w, fill_fn fill,
 	if (!config_human())
 		return 0;
 	if (bad)
-		kprintf("walk events %s/%s pass %d: incomplete\n", methods[m].name, w->name, pass_no);
+		kprintf("walk events %s/%s pass %d: incomplete\n", methods[m].name, w->name, pass_no + 1);
 	else
 		kprintf("walk events %s/%s pass %d: body %llu instructions; %llu instructions between the start "
 			"sequence and the body, %llu between the body and the stop sequence, the events' reads "
 			"outside (one sample single-stepped with RFLAGS.TF: %llu steps, %llu window%s)\n",
-			methods[m].name, w->name, pass_no, (unsigned long long)r.body,
+			methods[m].name, w->name, pass_no + 1, (unsigned long long)r.body,
 			(unsigned long long)r.gap_before, (unsigned long long)r.gap_after,
 			(unsigned long long)r.steps, (unsigned long long)r.windows, r.windows == 1 ? "" : "s");
 	return 0;
@@ -227,7 +227,7 @@ static void report_window(enum method_id m, const struct workload *w, const stru
 {
 	static char line[8192]; /* 16 events with their checks' texts */
 	char un[200];
-	size_t k = (size_t)fmt_format(line, sizeof line, "events %s/%s pass %d:", methods[m].name, w->name, pass_no);
+	size_t k = (size_t)fmt_format(line, sizeof line, "events %s/%s pass %d:", methods[m].name, w->name, pass_no + 1);
 	for (int s = 0; s < pass_k; s++) {
 		const struct bench_event *e = slot_event(s);
 		uint64_t least = f[s].s.min_of_mins, off = offset ? offset[s].s.min_of_mins : least;
