@@ -122,9 +122,9 @@ def event_rows(log):
         out.append(("event_checks", {"pass": r["pass"], "event": r["event"], "cpu": _cpu(r)},
                     {k: sql(r[k]) for k in CHECK}))
     for kind, table, cols in (("event_window", "event_windows", WINDOW), ("event_per_copy", "event_per_copy", PER_COPY)):
-        for _, r in ev.usable(log, kind):
+        for _, r in ev.shown(log, kind):  # a QR code's pe lines without their least minimums
             out.append((table, {"method": r["method"], "workload": r["workload"], "event": r["event"],
-                                "cpu": _cpu(r)}, {k: sql(r[k]) for k in cols}))
+                                "cpu": _cpu(r)}, {k: sql(r.get(k)) for k in cols}))
     return out
 
 
@@ -208,4 +208,6 @@ def stored_name(conn, name):
 
 def event_names(conn):
     """The events stored (names), in the order first stored."""
-    return [n for (n,) in conn.execute("SELECT name FROM events GROUP BY upper(name) ORDER BY min(rowid)")]
+    names = [n for (n,) in conn.execute("SELECT name FROM events GROUP BY upper(name) ORDER BY min(rowid)")]
+    return names + [n for (n,) in conn.execute("SELECT event FROM event_per_copy GROUP BY upper(event) "
+                                               "ORDER BY min(rowid)") if n.upper() not in map(str.upper, names)]

@@ -21,6 +21,10 @@ def report_lines(log):
     out = [""]
     w = out.append
     recs = ev.usable(log, "event")
+    if getattr(log, "qr_crc", None):
+        w("Performance events (events=): the QR code carries code='s figures per copy by the recommended method "
+          "only (the events' encodings, passes, check and nets are in the serial log):")
+        return _qr_lines(log, out)
     passes = ev.usable(log, "event_pass")
     n_pass = max([r["passes"] for _, r in passes] or [0])
     counting = sum(1 for _, r in recs if r["counts"])
@@ -62,20 +66,39 @@ def report_lines(log):
                      [("method",), ("workload",), ("event",), ("pass",), ("least min", "[event]"),
                       ("offset", "[event]"), ("net", "[event]"), ("var of vars", "[event^4]"),
                       ("var of mins", "[event^2]"), ("median of medians", "[event]")], rows)
-    pcs = ev.usable(log, "event_per_copy")
+    pcs = ev.shown(log, "event_per_copy")
     if pcs:
         w("")
         w("Event figures per copy of code= (2N-N over N copies, the per_copy rule; each event its unit):")
         for no, r in pcs:
-            w(f"  {r['method']}, {r['workload']}: {ev.figure_text(r)} ((least min {r['least_min_2n']} with "
-              f"{2 * r['copies']} copies - {r['least_min_n']} with {r['copies']}) / {r['copies']}) (line {no})")
-    if any(not r["verified"] for _, r in wins + pcs):
+            how = (f"(least min {r['least_min_2n']} with {2 * r['copies']} copies - {r['least_min_n']} with "
+                   f"{r['copies']}) / {r['copies']}" if "least_min_n" in r else
+                   "the least minimums are in the serial log")
+            w(f"  {r['method']}, {r['workload']}: {ev.figure_text(r)} ({how}) (line {no})")
+    if any(not r.get("verified", True) for _, r in wins + pcs):
         w(f"  {ev.UNVERIFIED_WHY}")
     return out
 
 
+def _qr_lines(log, out):
+    for no, r in ev.shown(log, "event_per_copy"):
+        out.append(f"  {r['method']}, {r['workload']}: {ev.figure_text(r)} (line {no})")
+    if any(not r.get("verified", True) for _, r in ev.shown(log, "event_per_copy")):
+        out.append(f"  {ev.UNVERIFIED_WHY}")
+    return out
+
+
+def _names(log):
+    """{name upper-cased: (line, event record)}: the event records, or for a
+    QR code's text the events its pe lines name (encodings unknown)."""
+    out = ev.events_of(log)
+    for no, r in ev.shown(log, "event_per_copy"):
+        out.setdefault(r["event"].upper(), (no, {"name": r["event"], "perfevtsel": "?"}))
+    return out
+
+
 def _per_copy(log):
-    return {(r["method"], r["workload"], r["event"].upper()): r for _, r in ev.usable(log, "event_per_copy")}
+    return {(r["method"], r["workload"], r["event"].upper()): r for _, r in ev.shown(log, "event_per_copy")}
 
 
 def _nets(log):
@@ -86,7 +109,7 @@ def compare_lines(a, b):
     """compare's events section: the events both runs have, their per-copy
     figures of code= and their nets side by side (A, B, B/A for the
     nets); the events only one run has named. [] when neither has events."""
-    ea, eb = ev.events_of(a), ev.events_of(b)
+    ea, eb = _names(a), _names(b)
     if not ea and not eb:
         return []
     out = ["", "Performance events (events=), where both runs have them (each event the unit of its figures):"]
@@ -96,7 +119,7 @@ def compare_lines(a, b):
             out.append(f"  only in {label}: {', '.join(only)}")
     for n in both:
         ra, rb = ea[n][1], eb[n][1]
-        if ra["perfevtsel"].lower() != rb["perfevtsel"].lower():
+        if "?" not in (ra["perfevtsel"], rb["perfevtsel"]) and ra["perfevtsel"].lower() != rb["perfevtsel"].lower():
             out.append(f"  {n}: programmed differently: A perfevtsel {ra['perfevtsel']}, B {rb['perfevtsel']}")
     if not both:
         out.append("  no event in both runs")
@@ -121,7 +144,7 @@ def compare_lines(a, b):
         out.append("  nets per window (A, B, B/A; the empty window's net is 0 by definition):")
         out += table([("method",), ("workload",), ("event",), ("A", "[event]"), ("B", "[event]"), ("B/A",)],
                      rows, indent="    ")
-    if any(not r["verified"] for log in (a, b) for kind in ("event_window", "event_per_copy")
-           for _, r in ev.usable(log, kind)):
+    if any(not r.get("verified", True) for log in (a, b) for kind in ("event_window", "event_per_copy")
+           for _, r in ev.shown(log, kind)):
         out.append(f"  {ev.UNVERIFIED_WHY}")
     return out

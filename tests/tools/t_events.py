@@ -14,7 +14,8 @@ import os
 import re
 
 import evlogs
-from common import (PNG_SIGNATURE, bench, check, db_rows, old_store, parse_db_table, records, workdir)
+import qrtexts
+from common import (PNG_SIGNATURE, bench, check, db_rows, old_store, parse_db_table, records, workdir, write)
 
 
 def test_events_report_section():
@@ -184,3 +185,24 @@ def test_events_schema_3_database_of_fec1b1a_upgraded():
     _, _, cells = parse_db_table(out)
     check(rc == 0 and cells.get(("cpuid", "mix")) == ["-", "2.000 exactly"], f"cells {cells}", out)
 
+
+
+def test_events_qr_pe_lines():
+    """qr reads the QR text's pe lines (lib/qrtext.h: code='s figure per
+    copy in each event by the recommended method, '!' unverified): the
+    report says each with its event as the unit, UNVERIFIED marked; store
+    keeps them and table --event NAME --figure per_copy gives them."""
+    d = workdir("events_qr")
+    txt = write(d, "every.txt", qrtexts.whole_text(qrtexts.every_field()))
+    rc, out = bench("qr", txt)
+    for want in ("rdtscp, mix: 2.000 L1D.REPLACEMENT per copy, exactly (line",
+                 "rdtscp, mix: 2.210 +- 0.070 BR_INST_RETIRED.ALL_BRANCHES per copy, UNVERIFIED (line",
+                 "rdtscp, mix: below resolution: at most 0.110 MEM_LOAD_RETIRED.L1_MISS per copy (line",
+                 "rdtscp, mix: no figure (a least minimum wrapped below zero), UNVERIFIED (line"):
+        check(want in out, f"qr: no line {want!r}", out)
+    db = os.path.join(d, "lab.sqlite")
+    rc, out = bench("store", txt, "--db", db)
+    check(rc == 0 and "store: 1 stored" in out, f"store of the QR text: exit status {rc}", out)
+    rc, out = bench("table", "--db", db, "--event", "br_inst_retired.all_branches", "--figure", "per_copy")
+    _, _, rows = parse_db_table(out)
+    check(rc == 0 and rows.get(("rdtscp", "mix")) == ["2.210 +-0.070 UNVERIFIED"], f"table rows {rows}", out)

@@ -118,6 +118,21 @@ def usable(log, kind):
     return [(no, r) for no, r in log.by_kind.get(kind, []) if malformed(kind, r) is None]
 
 
+# What a figure per copy needs to be shown: a QR code's pe line (tools/
+# benchqr.py) carries these, not the least minimums (the serial log's).
+SHOWN = ("method", "workload", "event", "status")
+
+
+def shown(log, kind):
+    """[(line, record)] of kind to show: the usable ones, and for
+    event_per_copy also those of a QR code's text (the SHOWN keys, the
+    figure and its bound, verified)."""
+    if kind != "event_per_copy":
+        return usable(log, kind)
+    return [(no, r) for no, r in log.by_kind.get(kind, []) if malformed(kind, r) is None
+            or (getattr(log, "qr_crc", None) and all(isinstance(r.get(k), str) for k in SHOWN))]
+
+
 def _milli(x, den, up):
     """x / den in thousandths, rounded half away from zero (up: rounded up),
     as lib/percopy.c milli_of."""
