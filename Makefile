@@ -29,6 +29,12 @@ KERNEL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-fno-asynchronous-unwind-tables -fno-omit-frame-pointer \
 	-mno-red-zone -mcmodel=small -m64 -march=x86-64 -mgeneral-regs-only \
 	-fno-tree-loop-distribute-patterns
+# FAKE_PMU=1: the fake PMU test build (kernel/pmu.h BENCH_FAKE_PMU: CPUID
+# leaf 0AH faked, the PMU MSRs in memory, RDPMC read as RDTSC), in its own
+# directory: make BUILD=build/fakepmu FAKE_PMU=1 kernel iso. Never for a real run.
+ifeq ($(FAKE_PMU),1)
+KERNEL_CFLAGS += -DBENCH_FAKE_PMU
+endif
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined
 
 ASM_SRC := boot/entry.asm boot/efi.asm boot/vectors.asm boot/trampoline.asm
@@ -162,6 +168,7 @@ $(BUILD)/host/cpuid_corpus.txt: tests/corpus/cpuid/dumps.txt.xz
 	@mv $@.tmp $@
 $(BUILD)/host/test_cpuid_corpus: $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
 $(BUILD)/host/test_xcr0: $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
+$(BUILD)/host/test_pmugp: $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
 
 unit: $(UNIT_BINS)
 	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/run_unit.py $(UNIT_BINS)

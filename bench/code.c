@@ -20,14 +20,17 @@
 
 /* Each method's sequences, assembled once from bench/methods.h's text into
  * .rodata between labels: seq_NAME_start, seq_NAME_stop, and for the TSC
- * methods the same with the counters beside (seq_NAME_bstart, _bstop). The
+ * methods the same with the counters beside (seq_NAME_bstart, _bstop) and
+ * with the events of a pass beside (seq_NAME_estart, _estop). The
  * compiled loops inline the same text, so a method has one definition. */
 #define CODE__TPL(label, text) \
 	".globl " label "\n" label ":\n\t" text "\n.globl " label "_end\n" label "_end:\n\t"
 #define CODE__TPL_TSC(arg, name, start, stop)                                  \
 	CODE__TPL("seq_" #name "_start", start) CODE__TPL("seq_" #name "_stop", stop) \
 	CODE__TPL("seq_" #name "_bstart", SEQ_BESIDE_START start)               \
-	CODE__TPL("seq_" #name "_bstop", stop SEQ_BESIDE_STOP)
+	CODE__TPL("seq_" #name "_bstop", stop SEQ_BESIDE_STOP)                  \
+	CODE__TPL("seq_" #name "_estart", SEQ_EV_START start)                   \
+	CODE__TPL("seq_" #name "_estop", stop SEQ_EV_STOP)
 #define CODE__TPL_CTR(arg, name, start, stop) \
 	CODE__TPL("seq_" #name "_start", start) CODE__TPL("seq_" #name "_stop", stop)
 
@@ -41,20 +44,27 @@ __attribute__((used)) static void code_templates(void)
 #define CODE__DECL(arg, name, start, stop)                                             \
 	extern const uint8_t seq_##name##_start[], seq_##name##_start_end[],           \
 		seq_##name##_stop[], seq_##name##_stop_end[], seq_##name##_bstart[],   \
-		seq_##name##_bstart_end[], seq_##name##_bstop[], seq_##name##_bstop_end[];
+		seq_##name##_bstart_end[], seq_##name##_bstop[], seq_##name##_bstop_end[], \
+		seq_##name##_estart[], seq_##name##_estart_end[], seq_##name##_estop[],  \
+		seq_##name##_estop_end[];
 FOR_EACH_TSC_METHOD(CODE__DECL, _)
 FOR_EACH_CTR_METHOD(CODE__DECL, _)
 
+_Static_assert(__builtin_offsetof(struct samples, ev) == CG_SAMPLES_EV, "lib/codegen.h CG_SAMPLES_EV");
+_Static_assert(BENCH_EV_SLOTS <= CG_EV_SLOTS_MAX, "lib/codegen.h CG_EV_SLOTS_MAX");
+
 struct tpl {
 	const uint8_t *start, *start_end, *stop, *stop_end, *bstart, *bstart_end, *bstop, *bstop_end;
+	const uint8_t *estart, *estart_end, *estop, *estop_end;
 };
 #define CODE__ROW_TSC(arg, name, start, stop)                                                   \
 	[METHOD_##name] = { seq_##name##_start, seq_##name##_start_end, seq_##name##_stop,      \
 			    seq_##name##_stop_end, seq_##name##_bstart, seq_##name##_bstart_end, \
-			    seq_##name##_bstop, seq_##name##_bstop_end },
+			    seq_##name##_bstop, seq_##name##_bstop_end, seq_##name##_estart,     \
+			    seq_##name##_estart_end, seq_##name##_estop, seq_##name##_estop_end },
 #define CODE__ROW_CTR(arg, name, start, stop)                                              \
 	[METHOD_##name] = { seq_##name##_start, seq_##name##_start_end, seq_##name##_stop, \
-			    seq_##name##_stop_end, 0, 0, 0, 0 },
+			    seq_##name##_stop_end, 0, 0, 0, 0, 0, 0, 0, 0 },
 static const struct tpl tpls[METHOD_COUNT] = { FOR_EACH_TSC_METHOD(CODE__ROW_TSC, _)
 						       FOR_EACH_CTR_METHOD(CODE__ROW_CTR, _) };
 
@@ -80,7 +90,9 @@ static uint64_t state[CG_STATE_BYTES / 8] __attribute__((aligned(64)));
  * XSAVE64, its header zero as .bss leaves it (SDM Vol. 1 13.4.2). */
 static uint8_t vector_area[XSAVE_AREA_MAX] __attribute__((aligned(64)));
 
-/* One generated loop per copies (0, N, 2N). */
+/* One generated loop per copies (0, N, 2N); and, set aside only when an
+ * events pass is measured (code_ev_prepare), one per copies with the
+ * events beside the TSC (SEQ_EV_*), egens. */
 static struct gen {
 	uint8_t *buf;
 	size_t cap;
@@ -89,7 +101,8 @@ static struct gen {
 	char name[48];
 	struct bench_mark marks[4];
 	uint64_t copies;
-} gens[3];
+	uint64_t longest_sample; /* TSC ticks per sample (fill_bounded) */
+} gens[3], egens[3];
 
 /* Where the last fault code_fault_take reported was, and how many it took. */
 static struct {
@@ -131,16 +144,27 @@ __asm__(".text\n"
 	"\tjmp *%rcx\n"
 	".size code_enter, . - code_enter\n");
 
+/* beside: 0 the method alone, 1 the counters beside, CODE_EVENTS the
+ * events of a pass beside (ev_slots of them stored). */
+#define CODE_EVENTS 2
 static void spec_for(struct codegen_spec *s, enum method_id m, int beside, uint64_t copies)
 {
 	const struct tpl *t = &tpls[m];
 	*s = (struct codegen_spec){ 0 };
-	beside = beside && t->bstart;
-	s->start = beside ? t->bstart : t->start;
-	s->start_len = (uint32_t)((beside ? t->bstart_end : t->start_end) - s->start);
-	s->stop = beside ? t->bstop : t->stop;
-	s->stop_len = (uint32_t)((beside ? t->bstop_end : t->stop_end) - s->stop);
-	s->results = method_is_ctr(m) ? CG_CTR : beside ? CG_BESIDE : CG_TSC;
+	beside = t->bstart ? beside : 0;
+	if (beside == CODE_EVENTS) {
+		s->start = t->estart, s->start_len = (uint32_t)(t->estart_end - t->estart);
+		s->stop = t->estop, s->stop_len = (uint32_t)(t->estop_end - t->estop);
+		s->results = CG_EVENTS;
+		s->ev_delta = (uint32_t)(uint64_t)bench_ev_delta;
+		s->ev_slots = BENCH_EV_SLOTS;
+	} else {
+		s->start = beside ? t->bstart : t->start;
+		s->start_len = (uint32_t)((beside ? t->bstart_end : t->start_end) - s->start);
+		s->stop = beside ? t->bstop : t->stop;
+		s->stop_len = (uint32_t)((beside ? t->bstop_end : t->stop_end) - s->stop);
+		s->results = method_is_ctr(m) ? CG_CTR : beside ? CG_BESIDE : CG_TSC;
+	}
 	s->init = init_bytes, s->init_len = (uint32_t)init_len;
 	s->code = code_bytes, s->code_len = (uint32_t)code_len;
 	s->copies = copies;
@@ -154,12 +178,14 @@ static void spec_for(struct codegen_spec *s, enum method_id m, int beside, uint6
 	s->user_mode = 0;
 }
 
-/* The most bytes any method's loop with `copies` copies takes. */
-static size_t most_bytes(uint64_t copies)
+/* The most bytes any method's loop with `copies` copies takes: alone and
+ * with the counters beside (events 0), or with the events of a pass
+ * beside (events 1; BENCH_EV_SLOTS stored). */
+static size_t most_bytes(uint64_t copies, int events)
 {
 	size_t most = 0;
 	for (int m = 0; m < METHOD_COUNT; m++)
-		for (int beside = 0; beside < 2; beside++) {
+		for (int beside = events ? CODE_EVENTS : 0; beside < (events ? CODE_EVENTS + 1 : 2); beside++) {
 			struct codegen_spec s;
 			spec_for(&s, (enum method_id)m, beside, copies);
 			size_t n = codegen_size(&s);
@@ -227,7 +253,7 @@ int code_prepare(const struct config *c)
 	}
 	if (problems)
 		return problems;
-	size_t sizes[3] = { most_bytes(0), most_bytes(cfg->unroll), most_bytes(2 * cfg->unroll) };
+	size_t sizes[3] = { most_bytes(0, 0), most_bytes(cfg->unroll, 0), most_bytes(2 * cfg->unroll, 0) };
 	if (!sizes[0] || !sizes[1] || !sizes[2]) {
 		kprintf("config: code= (%llu bytes) x unroll=%llu x 2 is more than the 2 GiB a generated loop may "
 			"span; the code workload is left out\n", (unsigned long long)code_len,
@@ -369,13 +395,11 @@ static int code_trap(struct trap_frame *f)
  * ensemble, 10000). A single-stepped fill (walk=on, RFLAGS.TF) is no
  * measure of a sample. A fault not yet reported (code_fault_take) runs no
  * loop: the run reports it first. */
-static uint64_t longest_sample[3]; /* TSC ticks per sample, per gens[] */
-
-static void fill_bounded(int k, struct samples *s, uint64_t n, struct wl_ctx *c)
+static void fill_bounded(struct gen *g, struct samples *s, uint64_t n, struct wl_ctx *c)
 {
 	if (fault.pending)
 		return;
-	uint64_t khz = clocks_tsc_rate()->hz / 1000, per = longest_sample[k], ms = WATCHDOG_MIN_MS;
+	uint64_t khz = clocks_tsc_rate()->hz / 1000, per = g->longest_sample, ms = WATCHDOG_MIN_MS;
 	if (per && khz)
 		ms = n && per <= ~0ull / 100 / n ? per * n * 100 / khz : WATCHDOG_MAX_MS;
 	int stepping = (read_rflags() & 0x100) != 0;
@@ -384,31 +408,62 @@ static void fill_bounded(int k, struct samples *s, uint64_t n, struct wl_ctx *c)
 	running.cr0 = read_cr0();
 	running.cr4 = read_cr4();
 	__asm__ volatile("sgdt %0\n\tsidt %1" : "=m"(running.gdtr), "=m"(running.idtr));
-	running.g = &gens[k];
+	running.g = g;
 	uint64_t t0 = rdtsc();
-	code_enter(s, n, c, gens[k].buf, &running.entry_rsp);
+	code_enter(s, n, c, g->buf, &running.entry_rsp);
 	uint64_t t = rdtsc() - t0;
 	running.g = 0;
 	watchdog_disarm();
 	if (!fault.pending && state[CG_STATE_I / 8] < n) /* it returned early, without a fault */
 		fault = (typeof(fault)){ .pending = 1, .left = 1, .vector = CODE_LEFT_VECTOR,
-					 .samples = state[CG_STATE_I / 8], .n = n, .g = &gens[k] };
-	if (!fault.pending && !stepping && n && t / n > longest_sample[k])
-		longest_sample[k] = t / n;
+					 .samples = state[CG_STATE_I / 8], .n = n, .g = g };
+	if (!fault.pending && !stepping && n && t / n > g->longest_sample)
+		g->longest_sample = t / n;
 }
 
-static void fill_empty(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(0, s, n, c); }
-static void fill_n(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(1, s, n, c); }
-static void fill_2n(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(2, s, n, c); }
+static void fill_empty(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(&gens[0], s, n, c); }
+static void fill_n(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(&gens[1], s, n, c); }
+static void fill_2n(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(&gens[2], s, n, c); }
 static const fill_fn fills[3] = { fill_empty, fill_n, fill_2n };
+static void efill_empty(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(&egens[0], s, n, c); }
+static void efill_n(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(&egens[1], s, n, c); }
+static void efill_2n(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(&egens[2], s, n, c); }
+static const fill_fn efills[3] = { efill_empty, efill_n, efill_2n };
 
-const struct workload *code_workload(enum method_id m, int beside, int copies)
+int code_ev_prepare(void)
 {
-	struct gen *g = &gens[copies];
-	struct codegen_spec s;
+	static int done;
 	if (!configured)
 		return 0;
+	if (done)
+		return done;
+	size_t sizes[3] = { most_bytes(0, 1), most_bytes(cfg->unroll, 1), most_bytes(2 * cfg->unroll, 1) };
+	uint64_t free_bytes = mem_free_bytes();
+	for (int k = 0; k < 3; k++) {
+		egens[k].cap = sizes[k];
+		egens[k].buf = sizes[k] ? mem_alloc(sizes[k]) : 0;
+		if (!egens[k].buf) {
+			kprintf("code: the generated loops of code= with the events beside need %llu bytes, more than "
+				"the %llu bytes of free memory: code= is left out of the events passes\n",
+				(unsigned long long)(sizes[0] + sizes[1] + sizes[2]), (unsigned long long)free_bytes);
+			done = -1;
+			return -1;
+		}
+	}
+	done = 1;
+	return 1;
+}
+
+static const struct workload *gen_workload(enum method_id m, int beside, int copies, int nev)
+{
+	int events = beside == CODE_EVENTS;
+	struct gen *g = events ? &egens[copies] : &gens[copies];
+	struct codegen_spec s;
+	if (!configured || (events && (method_is_ctr(m) || !g->buf)))
+		return 0;
 	spec_for(&s, m, beside, (uint64_t)copies * cfg->unroll);
+	if (events)
+		s.ev_slots = (uint32_t)(nev < 0 ? 0 : nev > BENCH_EV_SLOTS ? BENCH_EV_SLOTS : nev);
 	if (codegen_emit(g->buf, g->cap, &s, &g->lay)) {
 		kprintf("code %s: the generated loop does not fit in its %llu bytes (a bug)\n", methods[m].name,
 			(unsigned long long)g->cap);
@@ -423,7 +478,8 @@ const struct workload *code_workload(enum method_id m, int beside, int copies)
 		fmt_format(g->name, sizeof g->name, "%s", cfg->code_name);
 	g->wl = (struct workload){ .name = g->name, .flags = WL_CODE,
 				   .desc = copies ? "the code= bytes, unrolled (boot parameters)" : "the generated empty window" };
-	g->wl.fill[m] = g->wl.fill_ctr[m] = fills[copies];
+	g->wl.fill[m] = g->wl.fill_ctr[m] = events ? 0 : fills[copies];
+	g->wl.fill_ev[m] = events ? efills[copies] : 0;
 	uint64_t base = (uint64_t)g->buf;
 	g->marks[0] = (struct bench_mark){ base + g->lay.window, MARK_START_END };
 	g->marks[1] = (struct bench_mark){ base + g->lay.window, MARK_BODY_BEGIN };
@@ -435,6 +491,16 @@ const struct workload *code_workload(enum method_id m, int beside, int copies)
 		trap_hook = code_trap;
 	}
 	return &g->wl;
+}
+
+const struct workload *code_workload(enum method_id m, int beside, int copies)
+{
+	return gen_workload(m, beside ? 1 : 0, copies, 0);
+}
+
+const struct workload *code_workload_ev(enum method_id m, int copies, int nev)
+{
+	return gen_workload(m, CODE_EVENTS, copies, nev);
 }
 
 const char *code_fault_name(uint64_t vector)

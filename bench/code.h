@@ -50,6 +50,20 @@ uint64_t code_copies_executed(void);
  * next call with the same copies. */
 const struct workload *code_workload(enum method_id m, int beside, int copies);
 
+/* code_ev_prepare - set aside, once, the memory of the loops with the
+ * events of a pass beside the TSC (bench/evrun.h), before the events'
+ * sample buffers take the rest: 1 when they exist, 0 without code=, -1
+ * after printing that they do not fit (code= is then left out of the
+ * events passes). */
+int code_ev_prepare(void);
+
+/* code_workload_ev - TSC method m's loop with the events of a pass beside
+ * (bench/methods.h SEQ_EV_*), storing nev (0..BENCH_EV_SLOTS) slots per
+ * sample into s->ev[] (its fill_ev[m]), copies as code_workload; NULL for
+ * a counter method, without code_ev_prepare's memory, or after printing
+ * why not. Valid until the next call with the same copies. */
+const struct workload *code_workload_ev(enum method_id m, int copies, int nev);
+
 /* code_fault_take - after a fill of a generated workload: 1 when the
  * user's code faulted (and then prints the fault line and record naming
  * the vector, the part (init=, code=, a part of the loop: lib/codefault.h),

@@ -1,12 +1,15 @@
 /* bench/coderesult.c - see coderesult.h. */
 #include "coderesult.h"
 #include "code.h"
+#include "events.h"
+#include "evrun.h"
 #include "report.h"
 #include "results.h"
 #include "../kernel/config.h"
 #include "../kernel/console.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
+#include "../lib/string.h"
 
 void code_print_config(void)
 {
@@ -59,34 +62,6 @@ void code_report_offset(enum method_id m, const struct workload *w, const char *
 	}
 }
 
-/* The text of a figure of p (its value, or its bound), with its sign. */
-static const char *milli(char *buf, const struct percopy *p, int bound)
-{
-	return percopy_milli_text(buf, 24, bound ? 0 : p->neg, bound ? p->bound_milli : p->milli);
-}
-
-const char *code_per_copy_text(char *buf, size_t size, const struct percopy *p)
-{
-	char a[24], b[24];
-	switch (p->kind) {
-	case PERCOPY_EXACT:
-		fmt_format(buf, size, "%s exactly", milli(a, p, 0));
-		break;
-	case PERCOPY_FIGURE:
-		fmt_format(buf, size, "%s +-%s", milli(a, p, 0), milli(b, p, 1));
-		break;
-	case PERCOPY_BELOW_RESOLUTION:
-		fmt_format(buf, size, "below resolution (<= %s)", milli(b, p, 1));
-		break;
-	case PERCOPY_BELOW_ZERO:
-		fmt_format(buf, size, "%s below zero", milli(a, p, 0));
-		break;
-	default:
-		fmt_format(buf, size, "wrapped: no figure");
-	}
-	return buf;
-}
-
 const char *code_fault_text(char *buf, size_t size, const struct code_fault_at *at)
 {
 	const char *name = code_fault_name(at->vector);
@@ -120,20 +95,6 @@ void code_keep_fault(struct bench_results *r, enum method_id m)
 	results_keep_code_fault(r, m, &at);
 }
 
-/* What a bound is made of, for the per_copy line: the spreads, and past a
- * step of 1 the clock's step (lib/percopy.h; results_step_bound: the gcd of
- * the run's TSC-tick figures). */
-static const char *bound_parts(char *buf, size_t size, const struct percopy *p, const char *un)
-{
-	if (p->step <= 1)
-		fmt_format(buf, size, "%llu %s in all", (unsigned long long)p->bound, un);
-	else
-		fmt_format(buf, size, "%llu + 2 x %llu %s for a TSC whose every figure is a multiple of %llu: %llu %s "
-			   "in all", (unsigned long long)p->spread, (unsigned long long)(p->step - 1), un,
-			   (unsigned long long)p->step, (unsigned long long)p->bound, un);
-	return buf;
-}
-
 /* Method m's figure per copy in unit u: its line and record. */
 static void report_per_copy(struct bench_results *r, enum method_id m, enum unit u)
 {
@@ -141,39 +102,8 @@ static void report_per_copy(struct bench_results *r, enum method_id m, enum unit
 	const char *un = unit_name[u], *wname = r->code_row_name;
 	uint64_t copies = p->copies;
 	uint64_t least_n = r->code[m].windows[u][1].min_of_mins, least_2n = r->code[m].windows[u][2].min_of_mins;
-	char frac[48], a[24], b[24], what[400], parts[200];
-	if (p->den == 1)
-		fmt_format(frac, sizeof frac, "%s%llu", p->neg ? "-" : "", (unsigned long long)p->num);
-	else
-		fmt_format(frac, sizeof frac, "%s%llu/%llu", p->neg ? "-" : "", (unsigned long long)p->num,
-			   (unsigned long long)p->den);
-	bound_parts(parts, sizeof parts, p, un);
-	const char *within = p->step <= 1 ? "within the spread of their ensembles' minimums"
-					  : "within the spread of their ensembles' minimums and the clock's step";
-	switch (p->kind) {
-	case PERCOPY_EXACT:
-		fmt_format(what, sizeof what, "%s %s per copy, exactly %s", milli(a, p, 0), un, frac);
-		break;
-	case PERCOPY_FIGURE:
-		fmt_format(what, sizeof what, "%s %s per copy, +- %s (not exact: the least minimums are each known to "
-			   "%s, %s)", milli(a, p, 0), un, milli(b, p, 1), within, parts);
-		break;
-	case PERCOPY_BELOW_RESOLUTION:
-		fmt_format(what, sizeof what, "below resolution: at most %s %s per copy (the 2N-N difference, %s%llu %s, "
-			   "is %s, %s)", milli(b, p, 1), un, p->neg ? "-" : "", (unsigned long long)p->diff, un,
-			   p->step <= 1 ? "within the spread of the ensembles' minimums"
-					: "within the spread of the ensembles' minimums and the clock's step", parts);
-		break;
-	case PERCOPY_BELOW_ZERO:
-		fmt_format(what, sizeof what, "below zero: %s %s per copy, beyond the spread of the ensembles' minimums%s "
-			   "(%s): not a duration", milli(a, p, 0), un, p->step <= 1 ? "" : " and the clock's step",
-			   parts);
-		break;
-	default:
-		fmt_format(what, sizeof what, "not a figure: a least minimum of 2^63 %s or more is a difference of two "
-			   "reads that wrapped below zero (the code moved the %s back, or the window's reads)", un,
-			   u == UNIT_TSC ? "TSC" : "counter");
-	}
+	char what[400];
+	code_per_copy_what(what, sizeof what, p, un, u == UNIT_TSC ? "TSC" : "counter");
 	if (config_human())
 		kprintf("per_copy %s/%s: %s (least minimum with %llu copies executed %llu - with %llu copies %llu, over "
 			"%llu copies executed)\n", methods[m].name, wname, what, (unsigned long long)(2 * copies),
@@ -185,22 +115,7 @@ static void report_per_copy(struct bench_results *r, enum method_id m, enum unit
 		rec_str(&rc, "method", methods[m].name);
 		rec_str(&rc, "workload", wname);
 		rec_str(&rc, "unit", unit_key[u]);
-		rec_u64(&rc, "copies", copies);
-		rec_u64(&rc, "least_min_n", least_n);
-		rec_u64(&rc, "least_min_2n", least_2n);
-		rec_i64(&rc, "num", p->neg ? -(int64_t)p->num : (int64_t)p->num);
-		rec_u64(&rc, "den", p->den);
-		if (p->kind == PERCOPY_WRAPPED)
-			rec_null(&rc, "per_copy");
-		else
-			rec_str(&rc, "per_copy", milli(a, p, 0));
-		rec_str(&rc, "status", percopy_kind_key(p->kind));
-		rec_u64(&rc, "spread", p->spread);
-		if (p->kind == PERCOPY_FIGURE || p->kind == PERCOPY_BELOW_RESOLUTION)
-			rec_str(&rc, "bound", milli(b, p, 1));
-		else
-			rec_null(&rc, "bound");
-		rec_u64(&rc, "step", p->step);
+		code_per_copy_fields(&rc, p, least_n, least_2n);
 		rec_end(&rc);
 	}
 }
@@ -312,4 +227,28 @@ void code_report_agreement(const struct bench_results *r)
 		rec_str(&rc, "why", a.why);
 		rec_end(&rc);
 	}
+}
+
+int code_event_rows(enum method_id m, const char *code_name)
+{
+	const struct workload cw = { .name = code_name, .flags = WL_CODE };
+	int rows = 0;
+	for (int ev = 0; ev < events_count(); ev++) {
+		struct percopy p;
+		int verified;
+		int64_t net;
+		char netc[24] = "-", cell[64];
+		if (!evrun_per_copy(m, ev, &p, &verified))
+			continue;
+		if (evrun_net(m, &cw, ev, &net))
+			fmt_format(netc, sizeof netc, "%lld", (long long)net);
+		/* the unit and net N columns as the other rows' (13 + 1 + 14), a
+		 * longer name pushing the net right */
+		const char *name = events_at(ev)->def.name;
+		int width = 27 - (int)strlen(name);
+		kprintf("%-14s %s %*s  %s%s\n", methods[m].name, name, width > 0 ? width : 1, netc,
+			code_per_copy_text(cell, sizeof cell, &p), verified ? "" : " (unverified)");
+		rows++;
+	}
+	return rows;
 }

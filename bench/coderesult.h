@@ -10,6 +10,7 @@
 #include "methods.h"
 #include "results.h"
 #include "workload.h"
+#include "percopytext.h"
 
 /* code_report_offset - the line and record comparing the generated empty
  * window's least minimum (least, in the method's own unit, over n samples)
@@ -63,10 +64,12 @@ void code_keep_fault(struct bench_results *r, enum method_id m);
  * the loop" into buf[0..size-1] (64 bytes hold every one). Returns buf. */
 const char *code_fault_text(char *buf, size_t size, const struct code_fault_at *at);
 
-/* code_per_copy_text - p in a table cell of at most 30 characters:
- * "1.000 exactly", "2.210 +-0.070", "below resolution (<= 0.500)",
- * "-3.000 below zero", "wrapped: no figure". Returns buf. */
-const char *code_per_copy_text(char *buf, size_t size, const struct percopy *p);
+/* code_event_rows - the your-code section's rows of method m's events
+ * (bench/evrun.h): per event with a figure per copy of code= (workload
+ * code_name), "METHOD EVENT NET_N PER_COPY", the event's name as the unit,
+ * " (unverified)" after a figure its pass's check did not confirm.
+ * Returns the rows printed (0 without events=). */
+int code_event_rows(enum method_id m, const char *code_name);
 
 /* code_print_config - the "code:" lines of the configuration: the bytes,
  * their size, unroll, loops and the generated loop's size. */

@@ -18,9 +18,20 @@
 #include "methods.h"
 #include "../lib/percopy.h"
 
+/* evrun_begin - at the start of each run (bench/run.c bench_run): the
+ * run's configuration (ensembles, samples, warmup, workloads, walk) and
+ * its TSC buffer, which the events windows fill beside their events.
+ * (Added to the interface: evrun_method had no way to reach either.) */
+struct config;
+void evrun_begin(const struct config *c, uint64_t *tsc);
+
 /* evrun_method - measure every pass of events for TSC method m (nothing
  * when events_passes() is 0 or m is a counter method). capacity: the
- * samples the TSC buffer holds. */
+ * samples the TSC buffer holds. Call after the method's own windows and
+ * code=; where the user's code faulted there (or faults in a pass), the
+ * passes leave code= out (the fault is said once, by code_fault_take). The events' sample buffers are allocated by the first call that
+ * measures a pass (only then), from the free memory: the configured
+ * samples, or the most that fit (said in one line). */
 struct workload_result;
 void evrun_method(enum method_id m, uint64_t capacity);
 

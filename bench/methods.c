@@ -1,5 +1,6 @@
 /* bench/methods.c - the method table; the sequences are in methods.h. */
 #include "methods.h"
+#include "events.h"
 #include "../kernel/pmu.h"
 #include "../kernel/probe.h"
 #include "../lib/lfence.h"
@@ -50,3 +51,11 @@ const char *method_unavailable(enum method_id m, const struct cpu_info *cpu)
  * check, read by SEQ_BESIDE_*). */
 struct bench_window bench_w0 __attribute__((aligned(64)));
 uint32_t bench_msr_ins, bench_msr_cyc;
+
+/* The events of a pass read beside a TSC method (SEQ_EV_*): each slot's
+ * RDPMC ECX (set by events_pass_begin through bench/evrun.c), its value at
+ * the start, and after the stop its raw difference. */
+_Static_assert(SEQ__EV_SLOTS == BENCH_EV_SLOTS, "methods.h reads BENCH_EV_SLOTS counters");
+uint32_t bench_ev_ecx[SEQ__EV_SLOTS] __attribute__((aligned(64)));
+uint64_t bench_ev0[SEQ__EV_SLOTS] __attribute__((aligned(64)));
+uint64_t bench_ev_delta[SEQ__EV_SLOTS] __attribute__((aligned(64)));

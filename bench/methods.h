@@ -136,6 +136,49 @@ extern uint32_t bench_msr_ins, bench_msr_cyc;
 #define SEQ_BESIDE_START SEQ__CTR_START("rdmsr", "bench_msr_ins", "bench_msr_cyc")
 #define SEQ_BESIDE_STOP "mov %%rdx, %%rbx\n\t" SEQ__CTR_STOP("rdmsr", "bench_msr_ins", "bench_msr_cyc")
 
+/* The events of a pass (bench/events.h, bench/evrun.h) read beside a TSC
+ * method, outside its TSC window: SEQ_EV_START before the start sequence,
+ * SEQ_EV_STOP after the stop sequence (whose TSC difference it first moves
+ * to %rbx, as SEQ_BESIDE_STOP does). Each reads BENCH_EV_SLOTS counters
+ * with RDPMC (SDM Vol. 2B "RDPMC"), ECX from bench_ev_ecx[s] (absolute
+ * memory operands, as bench_msr_ins), unrolled: the start in slot order,
+ * each value stored to bench_ev0[s]; the stop in the reverse order, each
+ * value stored to bench_ev_delta[s], so every slot's window nests the next
+ * one's and the TSC window lies inside all of them. Between two reads only
+ * the load of ECX and the two stores of EDX:EAX; the differences
+ * (bench_ev_delta[s] - bench_ev0[s], raw: taken modulo the counter's width
+ * after the window) are computed after the last read. Slots beyond the
+ * pass's events read slot 0's counter again (events_pass_begin), so every
+ * window reads the same number of counters and costs the same: 2 x
+ * BENCH_EV_SLOTS RDPMC per sample, all outside the TSC window.
+ * In the fake PMU test build (BENCH_FAKE_PMU: PMU MSRs in memory) RDPMC is
+ * RDTSC, which under QEMU -icount counts instructions. */
+#ifdef BENCH_FAKE_PMU
+#define SEQ__RDPMC "rdtsc"
+#else
+#define SEQ__RDPMC "rdpmc"
+#endif
+#define SEQ__EV_READ(s, to)                                                    \
+	"mov bench_ev_ecx+4*" #s ", %%ecx\n\t" SEQ__RDPMC "\n\t"                \
+	"mov %%eax, " to "+8*" #s "\n\tmov %%edx, " to "+8*" #s "+4\n\t"
+#define SEQ__EV_DIFF(s)                                                        \
+	"mov bench_ev_delta+8*" #s ", %%rax\n\tsub bench_ev0+8*" #s ", %%rax\n\t" \
+	"mov %%rax, bench_ev_delta+8*" #s "\n\t"
+#define SEQ__EV_UP(X, a)                                                                   \
+	X(0, a) X(1, a) X(2, a) X(3, a) X(4, a) X(5, a) X(6, a) X(7, a) X(8, a) X(9, a) X(10, a) \
+	X(11, a) X(12, a) X(13, a) X(14, a) X(15, a)
+#define SEQ__EV_DOWN(X, a)                                                                 \
+	X(15, a) X(14, a) X(13, a) X(12, a) X(11, a) X(10, a) X(9, a) X(8, a) X(7, a) X(6, a) \
+	X(5, a) X(4, a) X(3, a) X(2, a) X(1, a) X(0, a)
+#define SEQ__EV_DIFF1(s, a) SEQ__EV_DIFF(s)
+#define SEQ__EV_SLOTS 16 /* the reads above: BENCH_EV_SLOTS (bench/events.h) */
+#define SEQ_EV_START SEQ__EV_UP(SEQ__EV_READ, "bench_ev0")
+#define SEQ_EV_STOP                                                            \
+	"mov %%rdx, %%rbx\n\t" SEQ__EV_DOWN(SEQ__EV_READ, "bench_ev_delta") \
+	SEQ__EV_UP(SEQ__EV_DIFF1, _)
+extern uint32_t bench_ev_ecx[SEQ__EV_SLOTS];
+extern uint64_t bench_ev0[SEQ__EV_SLOTS], bench_ev_delta[SEQ__EV_SLOTS];
+
 /* Window markers: a zero-length label recorded in the section bench_marks
  * as (address, kind), so that a test can check in the built kernel that
  * each window holds nothing but its body (tests/boot/check_windows.py),
@@ -180,6 +223,12 @@ extern const struct bench_mark __start_bench_marks[], __stop_bench_marks[];
 #define BENCH_BESIDE_WINDOW(start, body, stop, delta, ins, cyc)                       \
 	BENCH__WINDOW(SEQ_BESIDE_START start, body, stop SEQ_BESIDE_STOP,                \
 		      : "=b"(delta), "=d"(ins), "=D"(cyc) : : "rax", "rcx", "rsi", "cc", "memory")
+
+/* A TSC method with the events of a pass beside it: the TSC difference in
+ * delta, the events' in bench_ev_delta[]. */
+#define BENCH_EV_WINDOW(start, body, stop, delta)                                    \
+	BENCH__WINDOW(SEQ_EV_START start, body, stop SEQ_EV_STOP,                      \
+		      : "=b"(delta) : : "rax", "rcx", "rdx", "rsi", "rdi", "cc", "memory")
 
 /* The TSC methods: X(arg, name, start, stop). The paper's three first, in
  * its order, then the modern ones. The counter methods: the same shape,

@@ -2,6 +2,7 @@
 #include "run.h"
 #include "report.h"
 #include "code.h"
+#include "evrun.h"
 #include "coderesult.h"
 #include "progress.h"
 #include "walk.h"
@@ -394,6 +395,7 @@ void bench_run(const struct config *c, const struct cpu_info *cpu, uint64_t *tic
 			return;
 		}
 	bufs.tsc = ticks;
+	evrun_begin(c, ticks);
 	choose_counters(capacity);
 	{
 		uint64_t v;
@@ -452,6 +454,11 @@ void bench_run(const struct config *c, const struct cpu_info *cpu, uint64_t *tic
 			run_code(m, empty_r, capacity);
 			code_keep_fault(r, m);
 		}
+
+		/* Step 5: the windows again with each pass of events= beside the
+		 * TSC (nothing without events=). */
+		evrun_method(m, capacity);
+		code_keep_fault(r, m);
 	}
 
 	code_report_per_copy(r); /* with the TSC's step as every figure of the run shows it */

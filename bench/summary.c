@@ -113,6 +113,8 @@ static void code_section(const struct bench_results *r)
 						       &marks) : "-",
 				code_per_copy_text(cell, sizeof cell, &c->per_copy[u]));
 		}
+		if (!c->faulted) /* its events, where events= measured them (events are the unit) */
+			code_event_rows((enum method_id)m, r->code_row_name);
 	}
 	if (marks)
 		kprintf("(net N: %s)\n", summary_net_legend(legend, sizeof legend, marks));

@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 #include "methods.h"
+#include "events.h"
 
 /* Per-sample state a workload may use. */
 struct wl_ctx {
@@ -26,10 +27,16 @@ struct wl_ctx {
 
 /* Where a sampling loop puts sample i: tsc[i] in TSC ticks; ins[i] and
  * cyc[i] the raw differences of the instructions-retired and core-cycle
- * counters (taken modulo their width afterwards). A loop writes only the
- * arrays its kind fills. */
+ * counters (taken modulo their width afterwards); beside an events pass
+ * (fill_ev), ev[k][i] the raw difference of slot k's counter for k < nev
+ * (bench/methods.h SEQ_EV_*; the slots beyond nev are read, not stored).
+ * A loop writes only the arrays its kind fills. The generated loops
+ * (lib/codegen.h) address tsc, ins, cyc at +0, +8, +16, ev at
+ * CG_SAMPLES_EV. */
 struct samples {
 	uint64_t *tsc, *ins, *cyc;
+	uint64_t *ev[BENCH_EV_SLOTS];
+	uint64_t nev; /* 0..BENCH_EV_SLOTS */
 };
 
 typedef void (*fill_fn)(struct samples *s, uint64_t n, struct wl_ctx *c);
@@ -45,6 +52,8 @@ struct workload {
 	unsigned flags;
 	fill_fn fill[METHOD_COUNT];     /* TSC methods: tsc[] only; counter methods: ins[], cyc[] */
 	fill_fn fill_ctr[METHOD_COUNT]; /* TSC methods: tsc[] and the counters beside it */
+	fill_fn fill_ev[METHOD_COUNT];  /* TSC methods: tsc[] and the events of a pass beside it
+					 * (ev[0..nev-1]); counter methods: NULL */
 };
 
 /* The sampling loops: no I/O, allocation or division between the reads;
@@ -77,6 +86,15 @@ struct workload {
 		       uint64_t *volatile cyc = s->cyc; volatile uint64_t nv = n, \
 		       BENCH_BESIDE_WINDOW(start, w##_body(c), stop, d, di, dc),  \
 		       tsc[i] = d; ins[i] = di; cyc[i] = dc)
+/* The events of a pass beside the TSC (bench/evrun.h): the pass's nev
+ * differences copied from bench_ev_delta after the window. */
+#define WORKLOAD__FILL_EV(w, m, start, stop)                                     \
+	static void bench_fille_##w##_##m(struct samples *s, uint64_t n, struct wl_ctx *c) \
+	WORKLOAD__LOOP(w, uint64_t *volatile tsc = s->tsc; struct samples *volatile sv = s; \
+		       volatile uint64_t nv = n,                                  \
+		       BENCH_EV_WINDOW(start, w##_body(c), stop, d),              \
+		       tsc[i] = d;                                                \
+		       for (uint64_t k = 0; k < sv->nev; k++) sv->ev[k][i] = bench_ev_delta[k])
 #define WORKLOAD__FILL_CTR(w, m, start, stop)                                    \
 	static void bench_fill_##w##_##m(struct samples *s, uint64_t n, struct wl_ctx *c) \
 	WORKLOAD__LOOP(w, uint64_t *volatile ins = s->ins; uint64_t *volatile cyc = s->cyc; \
@@ -86,9 +104,11 @@ struct workload {
 #define WORKLOAD__PTR(w, m, start, stop) [METHOD_##m] = bench_fill_##w##_##m,
 #define WORKLOAD__PTRC_TSC(w, m, start, stop) [METHOD_##m] = bench_fillc_##w##_##m,
 #define WORKLOAD__PTRC_CTR(w, m, start, stop) [METHOD_##m] = bench_fill_##w##_##m,
+#define WORKLOAD__PTRE_TSC(w, m, start, stop) [METHOD_##m] = bench_fille_##w##_##m,
 
 #define BENCH_WORKLOAD_FLAGS(w, description, param, wflags)                     \
 	FOR_EACH_TSC_METHOD(WORKLOAD__FILL_TSC, w)                              \
+	FOR_EACH_TSC_METHOD(WORKLOAD__FILL_EV, w)                               \
 	FOR_EACH_CTR_METHOD(WORKLOAD__FILL_CTR, w)                              \
 	static const struct workload bench_workload_##w                         \
 		__attribute__((used, section("bench_workloads"), aligned(8))) = { \
@@ -99,6 +119,7 @@ struct workload {
 			.fill = { FOR_EACH_METHOD(WORKLOAD__PTR, w) },          \
 			.fill_ctr = { FOR_EACH_TSC_METHOD(WORKLOAD__PTRC_TSC, w) \
 				      FOR_EACH_CTR_METHOD(WORKLOAD__PTRC_CTR, w) }, \
+			.fill_ev = { FOR_EACH_TSC_METHOD(WORKLOAD__PTRE_TSC, w) }, \
 		};
 
 #define BENCH_WORKLOAD(w, description, param) BENCH_WORKLOAD_FLAGS(w, description, param, 0)

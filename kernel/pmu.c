@@ -5,11 +5,48 @@
 #include "trap.h"
 
 struct pmu_info pmu;
+struct pmu_layout pmu_layout;
+
+#ifdef BENCH_FAKE_PMU
+/* The fake PMU test build (kernel/pmu.h): the PMU MSRs kept in memory,
+ * CPUID leaf 0AH faked, RDPMC read as RDTSC. */
+static const struct {
+	uint32_t first, last;
+} fake_ranges[] = {
+	{ 0x186, 0x18D }, /* IA32_PERFEVTSEL0-7 */
+	{ 0xC1, 0xC8 },   /* IA32_PMC0-7 */
+	{ 0x4C1, 0x4C8 }, /* IA32_A_PMC0-7 */
+	{ 0x309, 0x30C }, /* IA32_FIXED_CTR0-3 */
+	{ 0x38D, 0x390 }, /* IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_STATUS/_CTRL/_OVF_CTRL */
+	{ 0x345, 0x345 }, /* IA32_PERF_CAPABILITIES */
+};
+static uint64_t fake_msrs[8 + 8 + 8 + 4 + 4 + 1];
+
+/* The fake MSR's cell, or 0 for an MSR the fake does not keep. */
+static uint64_t *fake_msr(uint32_t msr)
+{
+	unsigned base = 0;
+	for (unsigned i = 0; i < sizeof fake_ranges / sizeof fake_ranges[0]; i++) {
+		if (msr >= fake_ranges[i].first && msr <= fake_ranges[i].last)
+			return &fake_msrs[base + msr - fake_ranges[i].first];
+		base += fake_ranges[i].last - fake_ranges[i].first + 1;
+	}
+	return 0;
+}
+#endif
 
 static void k_cpuid(void *ctx, uint32_t leaf, uint32_t sub, uint32_t out[4])
 {
 	(void)ctx;
 	struct cpuid_regs r = cpuid(leaf, sub);
+#ifdef BENCH_FAKE_PMU
+	if (leaf == 0 && r.eax < PMU_FAKE_MIN_MAX_BASIC)
+		r.eax = PMU_FAKE_MIN_MAX_BASIC;
+	if (leaf == 0xA)
+		r = (struct cpuid_regs){ .eax = PMU_FAKE_LEAF_A_EAX, .ebx = 0, .ecx = 0, .edx = PMU_FAKE_LEAF_A_EDX };
+	if (leaf == 0x23) /* no extended leaf: leaf 0AH alone says what exists */
+		r = (struct cpuid_regs){ 0 };
+#endif
 	out[0] = r.eax;
 	out[1] = r.ebx;
 	out[2] = r.ecx;
@@ -19,19 +56,39 @@ static void k_cpuid(void *ctx, uint32_t leaf, uint32_t sub, uint32_t out[4])
 static int k_rdmsr(void *ctx, uint32_t msr, uint64_t *val)
 {
 	(void)ctx;
+#ifdef BENCH_FAKE_PMU
+	uint64_t *m = fake_msr(msr);
+	if (m) {
+		*val = *m;
+		return 0;
+	}
+#endif
 	return rdmsr_safe(msr, val);
 }
 
 static int k_wrmsr(void *ctx, uint32_t msr, uint64_t val)
 {
 	(void)ctx;
+#ifdef BENCH_FAKE_PMU
+	uint64_t *m = fake_msr(msr);
+	if (m) {
+		*m = val;
+		return 0;
+	}
+#endif
 	return wrmsr_safe(msr, val);
 }
 
 static int k_rdpmc(void *ctx, uint32_t ecx, uint64_t *val)
 {
 	(void)ctx;
+#ifdef BENCH_FAKE_PMU
+	(void)ecx;
+	*val = rdtsc();
+	return 0;
+#else
 	return rdpmc_safe(ecx, val);
+#endif
 }
 
 static const char *k_fault_name(void *ctx, int fault)
@@ -65,6 +122,7 @@ void pmu_setup(uint64_t mode)
 			  : mode == PMU_MODE_FORCE ? PMU_MODE_FORCE
 						   : PMU_MODE_AUTO;
 	pmu_detect(&pmu_kernel_backend, m, &pmu);
+	pmu_layout_detect(&pmu_kernel_backend, m, &pmu_layout);
 	pmu_program(&pmu_kernel_backend, &pmu);
 	/* SMM runs at CPL 0, so an OS-only counter may count an SMI handler
 	 * landing in the loop unless IA32_DEBUGCTL[14] FREEZE_WHILE_SMM is set
@@ -89,7 +147,34 @@ static void emit(void *ctx, const char *line)
 
 void pmu_print(int json)
 {
+	char line[PMU_LAYOUT_LINE];
+#ifdef BENCH_FAKE_PMU
+	kprintf("env: pmu: FAKE PMU test build (BENCH_FAKE_PMU): CPUID leaf 0AH faked (version 4, 8 GP "
+		"counters x 48 bits, 3 fixed x 48 bits, EBX 0), the PMU MSRs kept in memory, RDPMC read "
+		"as RDTSC: every counter read counts TSC ticks (instructions retired under QEMU -icount), "
+		"not the event programmed\n");
+#endif
 	pmu_describe(&pmu, emit, 0);
+	pmu_layout_describe(&pmu_layout, line, sizeof line);
+	kprintf("%s\n", line);
 	if (json)
-		pmu_record(&pmu);
+		pmu_record_with(&pmu, pmu_layout_record_fields, &pmu_layout);
+}
+
+int pmu_pass_program(const struct pmu_assign *a, int n, char *err, size_t errlen)
+{
+	return pmu_layout_program(&pmu_kernel_backend, &pmu_layout, a, n, pmu.fixed_ctrl, err, errlen);
+}
+
+void pmu_pass_stop(void)
+{
+	const struct pmu_backend *b = &pmu_kernel_backend;
+	const struct pmu_layout *l = &pmu_layout;
+	if (l->global_ctrl)
+		b->wrmsr(b->ctx, l->global_ctrl_msr, l->global_ctrl_msr == PMU_MSR_PERF_GLOBAL_CTRL ? pmu.global_ctrl : 0);
+	for (unsigned i = 0; i < l->ngp; i++)
+		if ((l->gp_bitmap >> i) & 1)
+			b->wrmsr(b->ctx, l->gp[i].evtsel_msr, 0);
+	if (l->fixed_bitmap && l->version > 1 && pmu.programmed)
+		b->wrmsr(b->ctx, PMU_MSR_FIXED_CTR_CTRL, pmu.fixed_ctrl);
 }

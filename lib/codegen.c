@@ -154,6 +154,8 @@ static size_t emit(struct out *o, const struct codegen_spec *s, struct codegen_l
 	u32(o, (uint32_t)-(int32_t)(o->n + 4));
 	abs_op(o, 0x89, RAX, st + CG_STATE_ACTIVE);
 	abs_op(o, 0x89, RSI, st + CG_STATE_N);        /* mov [state.n], rsi */
+	if (s->results == CG_EVENTS)
+		abs_op(o, 0x89, RDI, st + CG_STATE_SAMPLES); /* mov [state.samples], rdi */
 	for (int k = 0; k < 3; k++) {
 		static const uint8_t ld[3][4] = { { 0x48, 0x8B, 0x07, 0 }, { 0x48, 0x8B, 0x47, 0x08 },
 						  { 0x48, 0x8B, 0x47, 0x10 } };
@@ -201,9 +203,16 @@ static size_t emit(struct out *o, const struct codegen_spec *s, struct codegen_l
 	abs_op(o, 0x8B, RAX, st + CG_STATE_I);        /* rax = i */
 	if (s->results != CG_CTR) {
 		abs_op(o, 0x8B, RCX, st + CG_STATE_TSC);
-		store_sample(o, s->results == CG_BESIDE ? RBX : RDX);
+		store_sample(o, s->results == CG_BESIDE || s->results == CG_EVENTS ? RBX : RDX);
 	}
-	if (s->results != CG_TSC) {
+	for (uint32_t k = 0; s->results == CG_EVENTS && k < s->ev_slots; k++) {
+		abs_op(o, 0x8B, RCX, st + CG_STATE_SAMPLES); /* rcx = s */
+		b(o, 0x48), b(o, 0x8B), b(o, 0x89);   /* mov rcx, [rcx + disp32]: s->ev[k] */
+		u32(o, CG_SAMPLES_EV + 8 * k);
+		abs_op(o, 0x8B, RDX, s->ev_delta + 8 * k); /* rdx = ev_delta[k] */
+		store_sample(o, RDX);
+	}
+	if (s->results == CG_CTR || s->results == CG_BESIDE) {
 		abs_op(o, 0x8B, RCX, st + CG_STATE_INS);
 		store_sample(o, RDX);
 		abs_op(o, 0x8B, RCX, st + CG_STATE_CYC);
@@ -247,7 +256,8 @@ static size_t emit(struct out *o, const struct codegen_spec *s, struct codegen_l
 
 static int spec_ok(const struct codegen_spec *s)
 {
-	if (s->loops >= 0x80000000ull || (s->copies && !s->code_len))
+	if (s->loops >= 0x80000000ull || (s->copies && !s->code_len) ||
+	    (s->results == CG_EVENTS && s->ev_slots > CG_EV_SLOTS_MAX))
 		return 0;
 	/* The copies, the rest well under 2^20 bytes: all within a rel32. */
 	uint64_t body = s->code_len ? s->copies : 0;

@@ -41,8 +41,16 @@
 /* Where the start and stop sequences leave their results (bench/methods.h):
  * a TSC stop leaves the TSC difference in RDX; a counter stop the
  * instructions in RDX and the core cycles in RDI; a TSC stop with the
- * counters beside it the TSC difference in RBX, the counters in RDX, RDI. */
-enum codegen_results { CG_TSC, CG_CTR, CG_BESIDE };
+ * counters beside it the TSC difference in RBX, the counters in RDX, RDI;
+ * a TSC stop with the events of a pass beside it (SEQ_EV_STOP) the TSC
+ * difference in RBX and each event's in ev_delta[k] (memory): the loop
+ * stores s->tsc[i] and s->ev[k][i] for k < ev_slots. */
+enum codegen_results { CG_TSC, CG_CTR, CG_BESIDE, CG_EVENTS };
+
+/* The offset of struct samples' ev[] (bench/workload.h: tsc, ins, cyc,
+ * then one pointer per slot), which CG_EVENTS loops read. */
+#define CG_SAMPLES_EV 24
+#define CG_EV_SLOTS_MAX 16
 
 struct codegen_spec {
 	const uint8_t *start, *stop; /* the method's sequences */
@@ -65,6 +73,9 @@ struct codegen_spec {
 	uint64_t xsave_mask;         /* 0: FXSAVE64/FXRSTOR64 (x87 and SSE state);
 				      * else XSAVE64/XRSTOR64 with EDX:EAX = this
 				      * mask, XCR0 (kernel/xsave.h xsave_mask) */
+	uint32_t ev_delta;           /* CG_EVENTS: address (< 2 GiB) of the stop's
+				      * differences, 8 bytes per slot */
+	uint32_t ev_slots;           /* CG_EVENTS: slots stored, 0..CG_EV_SLOTS_MAX */
 	int user_mode;               /* 1: leave out what needs ring 0 (SGDT, SIDT,
 				      * LGDT, LIDT, MOV to and from CR0 and CR4):
 				      * the host tests run the loop in user mode */
@@ -93,14 +104,16 @@ size_t codegen_size(const struct codegen_spec *spec);
 
 /* codegen_emit - write the loop into buf[0..cap-1]; returns 0 and *lay,
  * or -1 when it does not fit (cap < codegen_size) or the spec is out of
- * range (loops >= 2^31, code_len 0 with copies > 0). */
+ * range (loops >= 2^31, code_len 0 with copies > 0, CG_EVENTS with
+ * ev_slots > CG_EV_SLOTS_MAX). */
 int codegen_emit(uint8_t *buf, size_t cap, const struct codegen_spec *spec,
 		 struct codegen_layout *lay);
 
 /* The state (offsets in bytes from spec->state): the caller's RSP, n, the
  * sample index i, the three sample arrays, CR0, CR4, GDTR and IDTR (10
- * bytes each: limit, base), and ACTIVE: the running loop's first byte
- * from the prologue to the end of the epilogue, else 0. All of it lies
+ * bytes each: limit, base), ACTIVE: the running loop's first byte
+ * from the prologue to the end of the epilogue, else 0, and SAMPLES: the
+ * struct samples pointer (CG_EVENTS loops read ev[] through it). All of it lies
  * where the code's bytes reach (a jump into the prologue writes the
  * code's RSP there): bench/code.c keeps its own record of the running
  * loop and of the caller's state for its fault handler. */
@@ -115,6 +128,7 @@ int codegen_emit(uint8_t *buf, size_t cap, const struct codegen_spec *spec,
 #define CG_STATE_GDTR 64
 #define CG_STATE_IDTR 80
 #define CG_STATE_ACTIVE 96
+#define CG_STATE_SAMPLES 104
 #define CG_STATE_BYTES 128
 
 /* The bytes the prologue pushes (RBX, RBP, R12-R15, RFLAGS) before it

@@ -47,6 +47,17 @@
 #define PMU_MSR_PERF_GLOBAL_STATUS 0x38Eu  /* version >= 2 */
 #define PMU_MSR_PERF_GLOBAL_CTRL 0x38Fu    /* version >= 2 */
 #define PMU_MSR_PERF_GLOBAL_OVF_CTRL 0x390u /* version >= 2; IA32_PERF_GLOBAL_STATUS_RESET from version 4 */
+#define PMU_MSR_PERF_METRICS 0x329u       /* IA32_PERF_CAPABILITIES[15] */
+#define PMU_MSR_PERF_CAPABILITIES 0x345u  /* CPUID.1:ECX[15] PDCM */
+#define PMU_MSR_PMC0 0xC1u                 /* IA32_PMCx: + x */
+#define PMU_MSR_PERFEVTSEL0 0x186u         /* IA32_PERFEVTSELx: + x */
+#define PMU_MSR_A_PMC0 0x4C1u              /* IA32_A_PMCx (full-width writes): + x */
+#define PMU_MSR_AMD_LEGACY_CTL0 0xC0010000u /* PERF_LEGACY_CTLn: + n, n < 4 */
+#define PMU_MSR_AMD_LEGACY_CTR0 0xC0010004u /* PERF_LEGACY_CTRn: + n, n < 4 */
+#define PMU_MSR_AMD_PERF_CTL0 0xC0010200u   /* PERF_CTLn: + 2n; PERF_CTRn: + 2n + 1 */
+#define PMU_MSR_AMD_GLOBAL_STATUS 0xC0000300u     /* PerfCntrGlobalStatus (PerfMonV2) */
+#define PMU_MSR_AMD_GLOBAL_CTL 0xC0000301u        /* PerfCntrGlobalCtl (PerfMonV2) */
+#define PMU_MSR_AMD_GLOBAL_STATUS_CLR 0xC0000302u /* PerfCntrGlobalStatusClr (PerfMonV2) */
 #define PMU_MSR_APERF 0xE8u
 #define PMU_MSR_AMD_HWCR 0xC0010015u
 #define PMU_MSR_AMD_IRPERF 0xC00000E9u
@@ -323,5 +334,11 @@ void pmu_describe(const struct pmu_info *info, void (*emit)(void *ctx, const cha
  * programmed, the error, and per counter its MSR, state, width, check
  * delta and why it is not usable. */
 void pmu_record(const struct pmu_info *info);
+
+/* pmu_record_with - pmu_record, with more(r, ctx) called to add fields
+ * before the record ends (kernel/pmu.c: pmu_layout_record_fields of
+ * lib/pmugp.h). more may be NULL. */
+struct rec;
+void pmu_record_with(const struct pmu_info *info, void (*more)(struct rec *r, const void *ctx), const void *ctx);
 
 #endif

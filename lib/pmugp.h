@@ -99,4 +99,24 @@ const char *pmu_layout_msr_name(uint32_t msr, char *buf, size_t n);
  * "PERF_CTR3"), "FIXED_CTR0" for fixed 0, into buf. */
 const char *pmu_layout_counter_name(const struct pmu_layout *l, int counter, char *buf, size_t n);
 
+/* PMU_LAYOUT_LINE - room for pmu_layout_describe's line. */
+#define PMU_LAYOUT_LINE 600
+
+/* pmu_layout_describe - one line "env: pmu: general-purpose counters: ..."
+ * into line[0..n-1]: the GP counters (count, width in bits, the MSRs of
+ * the selects and counters, full-width writes or not), the fixed
+ * counters' bitmap and width (fixed 3 / IA32_PERF_METRICS where present),
+ * the global control MSR or why none, and source (the leaves that said
+ * so); or "none: " and why. No unit but bits; nothing is measured. */
+void pmu_layout_describe(const struct pmu_layout *l, char *line, size_t n);
+
+/* pmu_layout_record_fields - the layout's fields of the pmu record (lib/
+ * record.h; ctx is a const struct pmu_layout *): "layout": {"vendor",
+ * "version", "gp_counters", "gp_bitmap", "gp_width", "evtsel_msr0",
+ * "ctr_msr0", "full_width", "fixed_bitmap", "fixed_width",
+ * "perf_metrics", "global_ctrl_msr" (0: none), "source", "why"}. For
+ * pmu_record_with (lib/pmu.h). */
+struct rec;
+void pmu_layout_record_fields(struct rec *r, const void *ctx);
+
 #endif

@@ -39,6 +39,20 @@ def variant(name, sources):
     return once(("variant", build), build_it)
 
 
+def fake_pmu():
+    """build/fakepmu: `make FAKE_PMU=1 kernel iso`, the fake PMU test build
+    (kernel/pmu.h BENCH_FAKE_PMU), once; its directory. AssertionError with
+    make's output when it fails."""
+    build = os.path.join(BUILD, "fakepmu")
+
+    def build_it():
+        p = make(["FAKE_PMU=1", "kernel", "iso"], build, capture_output=True, text=True)
+        check(p.returncode == 0, f"make FAKE_PMU=1 kernel iso into {build} failed:\n"
+              + p.stdout[-2000:] + p.stderr[-2000:])
+        return build
+    return once(("variant", build), build_it)
+
+
 def netboot():
     """build/netboot, `make netboot`'s TFTP root (iso/netboot.mk), made once
     (both network boots serve it: made again under one, it would go away);

@@ -13,6 +13,13 @@ For each sampling function (bench_fill_*, bench_fillc_*) this checks that
 the addresses of MARK_START_END equal those of MARK_BODY_BEGIN, those of
 MARK_BODY_END those of MARK_STOP_BEGIN, and that all four kinds are there.
 
+The loops with the events of a pass beside the TSC (bench_fille_*,
+bench/methods.h SEQ_EV_*) must also read their counters outside the TSC
+window: EV_SLOTS RDPMC before the start sequence's TSC read and EV_SLOTS
+after the stop sequence's, each group with nothing between two reads but
+the load of ECX and the two stores of EDX:EAX (movs). In a build whose
+RDPMC is RDTSC (the fake PMU test build) that part is skipped.
+
     python3 tests/boot/check_windows.py build/bench.elf    # exit 1 on a problem
 """
 import os
@@ -23,7 +30,9 @@ import sys
 import tempfile
 
 START_END, BODY_BEGIN, BODY_END, STOP_BEGIN = 1, 2, 3, 4
-FILL = re.compile(r"^bench_fillc?_\w+$")
+FILL = re.compile(r"^bench_fill[ce]?_\w+$")
+EVENTS = re.compile(r"^bench_fille_\w+$")
+EV_SLOTS = 16  # bench/events.h BENCH_EV_SLOTS
 
 
 def marks(elf):
@@ -55,6 +64,28 @@ def disassemble(elf, start, stop):
     return [l.strip() for l in p.stdout.splitlines() if re.match(r"^\s+[0-9a-f]+:\t", l)]
 
 
+def event_reads(name, insns):
+    """Problems of an events loop's RDPMC reads (insns: objdump lines)."""
+    ops = [l.split("\t")[1].split()[0] if "\t" in l else "" for l in insns]
+    pmc = [i for i, o in enumerate(ops) if o == "rdpmc"]
+    tsc = [i for i, o in enumerate(ops) if o in ("rdtsc", "rdtscp")]
+    if not pmc and len(tsc) > 2:
+        return []  # the fake PMU build: its RDPMC is RDTSC
+    if len(pmc) != 2 * EV_SLOTS or len(tsc) != 2:
+        return [f"{name}: {len(pmc)} RDPMC and {len(tsc)} TSC reads, not {2 * EV_SLOTS} and 2"]
+    problems = []
+    first, second = pmc[:EV_SLOTS], pmc[EV_SLOTS:]
+    if not (first[-1] < tsc[0] and tsc[1] < second[0]):
+        problems.append(f"{name}: the events' reads are not outside the TSC window")
+    for group in (first, second):
+        for a, b in zip(group, group[1:]):
+            between = ops[a + 1:b]
+            if any(o != "mov" for o in between) or len(between) != 3:
+                problems.append(f"{name}: between two RDPMC: {insns[a + 1:b]}")
+                break
+    return problems
+
+
 def check(elf):
     """Returns (number of sampling functions checked, [problems])."""
     fns = functions(elf)
@@ -77,6 +108,8 @@ def check(elf):
                 problems.append(f"{name}: instructions {what}: markers at "
                                 f"{[hex(x) for x in kinds[a]]} vs {[hex(x) for x in kinds[b]]}: "
                                 + "; ".join(extra[:12]))
+        if EVENTS.match(name):
+            problems += event_reads(name, disassemble(elf, addr, addr + size))
     return len(fns), problems
 
 

@@ -6,7 +6,9 @@ sequence after its read, the body, and the stop sequence up to its read:
 - statically, in the built kernel: every sampling function's markers stand
   where nothing of the compiler's lies between the start sequence and the
   body, or between the body and the stop sequence (check_windows.py), for
-  every method, the counter methods and the counters-beside loops included;
+  every method, the counter methods, the counters-beside loops and the
+  loops with an events pass beside the TSC included (whose RDPMC reads lie
+  outside the TSC window, with nothing but movs between two of them);
   and the checker does find such code in a loop written the old way;
 - dynamically, under -icount (a TSC tick is an instruction): the kernel
   single-steps one sample of each window (walk=on, RFLAGS.TF) and counts the
@@ -38,10 +40,11 @@ def workloads_in(elf):
 def expect_clean_windows(elf):
     n, problems = check_windows.check(elf)
     wls = workloads_in(elf)
-    want = len(wls) * (2 * len(TSC_METHODS) + len(COUNTER_METHODS))
+    want = len(wls) * (3 * len(TSC_METHODS) + len(COUNTER_METHODS))
     check(not problems, f"{elf}: windows with code that is not the body:\n" + "\n".join(problems))
     check(n == want, f"{elf}: {n} sampling functions checked, expected {want} "
-          f"({len(wls)} workloads x (2 x {len(TSC_METHODS)} TSC loops + {len(COUNTER_METHODS)} counter loops))")
+          f"({len(wls)} workloads x (3 x {len(TSC_METHODS)} TSC loops: alone, counters beside, events beside; "
+          f"+ {len(COUNTER_METHODS)} counter loops))")
     return wls
 
 
@@ -49,6 +52,21 @@ def test_window_static_every_sampling_loop():
     """The built kernel: no sampling loop has code between its markers."""
     wls = expect_clean_windows(os.path.join(BUILD, "bench.elf"))
     check({"empty", "saddb", "vaddb", "measured_loop"} <= set(wls), f"workloads {wls}")
+
+
+def test_window_static_check_finds_an_event_read_inside():
+    """Negative control: an events loop whose stop reads a counter before the TSC is reported."""
+    elf = os.path.join(BUILD, "bench.elf")
+    fns = check_windows.functions(elf)
+    name = sorted(n for n in fns if check_windows.EVENTS.match(n))[0]
+    a, size = fns[name]
+    insns = check_windows.disassemble(elf, a, a + size)
+    check(not check_windows.event_reads(name, insns), f"{name}: {check_windows.event_reads(name, insns)}")
+    tsc = [i for i, l in enumerate(insns) if l.split("\t")[1].split()[0] in ("rdtsc", "rdtscp")]
+    moved = insns[:tsc[1]] + ["0:\trdpmc"] + insns[tsc[1]:]
+    moved.remove(next(l for l in reversed(insns) if l.endswith("rdpmc")))
+    problems = check_windows.event_reads(name, moved)
+    check(any("not outside the TSC window" in p for p in problems), f"not found: {problems}")
 
 
 def test_window_static_check_finds_a_gap():

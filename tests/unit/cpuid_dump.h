@@ -161,4 +161,15 @@ static void dump_free(struct dump *d, int n)
 	free(d);
 }
 
+/* dump_load_corpus - every dump of $BENCH_BUILD/host/cpuid_corpus.txt
+ * (build/ without BENCH_BUILD), the path written into path[0..n-1];
+ * returns dump_load's count. */
+static int dump_load_corpus(struct dump **out, char *path, size_t n)
+{
+	const char *build = getenv("BENCH_BUILD");
+	snprintf(path, n, "%s/host/cpuid_corpus.txt", build ? build : "build");
+	*out = 0;
+	return dump_load(path, out);
+}
+
 #endif

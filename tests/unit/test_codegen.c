@@ -15,6 +15,7 @@
 
 struct samples_abi {
 	uint64_t *tsc, *ins, *cyc;
+	uint64_t *ev[CG_EV_SLOTS_MAX];
 };
 typedef void (*loop_fn)(struct samples_abi *s, uint64_t n, void *c);
 
@@ -43,9 +44,53 @@ static int run(const struct codegen_spec *s, struct codegen_layout *l, uint64_t 
 {
 	if (codegen_emit(code_at(), 2 * 1024 * 1024, s, l))
 		return -1;
-	struct samples_abi sm = { tsc, ins, cyc };
+	struct samples_abi sm = { tsc, ins, cyc, { 0 } };
 	((loop_fn)(void *)code_at())(&sm, n, 0);
 	return 0;
+}
+
+/* The events layout (CG_EVENTS): the TSC from RBX, each slot's difference
+ * from ev_delta[k] into s->ev[k][i], for the spec's ev_slots only; the
+ * other layouts' bytes do not change (no store of the samples pointer). */
+static void test_events_layout(void)
+{
+	/* start: mov ebx, 33; stop: inc qword [ev_delta]; add qword [ev_delta+8], 2 */
+	static const uint8_t start[] = { 0xBB, 33, 0, 0, 0 };
+	uint8_t stop[17];
+	static const uint8_t nop[] = { 0x90 };
+	uint64_t *delta = (uint64_t *)(void *)(low + 3 * 1024 * 1024 + 1024 * 1024 - 4096);
+	uint32_t d = (uint32_t)(uintptr_t)delta;
+	uint8_t inc[] = { 0x48, 0xFF, 0x04, 0x25, 0, 0, 0, 0 }, add[] = { 0x48, 0x83, 0x04, 0x25, 0, 0, 0, 0, 2 };
+	memcpy(inc + 4, &d, 4), d += 8, memcpy(add + 4, &d, 4);
+	memcpy(stop, inc, sizeof inc), memcpy(stop + sizeof inc, add, sizeof add);
+	struct codegen_spec s = base();
+	struct codegen_layout l;
+	uint64_t tsc[3] = { 0 }, e0[3] = { 0 }, e1[3] = { 0 }, e2[3] = { 7, 7, 7 };
+	s.start = start, s.start_len = sizeof start;
+	s.stop = stop, s.stop_len = sizeof stop;
+	s.code = nop, s.code_len = 1, s.copies = 1;
+	s.results = CG_EVENTS;
+	s.ev_delta = (uint32_t)(uintptr_t)delta;
+	s.ev_slots = 2;
+	delta[0] = 100, delta[1] = 200, delta[2] = 300;
+	CHECK(codegen_emit(code_at(), 2 * 1024 * 1024, &s, &l) == 0, "events layout: emitted");
+	struct samples_abi sm = { tsc, 0, 0, { e0, e1, e2 } };
+	((loop_fn)(void *)code_at())(&sm, 3, 0);
+	for (int i = 0; i < 3; i++) {
+		CHECK_EQ_U64(tsc[i], 33, "events layout: sample %d: RBX into the TSC array", i);
+		CHECK_EQ_U64(e0[i], 101 + (uint64_t)i, "events layout: sample %d: slot 0 from ev_delta[0]", i);
+		CHECK_EQ_U64(e1[i], 202 + 2 * (uint64_t)i, "events layout: sample %d: slot 1 from ev_delta[1]", i);
+		CHECK_EQ_U64(e2[i], 7, "events layout: sample %d: slot 2 beyond ev_slots not stored", i);
+	}
+	s.ev_slots = CG_EV_SLOTS_MAX + 1;
+	CHECK_EQ_U64(codegen_size(&s), 0, "events layout: more slots than CG_EV_SLOTS_MAX refused");
+	s.ev_slots = 0;
+	size_t none = codegen_size(&s);
+	s.ev_slots = 3;
+	CHECK_EQ_U64(codegen_size(&s) - none, 3 * (8 + 7 + 8 + 4), "events layout: 27 bytes of stores per slot");
+	s.results = CG_TSC;
+	CHECK_EQ_U64(none - codegen_size(&s), 8,
+		     "events layout, no slot: the TSC layout and the samples pointer's store in the prologue");
 }
 
 /* TSC layout: start xor edx,edx; the copies add to RDX; the stop nothing. */
@@ -321,7 +366,7 @@ static void test_vector_state(void)
 		uint64_t tsc[1], rdi, rsi = 1, rdx = 0;
 		uint32_t k = 0x1234;
 		uint16_t kout = 0;
-		struct samples_abi sm = { tsc, 0, 0 };
+		struct samples_abi sm = { tsc, 0, 0, { 0 } };
 		void *fn = p;
 		for (int i = 0; i < 64; i++)
 			pat[i] = (uint8_t)i;
@@ -374,7 +419,7 @@ static void test_pushed_bytes_and_bounds(void)
 	s.stop = stop, s.stop_len = sizeof stop;
 	s.code = nop, s.code_len = 1, s.copies = 4;
 	CHECK(codegen_emit(code_at(), 2 * 1024 * 1024, &s, &l) == 0, "4 NOPs: emitted");
-	struct samples_abi sm = { tsc, 0, 0 };
+	struct samples_abi sm = { tsc, 0, 0, { 0 } };
 	enter_recording_rsp(&sm, 2, 0, code_at(), &at);
 	CHECK_EQ_U64(tsc[1], 1, "4 NOPs, stop inc rdx: the sample is the stop's 1");
 	CHECK_EQ_U64(state[CG_STATE_RSP / 8], at - CG_PUSHED_BYTES,
@@ -401,6 +446,7 @@ int main(void)
 	test_copies_and_loop();
 	test_init_scratch_stack();
 	test_result_layouts();
+	test_events_layout();
 	test_registers_documented();
 	test_pushed_bytes_and_bounds();
 	test_ring0_bytes();

@@ -2,7 +2,7 @@
  * tests/corpus/cpuid/) through the code the kernel runs: lib/cpuinfo.c
  * (vendor, family/model/stepping, features: kernel/probe.c), lib/cpus.c
  * (topology and core type: bench/percpu.c), lib/tscfreq.c (kernel/clocks.c)
- * and lib/pmu.c's CPUID probe (kernel/pmu.c), each fed by the same
+ * and lib/pmu_detect.c's CPUID probe (kernel/pmu.c), each fed by the same
  * gathering functions with the dump as its CPUID (tests/unit/cpuid_dump.h
  * says what a leaf beyond a dump's maximum returns).
  *
@@ -232,11 +232,9 @@ static void check_named(const struct dump *d, const struct decoded *o, const str
 
 int main(void)
 {
-	const char *build = getenv("BENCH_BUILD");
 	char path[512];
-	snprintf(path, sizeof path, "%s/host/cpuid_corpus.txt", build ? build : "build");
-	struct dump *dumps = 0;
-	int n = dump_load(path, &dumps);
+	struct dump *dumps;
+	int n = dump_load_corpus(&dumps, path, sizeof path);
 	CHECK(n >= 490, "the corpus %s holds the ~490 x86 dumps of libcpuid (%d)", path, n);
 	static struct decoded o;
 	int named = 0;

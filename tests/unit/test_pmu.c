@@ -1,5 +1,5 @@
-/* tests/unit/test_pmu.c - lib/pmu.c against a fake CPU: CPUID leaves, an
- * MSR table with per-MSR faults, a log of every WRMSR, and a tiny model
+/* tests/unit/test_pmu.c - lib/pmu_detect.c, pmu_program.c, pmu_verify.c
+ * and pmu_describe.c against a fake CPU: CPUID leaves, an MSR table with per-MSR faults, a log of every WRMSR, and a tiny model
  * of the fixed counters (a counter advances in the "loop" only when its
  * IA32_FIXED_CTR_CTRL field and its IA32_PERF_GLOBAL_CTRL bit are set).
  *

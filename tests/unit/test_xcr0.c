@@ -148,11 +148,9 @@ static const struct {
 
 static void test_corpus(void)
 {
-	const char *build = getenv("BENCH_BUILD");
 	char path[512];
-	snprintf(path, sizeof path, "%s/host/cpuid_corpus.txt", build ? build : "build");
-	struct dump *dumps = 0;
-	int n = dump_load(path, &dumps), xsave = 0, avx = 0, avx512 = 0, largest = 0, found = 0, zero_ext = 0;
+	struct dump *dumps;
+	int n = dump_load_corpus(&dumps, path, sizeof path), xsave = 0, avx = 0, avx512 = 0, largest = 0, found = 0, zero_ext = 0;
 	const char *largest_name = "";
 	CHECK(n >= 490, "the corpus %s holds the ~490 x86 dumps of libcpuid (%d)", path, n);
 	for (int i = 0; i < n; i++) {
