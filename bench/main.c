@@ -9,6 +9,7 @@
 #include "code.h"
 #include "coderesult.h"
 #include "estimate.h"
+#include "events.h"
 #include "percpu.h"
 #include "progress.h"
 #include "report.h"
@@ -189,6 +190,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	}
 	pmu_setup(cfg->pmu);
 	pmu_print(config_json());
+	problems += events_prepare(cfg, &cpu); /* events= resolved, passes planned (bench/events.h) */
 	problems += code_prepare(cfg); /* its loops' memory before the sample buffers */
 	int counters = bench_counters_possible();
 	config_set_samples(bench_fit_samples(cfg->samples, cfg->ensembles, counters, &problems));

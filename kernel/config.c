@@ -92,6 +92,7 @@ static const struct cfg_key keys[] = {
 	{ .name = "test.map", .type = CFG_U64, .min = 0, .max = UINT64_MAX - 1, .value = &cfg.test_map,
 	  .allow_off = 1, .internal = 1 },
 	{ .name = "smp", .type = CFG_CHOICE, .choices = onoff_words, .value = &cfg.smp },
+	{ .name = "events", .type = CFG_TEXT, .max = sizeof cfg.events - 1, .value = (uint64_t *)cfg.events },
 	{ .name = "cpus", .type = CFG_TEXT, .max = sizeof cfg.cpus - 1, .value = (uint64_t *)cfg.cpus },
 	{ .name = "smp.park", .type = CFG_CHOICE, .choices = park_words, .value = &cfg.smp_park },
 	{ .name = "problems", .type = CFG_CHOICE, .choices = problems_words, .value = &cfg.on_problems },
@@ -125,7 +126,7 @@ const struct config *config_parse(const struct cfg_line *line, const struct conf
 	cfg.save = 1;
 	cfg.test_efi_watchdog = 0;
 	cfg.test_acpi_corrupt[0] = '\0';
-	cfg.code[0] = cfg.init[0] = cfg.cpus[0] = '\0';
+	cfg.code[0] = cfg.init[0] = cfg.cpus[0] = cfg.events[0] = '\0';
 	cfg.unroll = 1;
 	cfg.loops = 0;
 	fmt_format(cfg.code_name, sizeof cfg.code_name, "code");

@@ -25,6 +25,10 @@ enum test_smp { TEST_SMP_NONE, TEST_SMP_RUN, TEST_SMP_FAULT, TEST_SMP_SILENT };
  * before it measures (the default), or is said and the run goes on. */
 enum problems_policy { PROBLEMS_STOP, PROBLEMS_IGNORE };
 
+/* events= (README "Boot parameters", docs/EVENTS.md): room for 64 items
+ * of up to 63 characters and their commas. */
+#define CONFIG_EVENTS_MAX 4096
+
 struct config {
 	uint64_t ensembles;  /* the paper's BOUND_OF_LOOP */
 	uint64_t samples;    /* the paper's SIZE_OF_STAT */
@@ -54,6 +58,9 @@ struct config {
 	uint64_t test_map;   /* test only: a physical address mapped UC and read, or CFG_OFF */
 	uint64_t smp;        /* 1: start the application processors (kernel/smp.c) */
 	char cpus[256];      /* cpus= as given (bench/percpu.c checks it); "" for boot */
+	char events[CONFIG_EVENTS_MAX + 1]; /* events= as given: a comma list of event names,
+					     * nanoBench lines and groups (bench/events.c resolves
+					     * it); "" for none */
 	uint64_t smp_park;   /* enum smp_park */
 	uint64_t test_smp;   /* enum test_smp */
 	struct console_choice console; /* console= (kernel/console.h) */

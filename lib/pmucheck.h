@@ -24,6 +24,7 @@
 #include "events.h"
 
 #define PMUCHECK_CYCLE_RATIO 8
+#define PMUCHECK_REF_RATIO 2 /* reference cycles: within [TSC/2, 2 x TSC] */
 #define PMUCHECK_INSNS_PER_ITER 2
 
 enum pmucheck_kind {
@@ -35,8 +36,17 @@ enum pmucheck_kind {
 };
 
 /* pmucheck_kind_of - what the check predicts of d on vendor v (by its
- * encoding, not its name: EventSel/UMask with CMSK, INV, EDG 0, or the
- * fixed counter it is on, fixed: -1 for a GP counter). */
+ * encoding, not its name: EventSel/UMask with CMSK, INV, EDG, AnyThread 0
+ * and no extra MSR, or the fixed counter it is on, fixed: -1 for a GP
+ * counter). Fixed counters 0, 1, 2 (SDM Vol. 3B "Fixed-Function
+ * Performance Counters"): instructions, core cycles, reference cycles; 3
+ * (TOPDOWN.SLOTS) none. GP, Intel and any other vendor with leaf 0AH (SDM
+ * Vol. 3B "Pre-defined Architectural Performance Events"): C0H/00H
+ * instructions, C4H/00H branches, 3CH/00H core cycles (3CH/01H counts at
+ * the bus clock: none). AMD and Hygon (PPR family 17h/19h "Core
+ * Performance Monitor Counters"): PMCx0C0 instructions, PMCx0C2
+ * branches, PMCx076 core cycles, unit mask 00H. Anything else, or d NULL
+ * on a GP counter: PMUCHECK_NONE. Never fails. */
 enum pmucheck_kind pmucheck_kind_of(enum ev_vendor v, const struct ev_def *d, int fixed);
 
 struct pmucheck_result {
@@ -48,8 +58,16 @@ struct pmucheck_result {
 };
 
 /* pmucheck_judge - judge one counter: counted = count(2N) - count(N)
- * (modulo its width, by the caller), iterations = N, tsc = TSC(2N) -
- * TSC(N) in TSC ticks. name is printed in text. */
+ * in the event's own unit (modulo its width, by the caller), iterations
+ * = N (loop iterations), tsc = TSC(2N) - TSC(N) in TSC ticks. Sets
+ * r->kind, lo and hi (instructions: 2N exactly; branches: N exactly;
+ * core cycles: ceil(tsc / PMUCHECK_CYCLE_RATIO) .. tsc x
+ * PMUCHECK_CYCLE_RATIO; reference cycles the same with PMUCHECK_REF_RATIO;
+ * saturating at UINT64_MAX; a tsc of 0 judges no cycles: not ok), ok, and
+ * text (at most 159 characters, name cut to fit): "NAME: EXPECTED UNIT
+ * expected, COUNTED counted: ok" or ": wrong, unverified" (": does not
+ * count, unverified" for 0); PMUCHECK_NONE: "NAME: not predicted, COUNTED
+ * counted", ok 1. name NULL is printed as "event". Never fails. */
 void pmucheck_judge(enum pmucheck_kind k, const char *name, uint64_t iterations, uint64_t tsc,
 		    uint64_t counted, struct pmucheck_result *r);
 
