@@ -35,7 +35,7 @@ KERNEL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 ifeq ($(FAKE_PMU),1)
 KERNEL_CFLAGS += -DBENCH_FAKE_PMU
 endif
-HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined
+HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -iquote $(BUILD)/gen
 
 ASM_SRC := boot/entry.asm boot/efi.asm boot/vectors.asm boot/trampoline.asm
 # EXTRA_SRC: more workload files, e.g. a test's (tests/boot/t_workloads.py).
@@ -79,6 +79,17 @@ $(BUILD)/%.o: %.c $(HEADERS) Makefile
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
 	@$(CC) $(KERNEL_CFLAGS) -c -o $@ $<
+
+# The performance-event tables (lib/evtables.h), generated from the extract
+# of intel/perfmon and libpfm4 in tools/events/ (tools/events/README.md);
+# lib/evdata.c includes them from build/gen.
+EVENTS_DATA := $(wildcard tools/events/*.tsv tools/events/*/*.tsv)
+$(BUILD)/gen/events_data.c: tools/mkevents.py $(EVENTS_DATA)
+	@mkdir -p $(dir $@)
+	@echo "  GEN   $@"
+	@$(PYTHON) tools/mkevents.py --c $@
+$(BUILD)/lib/evdata.o: $(BUILD)/gen/events_data.c
+$(BUILD)/lib/evdata.o: KERNEL_CFLAGS += -iquote $(BUILD)/gen
 
 $(QRCODEGEN_A) $(QRCODEGEN_H):
 	@echo "make: $@ is missing: install Debian's libqrcodegen-dev (make deps)"; exit 1
@@ -137,7 +148,13 @@ run-iso: deps iso
 # links it alone, renamed).
 UNIT_TESTS := $(basename $(notdir $(wildcard tests/unit/test_*.c)))
 UNIT_BINS  := $(UNIT_TESTS:%=$(BUILD)/host/%)
-LIB_HOST   := $(filter-out lib/string.c,$(wildcard lib/*.c))
+# lib/evdata.c (the generated event tables, lib/evtables.h) is compiled for
+# the host once, as build/host/evdata.o, and linked into every test.
+LIB_HOST   := $(filter-out lib/string.c lib/evdata.c,$(wildcard lib/*.c)) $(BUILD)/host/evdata.o
+
+$(BUILD)/host/evdata.o: lib/evdata.c lib/evtables.h $(BUILD)/gen/events_data.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -c -o $@ lib/evdata.c
 
 $(BUILD)/host/test_string: tests/unit/test_string.c lib/string.c lib/string.h tests/unit/check.h
 	@mkdir -p $(dir $@)
@@ -169,6 +186,13 @@ $(BUILD)/host/cpuid_corpus.txt: tests/corpus/cpuid/dumps.txt.xz
 $(BUILD)/host/test_cpuid_corpus: $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
 $(BUILD)/host/test_xcr0: $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
 $(BUILD)/host/test_pmugp: $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
+
+# test_events also reads every event's expected encoding, which
+# tools/mkevents.py --expect computes from the extract on its own.
+$(BUILD)/host/events_expect.txt: tools/mkevents.py $(EVENTS_DATA)
+	@mkdir -p $(dir $@)
+	@$(PYTHON) tools/mkevents.py --expect $@
+$(BUILD)/host/test_events: $(BUILD)/host/events_expect.txt $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
 
 unit: $(UNIT_BINS)
 	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/run_unit.py $(UNIT_BINS)

@@ -30,6 +30,9 @@ struct ev_cpu {
 	unsigned arch_version; /* CPUID.0AH:EAX[7:0], 0 when absent */
 	unsigned arch_ebx_len; /* CPUID.0AH:EAX[31:24] */
 	uint32_t arch_ebx;     /* CPUID.0AH:EBX: bit i set = architectural event i not available */
+	uint32_t native_model; /* CPUID.1AH:EAX[23:0], the native model ID (intel/perfmon's
+				* mapfile tells Arrow Lake's Skymont and Crestmont E-cores
+				* apart by it), 0 when the leaf is absent */
 };
 
 /* ev_cpu_from_cpuid - fill *c from a CPUID function (leaf 0, 1, 0AH, 1AH).
@@ -44,7 +47,7 @@ enum ev_origin {
 	EV_ORIGIN_NANOBENCH /* nanoBench's notation as given */
 };
 
-#define EV_NAME_MAX 64
+#define EV_NAME_MAX 96 /* perfmon's longest core event name is 95 */
 #define EV_FIXED_NONE (-1)
 #define EV_COUNTERS_ANY 0xFFFFFFFFu
 
@@ -68,7 +71,10 @@ struct ev_def {
 	uint64_t perfevtsel;     /* the value written: Intel EventSel[7:0] | UMask<<8 | OS(17)
 				  * | E(18) edge | AnyThread(21) | EN(22) | INV(23) | CMASK<<24;
 				  * AMD EventSelect[7:0] | UnitMask<<8 | OS(17) | Edge(18) |
-				  * En(22) | Inv(23) | CntMask<<24 | EventSelect[11:8]<<32 */
+				  * En(22) | Inv(23) | CntMask<<24 | EventSelect[11:8]<<32;
+				  * Intel also UMASK2 (umask_ext) << 40 */
+	uint8_t umask_ext;       /* Intel UMASK2, IA32_PERFEVTSELx[47:40] (perfmon UMaskExt,
+				  * Lion Cove and later), 0 elsewhere */
 };
 
 /* ev_perfevtsel - the value for IA32_PERFEVTSELx (Intel) or PERF_CTL

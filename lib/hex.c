@@ -1,7 +1,7 @@
 /* lib/hex.c - see hex.h. */
 #include "hex.h"
 
-static int digit(char c)
+int hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -18,7 +18,7 @@ enum hex_error hex_decode(const char *s, size_t len, uint8_t *out, size_t cap, s
 	if (len == 0)
 		return HEX_EMPTY;
 	for (size_t i = 0; i < len; i++)
-		if (digit(s[i]) < 0) {
+		if (hex_digit(s[i]) < 0) {
 			*n = i;
 			return HEX_DIGIT;
 		}
@@ -31,7 +31,7 @@ enum hex_error hex_decode(const char *s, size_t len, uint8_t *out, size_t cap, s
 		return HEX_TOO_LONG;
 	}
 	for (size_t i = 0; i < len / 2; i++)
-		out[i] = (uint8_t)(digit(s[2 * i]) << 4 | digit(s[2 * i + 1]));
+		out[i] = (uint8_t)(hex_digit(s[2 * i]) << 4 | hex_digit(s[2 * i + 1]));
 	*n = len / 2;
 	return HEX_OK;
 }

@@ -13,6 +13,10 @@ enum hex_error { HEX_OK, HEX_EMPTY, HEX_ODD, HEX_DIGIT, HEX_TOO_LONG };
  * of the first bad character; on HEX_TOO_LONG, the bytes s would make. */
 enum hex_error hex_decode(const char *s, size_t len, uint8_t *out, size_t cap, size_t *n);
 
+/* hex_digit - the value 0..15 of a hex digit (either case), -1 for any
+ * other character. */
+int hex_digit(char c);
+
 /* hex_error_text - what is wrong, in words ("an odd number of digits"). */
 const char *hex_error_text(enum hex_error e);
 

@@ -61,6 +61,15 @@
         and print the boot parameters that measure it (code=HEX ...), to
         paste into GRUB's editor (key e on a menu entry). Exit 1 when nasm
         cannot assemble it. README "Measuring your own code".
+    bench.py events [--cpu FAMILY-MODEL[-STEPPING]] [--vendor intel|amd|hygon]
+                    [--search WORD]
+        Without --cpu the event tables the image carries (intel/perfmon's
+        core files, libpfm4's AMD Zen tables; tools/events/README.md) and
+        which CPUs select each; with --cpu (CPUID's display family and model
+        in hex: 6-5E, 6-55-7, 17-31) that CPU's events: name, event select,
+        umask, cmask, flags, counters and the IA32_PERFEVTSELx or PERF_CTL
+        value, those whose name holds WORD with --search. Exit 1 when no
+        table is selected, 2 on a malformed --cpu.
 
 Figures need matplotlib (Debian: python3-matplotlib, for /usr/bin/python3):
 when the Python running bench.py lacks it, bench.py runs itself again with
@@ -75,7 +84,7 @@ docs/RECORDS.md, "Machine-readable output"; tools/benchlog/ reads it.
 # tools/benchtext.py; tools/benchinput.py reads the files store is given;
 # logs are read by tools/benchlog/, QR codes by tools/benchqr.py; the
 # database is tools/benchdb.py, the figures tools/benchplot.py, capture
-# tools/benchcapture.py, asm tools/benchasm.py.
+# tools/benchcapture.py, asm tools/benchasm.py, events tools/mkevents.py.
 import argparse
 import os
 import sys
@@ -87,6 +96,7 @@ import benchdb  # noqa: E402
 import benchdbanswer  # noqa: E402
 import benchlog  # noqa: E402
 import benchqr  # noqa: E402
+import mkevents  # noqa: E402
 import benchtable  # noqa: E402
 from benchcompare import compare_text  # noqa: E402
 from benchinput import expand_folders, store_groups  # noqa: E402
@@ -273,6 +283,11 @@ def cmd_qr(args):
     return 0 if log.valid else 1
 
 
+def cmd_events(args):
+    args.events = mkevents.EVENTS
+    return mkevents.list_main(args)
+
+
 def cmd_capture(args):
     import benchcapture
     return benchcapture.main(args)
@@ -304,7 +319,7 @@ def with_matplotlib(argv):
 def main(argv=None):
     p = argparse.ArgumentParser(prog="bench.py", description=__doc__.split("\n", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = p.add_subparsers(dest="command", metavar="{capture,report,qr,compare,store,table,plot,asm}")
+    sub = p.add_subparsers(dest="command", metavar="{capture,report,qr,compare,store,table,plot,asm,events}")
     sub.required = True
     c = sub.add_parser("capture", help="save a run's serial output until its final line")
     c.add_argument("source", nargs="?", choices=["-"], help="'-': standard input (the default)")
@@ -363,6 +378,12 @@ def main(argv=None):
     a.add_argument("--loops", help="iterations of a loop around the copies (loops=)")
     a.add_argument("--name", help="the workload's name in the records (code.name=)")
     a.set_defaults(func=cmd_asm)
+    e = sub.add_parser("events", help="the performance-event tables, or one CPU's events")
+    e.add_argument("--cpu", help="FAMILY-MODEL[-STEPPING] in hex, as CPUID gives them (6-5E, 17-31)")
+    e.add_argument("--vendor", choices=("intel", "amd", "hygon"),
+                   help="default: amd for families 17H, 19H, 1AH, hygon for 18H, else intel")
+    e.add_argument("--search", help="only events whose name holds WORD (any case)")
+    e.set_defaults(func=cmd_events)
     argv = sys.argv[1:] if argv is None else argv
     args = p.parse_args(argv)
     if args.command == "plot" or (args.command == "report" and not args.no_figures):
