@@ -6,20 +6,6 @@
 #include "../lib/fmt.h"
 #include "../lib/percopy.h"
 
-/* Weak until the events front end (bench/events.c) and the measurement
- * (bench/evrun.c) of issue 30 are merged beside this: without them the
- * kernel links and nothing here prints (evscreen_by -1). Remove the
- * pragmas once both are in. */
-#pragma weak events_count
-#pragma weak events_passes
-#pragma weak events_at
-#pragma weak evrun_per_copy
-
-static int linked(void)
-{
-	return events_count && events_passes && events_at && evrun_per_copy;
-}
-
 static int has_figures(int m)
 {
 	struct percopy p;
@@ -32,7 +18,7 @@ static int has_figures(int m)
 
 int evscreen_by(const struct bench_results *r)
 {
-	if (!linked() || !events_count() || !events_passes() || !results_code_ran(r))
+	if (!events_count() || !events_passes() || !results_code_ran(r))
 		return -1;
 	if (r->totals.recommended >= 0 && has_figures(r->totals.recommended))
 		return r->totals.recommended;

@@ -23,8 +23,8 @@ per_copy, status and bound recomputed from its least minimums, copies,
 spread and step (percopy(), the twin of lib/percopy.c percopy_compute);
 every event_window, event_per_copy, event_pass counter names an event
 that has an event record which counts here, on that pass and counter;
-a figure of an event whose pass's check failed (an event_check with ok
-false) says verified false.
+a figure of an event whose pass's last check before it failed (an
+event_check with ok false) says verified false.
 
 The figures' words for every tool (report, table, compare, plot, qr):
 figure_text(rec) ('1.000 L1D.REPLACEMENT per copy, exactly'),
@@ -175,10 +175,22 @@ def events_of(log):
     return out
 
 
-def failed_checks(log):
-    """{(pass, event name upper-cased): (line, event_check)} of the checks
-    that missed their expectation."""
-    return {(r["pass"], r["event"].upper()): (no, r) for no, r in usable(log, "event_check") if not r["ok"]}
+def last_check(checks, p, name, line):
+    """The last event_check of event name in pass p before line (a pass is
+    checked each time it is programmed: once per method), as (line,
+    record), or None."""
+    found = None
+    for no, r in checks.get((p, name.upper()), []):
+        if no < line:
+            found = (no, r)
+    return found
+
+
+def _checks(log):
+    out = collections.defaultdict(list)
+    for no, r in usable(log, "event_check"):
+        out[(r["pass"], r["event"].upper())].append((no, r))
+    return out
 
 
 def check_events(log):
@@ -187,7 +199,7 @@ def check_events(log):
     if not any(log.by_kind.get(k) for k in KINDS):
         return
     evs = events_of(log)
-    failed = failed_checks(log)
+    checks = _checks(log)
     for no, r in usable(log, "event"):
         if r["counts"] and (r["counter"] is None or r["pass"] is None):
             log.problem(no, f"event {r['name']}: counts true but no counter or pass")
@@ -227,8 +239,8 @@ def check_events(log):
             if kind == "event_window" and e[1]["pass"] != r["pass"]:
                 log.problem(no, f"event_window of {name} ({r['method']}/{r['workload']}) in pass {r['pass']}, "
                                 f"its event record (line {e[0]}) says pass {e[1]['pass']}")
-            bad = failed.get((e[1]["pass"], name.upper()))
-            if bad and r["verified"]:
+            bad = last_check(checks, e[1]["pass"], name, no)
+            if bad and not bad[1]["ok"] and r["verified"]:
                 log.problem(no, f"{kind} of {name} ({r['method']}/{r['workload']}) says verified, but its pass's "
                                 f"check failed (line {bad[0]}: counted {bad[1]['counted']}, expected "
                                 f"{_expected(bad[1])})")
