@@ -90,19 +90,22 @@ static uint64_t state[CG_STATE_BYTES / 8] __attribute__((aligned(64)));
  * XSAVE64, its header zero as .bss leaves it (SDM Vol. 1 13.4.2). */
 static uint8_t vector_area[XSAVE_AREA_MAX] __attribute__((aligned(64)));
 
-/* One generated loop per copies (0, N, 2N); and, set aside only when an
- * events pass is measured (code_ev_prepare), one per copies with the
- * events beside the TSC (SEQ_EV_*), egens. */
+/* One generated loop per copies (0, N, 2N), gens[0..2]; and, set aside
+ * only when an events pass is measured (code_ev_prepare), one per copies
+ * with the events beside the TSC (SEQ_EV_*), gens[3..5] (egens). */
 static struct gen {
 	uint8_t *buf;
 	size_t cap;
 	struct codegen_layout lay;
 	struct workload wl;
 	char name[48];
-	struct bench_mark marks[4];
 	uint64_t copies;
-	uint64_t longest_sample; /* TSC ticks per sample (fill_bounded) */
-} gens[3], egens[3];
+} gens[6];
+#define egens (gens + 3)
+/* Each loop's window markers for the walk (walk_extra_marks), beside
+ * gens[] so that a gen keeps its size (the index arithmetic of the fill,
+ * which walk=on counts, as it was). */
+static struct bench_mark gen_marks[6][4];
 
 /* Where the last fault code_fault_take reported was, and how many it took. */
 static struct {
@@ -395,11 +398,13 @@ static int code_trap(struct trap_frame *f)
  * ensemble, 10000). A single-stepped fill (walk=on, RFLAGS.TF) is no
  * measure of a sample. A fault not yet reported (code_fault_take) runs no
  * loop: the run reports it first. */
-static void fill_bounded(struct gen *g, struct samples *s, uint64_t n, struct wl_ctx *c)
+static uint64_t longest_sample[6]; /* TSC ticks per sample, per gens[] */
+
+static void fill_bounded(int k, struct samples *s, uint64_t n, struct wl_ctx *c)
 {
 	if (fault.pending)
 		return;
-	uint64_t khz = clocks_tsc_rate()->hz / 1000, per = g->longest_sample, ms = WATCHDOG_MIN_MS;
+	uint64_t khz = clocks_tsc_rate()->hz / 1000, per = longest_sample[k], ms = WATCHDOG_MIN_MS;
 	if (per && khz)
 		ms = n && per <= ~0ull / 100 / n ? per * n * 100 / khz : WATCHDOG_MAX_MS;
 	int stepping = (read_rflags() & 0x100) != 0;
@@ -408,26 +413,26 @@ static void fill_bounded(struct gen *g, struct samples *s, uint64_t n, struct wl
 	running.cr0 = read_cr0();
 	running.cr4 = read_cr4();
 	__asm__ volatile("sgdt %0\n\tsidt %1" : "=m"(running.gdtr), "=m"(running.idtr));
-	running.g = g;
+	running.g = &gens[k];
 	uint64_t t0 = rdtsc();
-	code_enter(s, n, c, g->buf, &running.entry_rsp);
+	code_enter(s, n, c, gens[k].buf, &running.entry_rsp);
 	uint64_t t = rdtsc() - t0;
 	running.g = 0;
 	watchdog_disarm();
 	if (!fault.pending && state[CG_STATE_I / 8] < n) /* it returned early, without a fault */
 		fault = (typeof(fault)){ .pending = 1, .left = 1, .vector = CODE_LEFT_VECTOR,
-					 .samples = state[CG_STATE_I / 8], .n = n, .g = g };
-	if (!fault.pending && !stepping && n && t / n > g->longest_sample)
-		g->longest_sample = t / n;
+					 .samples = state[CG_STATE_I / 8], .n = n, .g = &gens[k] };
+	if (!fault.pending && !stepping && n && t / n > longest_sample[k])
+		longest_sample[k] = t / n;
 }
 
-static void fill_empty(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(&gens[0], s, n, c); }
-static void fill_n(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(&gens[1], s, n, c); }
-static void fill_2n(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(&gens[2], s, n, c); }
+static void fill_empty(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(0, s, n, c); }
+static void fill_n(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(1, s, n, c); }
+static void fill_2n(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(2, s, n, c); }
 static const fill_fn fills[3] = { fill_empty, fill_n, fill_2n };
-static void efill_empty(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(&egens[0], s, n, c); }
-static void efill_n(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(&egens[1], s, n, c); }
-static void efill_2n(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(&egens[2], s, n, c); }
+static void efill_empty(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(3, s, n, c); }
+static void efill_n(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(4, s, n, c); }
+static void efill_2n(struct samples *s, uint64_t n, struct wl_ctx *c) { fill_bounded(5, s, n, c); }
 static const fill_fn efills[3] = { efill_empty, efill_n, efill_2n };
 
 int code_ev_prepare(void)
@@ -481,11 +486,12 @@ static const struct workload *gen_workload(enum method_id m, int beside, int cop
 	g->wl.fill[m] = g->wl.fill_ctr[m] = events ? 0 : fills[copies];
 	g->wl.fill_ev[m] = events ? efills[copies] : 0;
 	uint64_t base = (uint64_t)g->buf;
-	g->marks[0] = (struct bench_mark){ base + g->lay.window, MARK_START_END };
-	g->marks[1] = (struct bench_mark){ base + g->lay.window, MARK_BODY_BEGIN };
-	g->marks[2] = (struct bench_mark){ base + g->lay.window_end, MARK_BODY_END };
-	g->marks[3] = (struct bench_mark){ base + g->lay.window_end, MARK_STOP_BEGIN };
-	walk_extra_marks(g->marks, 4);
+	struct bench_mark *mk = gen_marks[g - gens];
+	mk[0] = (struct bench_mark){ base + g->lay.window, MARK_START_END };
+	mk[1] = (struct bench_mark){ base + g->lay.window, MARK_BODY_BEGIN };
+	mk[2] = (struct bench_mark){ base + g->lay.window_end, MARK_BODY_END };
+	mk[3] = (struct bench_mark){ base + g->lay.window_end, MARK_STOP_BEGIN };
+	walk_extra_marks(mk, 4);
 	if (trap_hook != code_trap) {
 		prev_hook = trap_hook;
 		trap_hook = code_trap;

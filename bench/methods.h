@@ -10,6 +10,7 @@
 #define BENCH_METHODS_H
 
 #include <stdint.h>
+#include "../kernel/pmu.h"
 
 #define BENCH_INLINE static inline __attribute__((always_inline))
 
@@ -152,12 +153,9 @@ extern uint32_t bench_msr_ins, bench_msr_cyc;
  * window reads the same number of counters and costs the same: 2 x
  * BENCH_EV_SLOTS RDPMC per sample, all outside the TSC window.
  * In the fake PMU test build (BENCH_FAKE_PMU: PMU MSRs in memory) RDPMC is
- * RDTSC, which under QEMU -icount counts instructions. */
-#ifdef BENCH_FAKE_PMU
-#define SEQ__RDPMC "rdtsc"
-#else
-#define SEQ__RDPMC "rdpmc"
-#endif
+ * RDTSC (kernel/pmu.h PMU_RDPMC_INSN), which under QEMU -icount counts
+ * instructions. */
+#define SEQ__RDPMC PMU_RDPMC_INSN
 #define SEQ__EV_READ(s, to)                                                    \
 	"mov bench_ev_ecx+4*" #s ", %%ecx\n\t" SEQ__RDPMC "\n\t"                \
 	"mov %%eax, " to "+8*" #s "\n\tmov %%edx, " to "+8*" #s "+4\n\t"
