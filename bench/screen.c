@@ -2,6 +2,8 @@
 #include "screen.h"
 #include "code.h"
 #include "coderesult.h"
+#include "events.h"
+#include "evscreen.h"
 #include "report.h"
 #include "summary.h"
 #include "../kernel/config.h"
@@ -32,9 +34,10 @@ static const char *ns_of(char *buf, size_t size, int64_t ticks)
 	return buf;
 }
 
-/* code='s lines of the QR text (lib/qrtext.h code, pc, cf): its
- * configuration, per method and unit measured the figure per copy, per
- * method where it faulted. */
+/* code='s lines of the QR text (lib/qrtext.h code, pc, pa, pe, cf): its
+ * configuration, per method and unit measured the figure per copy, the
+ * methods compared, per event of events= the figure per copy by the
+ * recommended method, per method where it faulted. */
 static void qr_code_lines(const struct bench_results *res, struct qrtext_run *q)
 {
 	static struct qrtext_code code;
@@ -75,6 +78,10 @@ static void qr_code_lines(const struct bench_results *res, struct qrtext_run *q)
 				p->neg ? -(int64_t)p->num : (int64_t)p->num, p->den };
 		}
 	}
+	static struct qrtext_event pe[BENCH_EV_MAX]; /* the pe lines: events= (bench/evscreen.h) */
+	static char pe_text[BENCH_EV_MAX][2][24];
+	q->events = pe;
+	q->nevents = evscreen_qr(res, pe, pe_text, BENCH_EV_MAX);
 	q->agreements = ag;
 	for (int u = 0; u < UNIT_COUNT; u++) { /* the pa lines: the methods compared */
 		struct agreement a;
@@ -410,7 +417,8 @@ static int screen_skipped(const struct config *cfg, const struct method_row *row
 /* The screen's "your code" section (code=; bench/coderesult.h): the
  * answer before the workloads: a line per method with the N window's net
  * and the figure per copy in the method's own unit, or where the code
- * faulted. Returns the rows it took. */
+ * faulted; the methods' agreement; with events= the figures per copy in
+ * each event (bench/evscreen.h). Returns the rows it took. */
 static int code_section(const struct bench_results *r)
 {
 	struct code_sizes k;
@@ -449,6 +457,9 @@ static int code_section(const struct bench_results *r)
 		if (code_agreement(r, (enum unit)u, &a))
 			rows += screen_put(code_agreement_text(line, sizeof line, &a));
 	}
+	static char events[640]; /* events=: the code's figures per copy in each event (bench/evscreen.h) */
+	if (evscreen_line(r, events, sizeof events))
+		rows += screen_put(events);
 	return rows;
 }
 

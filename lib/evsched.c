@@ -19,7 +19,7 @@
 
 /* Feasibility checks the search may make beyond first-fit (each one a
  * matching of at most max_per_pass items on at most 64 counters). */
-#define EVSCHED_BUDGET 20000
+#define EVSCHED_BUDGET 4000
 
 #define NCOUNTERS 64
 

@@ -78,7 +78,7 @@ static void put_figure(struct out *o, int ok, const struct wide *v)
 		put(o, " ovf");
 }
 
-/* The code, pc and cf lines of code= (qrtext.h). */
+/* The code, pc, pa, pe and cf lines of code= (qrtext.h). */
 static void put_code(struct out *o, const struct qrtext_run *r)
 {
 	if (!r->code)
@@ -114,6 +114,20 @@ static void put_code(struct out *o, const struct qrtext_run *r)
 			put(o, ":");
 			put_text(o, a->pairs[k].gap, 1);
 		}
+		put(o, "\n");
+	}
+	for (int i = 0; i < r->nevents; i++) {
+		const struct qrtext_event *e = &r->events[i];
+		put(o, "pe ");
+		put_text(o, e->method, 1);
+		put(o, " ");
+		put_text(o, e->name, 1);
+		put(o, " ");
+		put_text(o, e->kind, 1);
+		put(o, "%s ", e->verified ? "" : "!");
+		put_text(o, e->figure, 1);
+		put(o, " ");
+		put_text(o, e->bound, 1);
 		put(o, "\n");
 	}
 	for (int i = 0; i < r->ncode_faults; i++) {

@@ -79,6 +79,14 @@
  *                          interval below HIGH's by GAP per copy
  *                          (thousandths, rounded up; the
  *                          per_copy_agreement record)
+ *   pe METHOD NAME KIND[!] FIG BOUND
+ *                          after the pa lines, with events= (bench/events.h),
+ *                          one per event with a figure per copy of code=
+ *                          by METHOD (the recommended method; else the
+ *                          first with figures): the event NAME (its own
+ *                          unit), KIND, FIG and BOUND as the pc line's;
+ *                          '!' right after KIND when the figure is not
+ *                          verified (its pass's check missed: UNVERIFIED)
  *   cf METHOD VECTOR PART OFFSET COPY
  *                          code= faulted under METHOD: VECTOR as '#UD',
  *                          'watchdog' or 'left' (the loop returned early);
@@ -171,6 +179,14 @@ struct qrtext_agreement {
 	int npairs;
 };
 
+/* A pe line: code='s figure per copy in a performance event. */
+struct qrtext_event {
+	const char *method, *name;       /* "rdtscp", "L1D.REPLACEMENT" */
+	const char *kind;                /* lib/percopy.h percopy_kind_key */
+	const char *figure, *bound;      /* as struct qrtext_percopy's; NULL: '-' */
+	int verified;                    /* 0: '!' after the kind */
+};
+
 struct qrtext_codefault {
 	const char *method, *vector;     /* "#UD" */
 	const char *part;                /* "code", "init", "loop" */
@@ -202,6 +218,8 @@ struct qrtext_run {
 	int nper_copy;
 	const struct qrtext_agreement *agreements; /* pa lines */
 	int nagreements;
+	const struct qrtext_event *events; /* pe lines */
+	int nevents;
 	const struct qrtext_codefault *code_faults;
 	int ncode_faults;
 	const char *recommended;         /* NULL: none */

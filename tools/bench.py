@@ -46,16 +46,20 @@
         by run. Last a line counting what was stored, already there, merged,
         incomplete, aborted and refused. Exit 1 when a log was refused.
     bench.py table --db LAB.sqlite [--workload W] [--method M] [--unit U]
-                   [--figure F] [--csv]
+                   [--figure F] [--event NAME] [--csv]
         The stored runs side by side (a column per run, with its machine,
         and per CPU for per-CPU runs; a row per method and workload), net
         least minimum by default (marked as on the end screen: -20! below
         zero, 0~ below the resolution); --figure per_copy: code='s figure
         per copy as the kernel states it (exactly, +-, below resolution,
         below zero) and the methods' agreement; --figure verdict: each
-        method's verdict (ergodic, NOT ergodic and why).
-    bench.py plot --db LAB.sqlite [-o FILE.png] [--workload W] [--method M]
+        method's verdict (ergodic, NOT ergodic and why); --event NAME: a
+        performance event's net per window (events=), or with --figure
+        per_copy code='s figure per copy in it; UNVERIFIED marked.
+    bench.py plot --db LAB.sqlite [-o FILE.png] [--workload W] [--method M] [--event NAME]
         One figure comparing the runs: bars of net per workload per method.
+        With --event NAME: the event's nets, or with --figure per_copy
+        code='s figures per copy in it, per method; unverified bars hatched.
     bench.py asm CODE [--init TEXT] [--unroll N] [--loops N] [--name WORD]
         Assemble CODE (nasm, Intel syntax, 64-bit; ';' between instructions)
         and print the boot parameters that measure it (code=HEX ...), to
@@ -246,8 +250,10 @@ def cmd_plot(args):
     conn = open_db(args)
     if conn is None:
         return 1
-    path = args.output or os.path.splitext(args.db)[0] + f"-{args.figure}.png"
     import benchplot
+    if args.event or args.figure == "per_copy":
+        return plot_event(args, conn, benchplot)
+    path = args.output or os.path.splitext(args.db)[0] + f"-{args.figure}.png"
     try:
         bars, marked = benchdb.plot(conn, path, args.figure, args.unit, args.workload, args.method)
     except (benchplot.NoMatplotlib, benchdb.DbError) as e:
@@ -258,6 +264,28 @@ def cmd_plot(args):
     marks = ", ".join(f"{n} {flag.replace('_', ' ')} ('{benchanswer.MARKS[flag]}')" for flag, n in marked.items())
     print(f"plot: {path}: {benchdb.FIGURES[args.figure][0]} in {unit_name(args.unit)}, {bars} bars"
           + (f", marked as on the end screen: {marks}" if marks else ""))
+    return 0
+
+
+def plot_event(args, conn, benchplot):
+    """plot --event NAME: the event's nets (or --figure per_copy, code='s
+    figures per copy in it) per method, unverified bars hatched."""
+    import benchevplot
+    try:
+        if not args.event:
+            raise benchdb.DbError("--figure per_copy is plotted for an event: give --event NAME")
+        if args.figure not in ("net", "per_copy"):
+            raise benchdb.DbError(f"--event takes --figure net (the default) or per_copy, not {args.figure}")
+        path = args.output or os.path.splitext(args.db)[0] + f"-{args.event}-{args.figure}.png"
+        bars, unverified = benchevplot.plot(conn, path, args.event, args.figure, args.workload, args.method)
+    except (benchplot.NoMatplotlib, benchdb.DbError) as e:
+        print(f"bench.py plot: no figure written: {e}", file=sys.stderr)
+        return 1
+    finally:
+        conn.close()
+    print(f"plot: {path}: {'figure per copy of code=' if args.figure == 'per_copy' else 'net'} in event "
+          f"{args.event}, {bars} bars" + (f", {unverified} hatched as UNVERIFIED (its pass's check missed)"
+                                           if unverified else ""))
     return 0
 
 
@@ -354,8 +382,12 @@ def main(argv=None):
         t_.add_argument("--workload", help="only this workload")
         t_.add_argument("--method", help="only this method")
         t_.add_argument("--unit", default=TSC, help="tsc_ticks (default), core_cycles, instructions")
+        t_.add_argument("--event", metavar="NAME",
+                        help="a performance event of events= (e.g. L1D.REPLACEMENT): its net per window, or "
+                             "with --figure per_copy code='s figure per copy in it")
         t_.add_argument("--figure", default="net",
-                        choices=list(benchdb.FIGURES) + (list(benchdbanswer.FIGURES) if name == "table" else []),
+                        choices=list(benchdb.FIGURES) + (list(benchdbanswer.FIGURES) if name == "table" else
+                                                         ["per_copy"]),
                         help="the summary figure (default net: min of mins - the method's offset)" +
                              ("; per_copy: code='s figure per copy; verdict: each method's verdict"
                               if name == "table" else ""))

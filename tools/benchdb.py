@@ -35,6 +35,11 @@ Tables (schema version SCHEMA_VERSION, in PRAGMA user_version):
   per_copy, verdicts, agreements
              the run's answer: code='s figures per copy, the methods'
              verdicts, their agreement (tools/benchdbanswer.py).
+  events, event_checks, event_windows, event_per_copy
+             the performance events of events= (tools/benchdbevents.py):
+             each event's encoding, counter and pass, the on-machine
+             check, each window's net and code='s figure per copy in the
+             event, verified or not.
   summaries  the paper's figures of a series (Paoloni 2010, section 3 and
              appendix lines 139-175; the kernel's summary record): min of
              mins (the least minimum), the method's offset (min of mins of
@@ -56,7 +61,8 @@ Schema version 1 (before run IDs and sources) is upgraded in place when
 opened: the run_key and absent columns and the sources table are added;
 version 2 (before the answer was kept) gets the net_flag column and the
 per_copy, verdicts and agreements tables (tools/benchdbanswer.py), empty
-for the runs stored before.
+for the runs stored before; version 3 (before events=) gets the events
+tables (tools/benchdbevents.py), empty for the runs stored before.
 
 Figures are exact integers. SQLite's integers are signed 64-bit, the
 kernel's figures unsigned 64-bit: a figure of 2^63 or more is stored as its
@@ -78,9 +84,10 @@ import re
 import sqlite3
 
 import benchdbanswer
+import benchdbevents
 from benchlog import TSC
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 I64_MAX = (1 << 63) - 1
 RUN_KEY = re.compile(r"^[0-9a-f]{16}$")  # kernel/runid.h: 16 lower-case hex digits
 
@@ -161,7 +168,7 @@ CREATE TABLE summaries (
     absent      TEXT,     -- the figures no source stored carries, space-separated; NULL: none
     net_flag    TEXT      -- net's flag: below_zero, below_resolution, none; NULL: stored before flags
 );
-""" + benchdbanswer.TABLES
+""" + benchdbanswer.TABLES + benchdbevents.TABLES
 
 # Schema version 1 -> 2: run IDs, the sources, what a source does not carry.
 UPGRADE_1 = """
@@ -241,9 +248,10 @@ def connect(path, create=False):
             raise DbError(f"{path}: an empty database, no runs stored yet")
         conn.executescript("BEGIN IMMEDIATE;\n" + SCHEMA +
                            f"PRAGMA user_version = {SCHEMA_VERSION};\nCOMMIT;\n")
-    elif version in (1, 2) and "runs" in tables:  # upgraded in place: its runs keep what they had
+    elif version in (1, 2, 3) and "runs" in tables:  # upgraded in place: its runs keep what they had
         conn.executescript("BEGIN IMMEDIATE;\n" + (UPGRADE_1 if version == 1 else "") +
-                           benchdbanswer.UPGRADE_2 + f"PRAGMA user_version = {SCHEMA_VERSION};\nCOMMIT;\n")
+                           (benchdbanswer.UPGRADE_2 if version <= 2 else "") + benchdbevents.UPGRADE_3 +
+                           f"PRAGMA user_version = {SCHEMA_VERSION};\nCOMMIT;\n")
     elif version != SCHEMA_VERSION or "runs" not in tables:
         conn.close()
         raise DbError(f"{path}: not a bench lab database of schema version {SCHEMA_VERSION} "
@@ -445,6 +453,7 @@ def _insert(conn, log, digest, source, label, fmt):
         conn.execute("INSERT INTO skips (run_id, method, reason) VALUES (?, ?, ?)", (rid, method, reason))
     n = sum(1 for s in log.series.values() if (s.summary or s.ensembles) and _add_series(conn, rid, log, s))
     benchdbanswer.store_answer(conn, rid, log)
+    benchdbevents.store_events(conn, rid, log)
     return Stored(rid, mid, label, new_machine=new, series=n, source=source, stored_utc=now)
 
 
@@ -546,6 +555,7 @@ def merge(conn, rid, log, digest, source, fmt):
                  [f"{old_source}, {source}", " + ".join(dict.fromkeys(old_fmt.split(" + ") + [fmt])), rid])
     try:
         n += benchdbanswer.store_answer(conn, rid, log)
+        n += benchdbevents.store_events(conn, rid, log)
     except benchdbanswer.Conflict as e:
         raise Refused(f"run ID {run_key(log)} is already stored as run R{rid}, but {e}: not merged")
     conn.execute("INSERT INTO sources (run_id, digest, source, format, stored_utc) VALUES (?, ?, ?, ?, ?)",
@@ -711,23 +721,31 @@ def plot(conn, path, figure="net", unit=TSC, workload=None, method=None):
         ax.set_title(f"method {m}")
         ax.axhline(0, color="black", lw=0.6)
         ax.margins(y=0.12)
+    legend = "; ".join(benchanswer.MARK_LEGEND[f].split(" (")[0] + ("" if f == "below_zero" else ": not a duration")
+                       for f in benchanswer.MARKS if f in marked)
+    finish_plot(plt, fig, path, runs, machines, f"{what[0].upper() + what[1:]} per workload: "
+                f"{runs_on(runs, machines)}", f"hatched bars, marked: {legend}" if legend else None)
+    return bars, marked
+
+
+def finish_plot(plt, fig, path, runs, machines, title, note=None):
+    """The runs' legend (their colours, unhatched whatever their first
+    bar) above the panels, the title, the hatched bars' note under them
+    (None: none hatched); the PNG written to path."""
     top = 1 - (0.35 + 0.18 * ((len(runs) + 1) // 2)) / fig.get_figheight()
-    from matplotlib.patches import Patch  # the runs' colours, unhatched whatever their first bar
+    from matplotlib.patches import Patch
     handles = [Patch(color=f"C{i % 10}", label=f"{run_name(run)}: {machines[run['machine_id']]['brand'] or '?'}")
                for i, run in enumerate(runs)]
     fig.legend(handles=handles, loc="upper center", ncol=2, fontsize=7,
                bbox_to_anchor=(0.5, top + (0.05 + 0.18 * ((len(runs) + 1) // 2)) / fig.get_figheight()))
-    legend = "; ".join(benchanswer.MARK_LEGEND[f].split(" (")[0] + ("" if f == "below_zero" else ": not a duration")
-                       for f in benchanswer.MARKS if f in marked)
-    fig.suptitle(f"{what[0].upper() + what[1:]} per workload: {runs_on(runs, machines)}")
+    fig.suptitle(title)
     bottom = 0
-    if legend:  # the marks' meaning, as the end screen's note gives it
-        fig.text(0.5, 0.01, f"hatched bars, marked: {legend}", ha="center", va="bottom", fontsize=8)
+    if note:  # the marks' meaning, as the end screen's note gives it
+        fig.text(0.5, 0.01, note, ha="center", va="bottom", fontsize=8)
         bottom = 0.35 / fig.get_figheight()
     fig.tight_layout(rect=(0, bottom, 1, top))
     fig.savefig(path)
     plt.close(fig)
-    return bars, marked
 
 
 def runs_on(runs, machines):

@@ -125,14 +125,16 @@ class Conflict(Exception):
     store_answer when merging)."""
 
 
-def store_answer(conn, rid, log):
+def store_answer(conn, rid, log, rows=None):
     """Store log's answer into run rid inside the caller's transaction: a
     row the run lacks is added; a row it has gets the columns it lacks
     (NULL) from log (a QR code's text has no least minimums, the serial
     log has them). Raises Conflict naming the first figure both carry and
-    that differs. Returns the number of rows added or completed."""
+    that differs. Returns the number of rows added or completed. rows:
+    [(table, key columns, value columns)] to store instead of the answer's
+    (tools/benchdbevents.py)."""
     n = 0
-    for table, key, vals in answer_rows(log):
+    for table, key, vals in (answer_rows(log) if rows is None else rows):
         where = " AND ".join(f"{k} IS ?" for k in key)
         old = conn.execute(f"SELECT rowid, {', '.join(vals)} FROM {table} WHERE run_id = ? AND {where}",
                            [rid] + list(key.values())).fetchone()

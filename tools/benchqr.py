@@ -19,7 +19,9 @@ from a serial log: env (the run ID, vendor, family, model, stepping, brand,
 hypervisor),
 machine (microcode), tsc_rate, config (sizes, methods, verdict limits),
 verdict and recommendation records, skips (without the kernel's reason),
-code= (code, per_copy, per_copy_agreement and code_fault records), the final line and an end
+code= (code, per_copy, per_copy_agreement and code_fault records; with
+events= the pe lines as event_per_copy records without their least
+minimums, verified false where the line marks it '!'), the final line and an end
 record from it; per method the empty window's
 series in each unit measured (min of mins = offset; total variance,
 variance of variances and variance of minimum values in the method's own
@@ -314,6 +316,16 @@ def parse_body(body, path="QR code", crc=None, problems=()):
                     "why": ("the recommended method (the reason is in the serial log)" if trusted else
                             "the recommendation trusts no method with a figure in this unit "
                             "(the reason is in the serial log)")}))
+            elif kind == "pe":  # code='s figure per copy in an event: method, name, kind[!], figure, bound
+                status = toks[2].rstrip("!")
+                if status not in ("exact", "figure", "below_resolution", "below_zero", "wrapped") or len(toks) < 5:
+                    raise ValueError(f"kind {toks[2]!r}")
+                pc = code_of(log)
+                log.by_kind["event_per_copy"].append((no, {
+                    "rec": "event_per_copy", "method": toks[0], "workload": pc.get("workload") or "code",
+                    "event": toks[1], "copies": pc.get("copies"), "status": status,
+                    "per_copy": None if toks[3] == "-" else toks[3], "bound": None if toks[4] == "-" else toks[4],
+                    "verified": not toks[2].endswith("!")}))
             elif kind == "cf":  # where code= faulted: method, vector, part, offset, copy
                 log.by_kind["code_fault"].append((no, dict(code_of(log), **{
                     "rec": "code_fault", "method": toks[0], "name": toks[1], "part": toks[2],

@@ -8,12 +8,15 @@ total variance, variance of variances, variance of minimums, absolute max
 deviation, spurious minimums), per CPU and side by side for per-CPU runs
 (P-cores, then E-cores), the skipped methods, the records beside the
 statistics (verdicts, the resolution test, counters, the recommendation),
+the performance events (events=: tools/benchevfig.py, their encodings,
+passes, check, nets and per-copy figures, UNVERIFIED marked),
 the platform's and the measurement's records (tools/benchrecords.py), each
 dumped ensemble recomputed from its raw samples, the figures written, the
 notes, and the verdict on the log.
 """
 import benchanswer
 import benchasm
+import benchevfig
 import benchlog
 from benchlog import TSC, unit_name, with_unit
 from benchrecords import platform_lines
@@ -242,6 +245,7 @@ def report_text(log, figures=None, figure_error=None):
         for name, (no, why) in log.skips.items():
             w(f"  {name}: {why} (line {no})")
     extra_kinds(log, w)
+    out.extend(benchevfig.report_lines(log))
     platform = platform_lines(log)
     if platform:
         w("")

@@ -4,13 +4,16 @@ CPU for per-CPU runs) with its machine, a row per method and workload,
 each cell one summary figure (default: the net least minimum, marked as
 the end screen marks it: -20! below zero, 0~ below the resolution), or the
 answer's (tools/benchdbanswer.py: per_copy, code='s figure per copy as the
-kernel states it; verdict, each method's); the machines and runs listed
+kernel states it; verdict, each method's), or with --event NAME the
+event's net per window or figure per copy (tools/benchdbevents.py,
+UNVERIFIED marked); the machines and runs listed
 above it and notes on what the cells mean below; or the same table as CSV
 rows.
 """
 import benchanswer
 import benchdb
 import benchdbanswer
+import benchdbevents
 from benchlog import unit_name
 from benchtext import table
 
@@ -35,7 +38,12 @@ def db_cell(cells, row, run, figure, flags=None):
 
 def figure_of(conn, args):
     """(rows, cells, flags, unit header) of --figure: a summary figure
-    (benchdb.figure_cells; flags of the nets) or one of the answer's."""
+    (benchdb.figure_cells; flags of the nets) or one of the answer's; with
+    --event NAME the event's net or figure per copy (tools/benchdbevents.py)."""
+    if getattr(args, "event", None):
+        rows, cells = benchdbevents.event_cells(conn, args.event, args.figure, args.workload, args.method)
+        name = benchdbevents.stored_name(conn, args.event)
+        return rows, cells, {}, f"[{name} per copy]" if args.figure == "per_copy" else f"[{name}]"
     if args.figure in benchdbanswer.FIGURES:
         rows, cells = benchdbanswer.answer_cells(conn, args.figure, args.unit, args.workload, args.method)
         u = (f"[{unit_name(args.unit)} per copy]" if args.figure == "per_copy" else "[method's own unit]")
@@ -52,6 +60,9 @@ def db_table(conn, args):
     runs, machines = benchdb.list_runs(conn)
     if not runs:
         return f"{args.db}: no runs stored"
+    if getattr(args, "event", None) and args.figure not in benchdbevents.FIGURES:
+        return (f"--event takes --figure net (the default: the event's net per window) or per_copy (code='s "
+                f"figure per copy in the event), not {args.figure}")
     rows, cells, flags, u = figure_of(conn, args)
     notes = []
     # A column per (run, CPU): a run of per-CPU runs has a column per CPU
@@ -67,6 +78,12 @@ def db_table(conn, args):
         rows = [r for r in rows if r[1] != "empty"]
         notes.append("workload empty is left out: its net is 0 by definition "
                      "(--figure offset shows each method's offset)")
+    if not rows and getattr(args, "event", None):
+        known = benchdbevents.event_names(conn)
+        return (f"{args.db}: no {args.figure} of event {args.event} stored"
+                + (f", workload {args.workload}" if args.workload else "")
+                + (f", method {args.method}" if args.method else "")
+                + f" (events stored: {', '.join(known) if known else 'none: runs with events= have them'})")
     if not rows and args.figure in benchdbanswer.FIGURES:
         return (f"{args.db}: no {args.figure} stored" + (f" in {unit_name(args.unit)}" if args.figure == "per_copy"
                                                          else "") +
@@ -97,7 +114,12 @@ def db_table(conn, args):
     for flag, mark in benchanswer.MARKS.items():
         if any(c.endswith(mark) for c in flat):
             notes.append(benchanswer.MARK_LEGEND[flag])
-    if args.figure == "per_copy":
+    if any(c.endswith(benchdbevents.ev.UNVERIFIED) for c in flat):
+        notes.append(benchdbevents.ev.UNVERIFIED_WHY)
+    if getattr(args, "event", None):
+        notes.append(f"each cell in {benchdbevents.stored_name(conn, args.event)}, the event its unit" +
+                     ("; the empty window is left out: its net is 0 by definition" if args.figure == "net" else ""))
+    elif args.figure == "per_copy":
         notes.append("per copy: the 2N-N figure of code= ((least min(2N) - least min(N)) / N); 'exactly' "
                      "only where the minimums did not spread; +- its bound; 'below resolution (<= X)': at "
                      "most X; 'below zero': not a duration; 'wrapped': a least minimum wrapped, no figure")
@@ -136,6 +158,8 @@ def table_text(args, made):
     what = (benchdbanswer.FIGURES[args.figure] if args.figure in benchdbanswer.FIGURES
             else benchdb.FIGURES[args.figure][0])
     unit = ("in each method's own unit" if args.figure == "verdict" else f"in {unit_name(args.unit)}")
+    if getattr(args, "event", None):
+        what, unit = benchdbevents.FIGURES[args.figure], f"event {header[2][-1][1:-1]}"
     out = [f"table: {args.db}: {what}, {unit}: {benchdb.runs_on(runs, machines)}",
            "", "Machines:"]
     out += [f"  M{mid}  {benchdb.machine_text(m)}" for mid, m in machines.items()]

@@ -328,16 +328,17 @@ def grub_test_iso(name, entry, xorriso=None):
                     f'menuentry "{name}" {{\n{entry}\n\tboot\n}}\n', xorriso)
 
 
-def grub_iso(name, cfg, xorriso=None):
-    """A test-only ISO (logs/NAME.iso): build/bench.elf and the GRUB menu cfg;
-    xorriso: grub-mkrescue's --xorriso (tests/boot/stick.py: the shipped
-    ISO's EFI partition)."""
+def grub_iso(name, cfg, xorriso=None, elf=None):
+    """A test-only ISO (logs/NAME.iso): build/bench.elf (elf: another
+    build's, e.g. the fake PMU's) and the GRUB menu cfg; xorriso:
+    grub-mkrescue's --xorriso (tests/boot/stick.py: the shipped ISO's EFI
+    partition)."""
     if not shutil.which("grub-mkrescue"):
         raise Skip("grub-mkrescue is not installed")
     top = os.path.join(LOGS, f"iso-{name}")
     shutil.rmtree(top, ignore_errors=True)
     os.makedirs(os.path.join(top, "boot", "grub"))
-    shutil.copyfile(os.path.join(BUILD, "bench.elf"), os.path.join(top, "boot", "bench.elf"))
+    shutil.copyfile(elf or os.path.join(BUILD, "bench.elf"), os.path.join(top, "boot", "bench.elf"))
     with open(os.path.join(top, "boot", "grub", "grub.cfg"), "w") as f:
         f.write(cfg)
     iso = os.path.join(LOGS, f"{name}.iso")

@@ -193,10 +193,25 @@ static void test_code(void)
 			  "pa t no rdtscp cpuid:rdtscp:1.700 cpuid:cr0:0.190\n"
 			  "pa i yes -\n"
 			  "cf lfence #UD code 0 1\n") != NULL, "the pa lines after the pc lines:\n%s", buf);
+	/* Performance events (issue 30): a pe line per event after the pa
+	 * lines, '!' after the kind of an unverified figure. */
+	static const struct qrtext_event pe[] = {
+		{ "rdtscp", "L1D.REPLACEMENT", "exact", "1.000", 0, 1 },
+		{ "rdtscp", "BR_INST_RETIRED.ALL_BRANCHES", "figure", "2.210", "0.070", 0 },
+		{ "rdtscp", "MY EVENT", "wrapped", 0, 0, 1 },
+	};
+	r.events = pe;
+	r.nevents = 3;
+	qrtext_body(&r, buf, sizeof buf);
+	CHECK(strstr(buf, "pa i yes -\n"
+			  "pe rdtscp L1D.REPLACEMENT exact 1.000 -\n"
+			  "pe rdtscp BR_INST_RETIRED.ALL_BRANCHES figure! 2.210 0.070\n"
+			  "pe rdtscp MY_EVENT wrapped - -\n"
+			  "cf lfence #UD code 0 1\n") != NULL, "the pe lines after the pa lines:\n%s", buf);
 	r.code = 0;
 	qrtext_body(&r, buf, sizeof buf);
-	CHECK(strstr(buf, "\ncode ") == NULL && strstr(buf, "\npc ") == NULL && strstr(buf, "\npa ") == NULL,
-	      "no code=: no code, pc or pa line");
+	CHECK(strstr(buf, "\ncode ") == NULL && strstr(buf, "\npc ") == NULL && strstr(buf, "\npa ") == NULL &&
+	      strstr(buf, "\npe ") == NULL, "no code=: no code, pc, pa or pe line");
 }
 
 static void test_crc(void)

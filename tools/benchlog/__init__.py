@@ -37,6 +37,8 @@ The package, one concept a module:
     reading.py  parse(), load(): records, compact records, noise
     human.py    the series of an output=human log, from its human lines
     checks.py   the consistency checks (per CPU)
+    events.py   performance events by name (events=): the five records, their
+                checks, the figures' words (figure_text, figure_cell)
     __main__.py python3 tools/benchlog LOG: the problems and a line a series
 
 Everything a caller uses is imported here: `import benchlog` (tools/ on

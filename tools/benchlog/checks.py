@@ -6,7 +6,9 @@ the paper's formulas (stats.py), each dump of raw samples against its
 ensemble record, the methods selected against those run or skipped, the end
 record's counts against the records; each per_copy_agreement record
 against the per_copy records of its unit (the methods compared, the
-intervals that do not overlap); where and why a log stops short.
+intervals that do not overlap); the performance events' records
+(events.py: fields, nets, per-copy figures recomputed, verified marks);
+where and why a log stops short.
 
 Per-CPU runs (cpus=): every check is made per CPU; a record of another CPU
 inside a CPU's run, a series record without "cpu" there, or an apic_id that
@@ -17,6 +19,7 @@ ensemble_errors are sums over the CPUs measured (cpus_measured of them).
 Each problem is a Problem at the line it is about (log.problem); harmless
 oddities are notes (log.note).
 """
+from .events import check_events
 from .model import (BEGIN, END, PAPER, RUN_KINDS, SERIES_KINDS, TSC, is_uint, summary_only, unit_name,
                     with_unit)
 from .stats import ensemble_stats, summary_stats
@@ -109,6 +112,7 @@ def check(log):
     if log.end_marker_line:
         _check_methods(log)
     _check_agreements(log)
+    check_events(log)
     for kind, n in sorted(log.unknown_kinds.items()):
         log.note(None, f"{n} record(s) of kind {kind!r}, not known to this tool: ignored")
     log.problems.sort(key=lambda p: (p.line is not None, p.line or 0))

@@ -26,6 +26,7 @@ import decimal
 import json
 import re
 
+from . import events
 from .checks import check, check_cpu
 from .human import from_human_lines, human_line
 from .model import BEGIN, END, KNOWN_KINDS, PAPER, TSC, Dump, Log, Problem, is_uint
@@ -125,6 +126,8 @@ OPTIONAL = {
 
 def _malformed(kind, rec):
     """Why a record of a known kind cannot be used, or None."""
+    if kind in events.FIELDS:
+        return events.malformed(kind, rec)
     for k, ok in REQUIRED.get(kind, {}).items():
         if k not in rec:
             return f"lacks the key {k!r}"
