@@ -93,3 +93,23 @@ def test_events_code_fault_once():
               f"{m}: add_chain_64's events window", text)
         check(not run.by("event_window", method=m, workload="code") and not run.by("event_per_copy", method=m),
               f"{m}: code='s events windows measured after it faulted", text)
+
+
+def test_events_buffers_most_that_fit_8m():
+    """Fake PMU in 8 MiB, samples=100000 and three events in one pass: their
+    sample buffers do not fit beside the TSC's, so one line says how many
+    samples the events windows use (the most that fit) and they are
+    measured with those; the method's own windows keep samples=100000."""
+    build = fake_pmu_build()
+    rc, text = qemu("events-fake-8m", "q35-8m",
+                    "ensembles=2 samples=100000 warmup=5 methods=rdtscp workloads=add_chain_64 "
+                    f"events={INS},{BR},CPU_CLK_UNHALTED.THREAD",
+                    image=os.path.join(build, "bench32.elf"), cpu="max,vendor=GenuineIntel")
+    run = expect_complete(rc, text)
+    fit = [l for l in run.lines if l.startswith("events: samples=100000 needs 2400000 bytes for the sample buffers "
+                                                 "of 3 events read in one pass")]
+    check(len(fit) == 1 and "the most that fit" in fit[0], f"the buffers' line: {fit}", text)
+    check(run.one("summary", method="rdtscp", workload="add_chain_64", unit="tsc_ticks")["samples_total"] == 200000,
+          "the method's own windows lost samples", text)
+    for ev in (INS, BR, "CPU_CLK_UNHALTED.THREAD"):
+        run.one("event_window", method="rdtscp", workload="add_chain_64", event=ev)
