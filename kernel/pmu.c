@@ -168,13 +168,7 @@ int pmu_pass_program(const struct pmu_assign *a, int n, char *err, size_t errlen
 
 void pmu_pass_stop(void)
 {
-	const struct pmu_backend *b = &pmu_kernel_backend;
-	const struct pmu_layout *l = &pmu_layout;
-	if (l->global_ctrl)
-		b->wrmsr(b->ctx, l->global_ctrl_msr, l->global_ctrl_msr == PMU_MSR_PERF_GLOBAL_CTRL ? pmu.global_ctrl : 0);
-	for (unsigned i = 0; i < l->ngp; i++)
-		if ((l->gp_bitmap >> i) & 1)
-			b->wrmsr(b->ctx, l->gp[i].evtsel_msr, 0);
-	if (l->fixed_bitmap && l->version > 1 && pmu.programmed)
-		b->wrmsr(b->ctx, PMU_MSR_FIXED_CTR_CTRL, pmu.fixed_ctrl);
+	int intel = pmu_layout.global_ctrl_msr == PMU_MSR_PERF_GLOBAL_CTRL;
+	pmu_layout_stop(&pmu_kernel_backend, &pmu_layout, intel && pmu.programmed ? pmu.global_ctrl : 0,
+			pmu.programmed ? pmu.fixed_ctrl : 0);
 }

@@ -86,11 +86,11 @@ void pmu_print(int json);
  * Call between windows, interrupts off. Never faults. */
 int pmu_pass_program(const struct pmu_assign *a, int n, char *err, size_t errlen);
 
-/* pmu_pass_stop - after a pass: global control back to what pmu_program
- * set (IA32_PERF_GLOBAL_CTRL = pmu.global_ctrl; AMD PerfCntrGlobalCtl 0),
- * every IA32_PERFEVTSELx / PERF_CTLn of pmu_layout 0, IA32_FIXED_CTR_CTRL
- * = pmu.fixed_ctrl. Faults are caught and ignored (the safe accessors).
- * Never faults. */
+/* pmu_pass_stop - after a pass, pmu_layout_stop (lib/pmugp.h): global
+ * control back to what pmu_program set (IA32_PERF_GLOBAL_CTRL =
+ * pmu.global_ctrl; AMD PerfCntrGlobalCtl 0), every IA32_PERFEVTSELx /
+ * PERF_CTLn of pmu_layout 0, IA32_FIXED_CTR_CTRL = pmu.fixed_ctrl. Faults
+ * are caught and ignored (the safe accessors). Never faults. */
 void pmu_pass_stop(void);
 
 /* pmu_rdmsr_raw - plain RDMSR (SDM Vol. 2B "RDMSR"), for use in a window

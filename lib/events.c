@@ -422,6 +422,33 @@ static int group(const struct ev_cpu *c, int t, const char *item, size_t len, st
 	return n;
 }
 
+/* nanoBench's notation (lib/evnotation.h) as an event: 1, or -1 with err[]. */
+static int from_notation(const struct ev_cpu *c, const char *item, size_t len, struct ev_def *d, char *err,
+			 size_t errlen)
+{
+	struct ev_notation n;
+	int amd = c->vendor == EV_VENDOR_AMD || c->vendor == EV_VENDOR_HYGON;
+	if (ev_notation_parse(amd, item, len, &n, err, errlen) < 0)
+		return -1;
+	memset(d, 0, sizeof *d);
+	fmt_format(d->name, sizeof d->name, "%s", n.name);
+	d->origin = EV_ORIGIN_NANOBENCH;
+	d->source = "nanoBench notation as given";
+	d->event_select = n.event_select;
+	d->umask = n.umask;
+	d->cmask = n.cmask;
+	d->inv = n.inv;
+	d->edge = n.edge;
+	d->anyt = n.anyt;
+	d->taken_alone = n.taken_alone;
+	d->counters = n.ctr >= 0 ? 1u << n.ctr : EV_COUNTERS_ANY;
+	d->fixed = EV_FIXED_NONE;
+	d->msr_index = n.msr_index;
+	d->msr_value = n.msr_value;
+	d->perfevtsel = ev_perfevtsel(amd ? EV_VENDOR_AMD : EV_VENDOR_INTEL, d);
+	return 1;
+}
+
 int ev_resolve(const struct ev_cpu *c, const char *item, size_t len, struct ev_def *out, int max, char *err,
 	       size_t errlen)
 {
@@ -458,7 +485,7 @@ int ev_resolve(const struct ev_cpu *c, const char *item, size_t len, struct ev_d
 	if (r < 0)
 		return -1;
 	if (ev_notation_like(item, len))
-		return ev_notation_parse(c->vendor, item, len, out, err, errlen) < 0 ? -1 : 1;
+		return from_notation(c, item, len, out, err, errlen);
 	k = t >= 0 ? nearest_in_table(t, item, len) : -1;
 	if (k >= 0) {
 		struct ev_def d;

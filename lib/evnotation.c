@@ -74,12 +74,10 @@ static int fail(char *err, size_t errlen, const char *s, size_t len, const char 
 	return -1;
 }
 
-int ev_notation_parse(enum ev_vendor v, const char *s, size_t len, struct ev_def *d, char *err,
-		      size_t errlen)
+int ev_notation_parse(int amd, const char *s, size_t len, struct ev_notation *d, char *err, size_t errlen)
 {
 	size_t end = 0, nstart = len, i, p;
 	uint32_t x;
-	int amd = v == EV_VENDOR_AMD || v == EV_VENDOR_HYGON;
 	static const struct {
 		const char *opt;
 		uint32_t msr;
@@ -115,8 +113,7 @@ int ev_notation_parse(enum ev_vendor v, const char *s, size_t len, struct ev_def
 	if (parse_hex(s + p, i - p, 0xFF, &x) < 0)
 		return fail(err, errlen, s, len, "UMASK is 1 or 2 hex digits, 00..FF");
 	d->umask = (uint8_t)x;
-	d->counters = EV_COUNTERS_ANY;
-	d->fixed = EV_FIXED_NONE;
+	d->ctr = -1;
 	while (i < end) {
 		const char *o;
 		size_t ol;
@@ -143,7 +140,7 @@ int ev_notation_parse(enum ev_vendor v, const char *s, size_t len, struct ev_def
 		} else if (opt_eq(o, ol, "CTR=")) {
 			if (parse_num(o + 4, ol - 4, &n) < 0 || n > 31)
 				return fail(err, errlen, s, len, "CTR=n is a general-purpose counter 0..31");
-			d->counters = 1u << n;
+			d->ctr = (int)n;
 		} else {
 			size_t k;
 			for (k = 0; k < sizeof msrs / sizeof msrs[0]; k++)
@@ -165,17 +162,14 @@ int ev_notation_parse(enum ev_vendor v, const char *s, size_t len, struct ev_def
 		size_t n = len - nstart;
 		while (n && (s[nstart + n - 1] == ' ' || s[nstart + n - 1] == '\t'))
 			n--;
-		if (n >= EV_NAME_MAX)
-			n = EV_NAME_MAX - 1;
+		if (n >= EV_NOTATION_NAME_MAX)
+			n = EV_NOTATION_NAME_MAX - 1;
 		memcpy(d->name, s + nstart, n);
 		d->name[n] = 0;
 	} else {
-		size_t n = end < EV_NAME_MAX ? end : EV_NAME_MAX - 1;
+		size_t n = end < EV_NOTATION_NAME_MAX ? end : EV_NOTATION_NAME_MAX - 1;
 		memcpy(d->name, s, n);
 		d->name[n] = 0;
 	}
-	d->origin = EV_ORIGIN_NANOBENCH;
-	d->source = "nanoBench notation as given";
-	d->perfevtsel = ev_perfevtsel(v, d);
 	return 0;
 }

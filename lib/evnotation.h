@@ -18,21 +18,32 @@
 #define LIB_EVNOTATION_H
 
 #include <stddef.h>
-#include "events.h"
+#include <stdint.h>
+
+#define EV_NOTATION_NAME_MAX 96
+
+/* One line of the notation, parsed. */
+struct ev_notation {
+	uint16_t event_select;  /* 8 bits Intel, 12 bits AMD */
+	uint8_t umask, cmask;   /* cmask: CMSK=n, 0 without */
+	uint8_t inv, edge, anyt, taken_alone;
+	int ctr;                /* CTR=n: the one GP counter allowed, -1 any */
+	uint32_t msr_index;     /* the MSR_* option's MSR, 0 none */
+	uint64_t msr_value;
+	char name[EV_NOTATION_NAME_MAX]; /* the :NAME (or the name after blanks), else the text */
+};
 
 /* ev_notation_like - 1 when s[0..len-1] starts as the notation does (hex
  * digits, '.', a hex digit), so a parse error is about the notation and
  * not an unknown name. */
 int ev_notation_like(const char *s, size_t len);
 
-/* ev_notation_parse - s[0..len-1] into *d (origin EV_ORIGIN_NANOBENCH, name
- * the :NAME or the text itself, counters EV_COUNTERS_ANY or 1 << CTR,
- * fixed EV_FIXED_NONE, perfevtsel as ev_perfevtsel gives for v).
- * Returns 0, or -1 with err[] saying what is wrong ("nanoBench notation
- * 3C.00.CMSK=300: CMSK is 0..255"): EvtSel above FFH on Intel or FFFH on
- * AMD, a UMASK above FFH, an unknown option, AnyT on AMD (PERF_CTL has no
- * AnyThread bit), CTR=n with n > 31, two extra MSRs, an empty name. */
-int ev_notation_parse(enum ev_vendor v, const char *s, size_t len, struct ev_def *d, char *err,
-		      size_t errlen);
+/* ev_notation_parse - s[0..len-1] into *n; amd: a 12-bit EvtSel and no
+ * AnyT (AMD's and Hygon's PERF_CTL). Returns 0, or -1 with err[] saying
+ * what is wrong ("nanoBench notation 3C.00.CMSK=300: CMSK=n is 0..255"):
+ * EvtSel above FFH on Intel or FFFH on AMD, a UMASK above FFH, an
+ * unknown option, AnyT on AMD, CTR=n with n > 31, two extra MSRs, an empty
+ * name. */
+int ev_notation_parse(int amd, const char *s, size_t len, struct ev_notation *n, char *err, size_t errlen);
 
 #endif

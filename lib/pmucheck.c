@@ -12,7 +12,7 @@ enum pmucheck_kind pmucheck_kind_of(enum ev_vendor v, const struct ev_def *d, in
 		default: return PMUCHECK_NONE;         /* TOPDOWN.SLOTS */
 		}
 	}
-	if (!d || d->umask || d->cmask || d->inv || d->edge || d->anyt || d->msr_index)
+	if (!d || d->umask || d->umask_ext || d->cmask || d->inv || d->edge || d->anyt || d->msr_index)
 		return PMUCHECK_NONE;
 	if (v == EV_VENDOR_AMD || v == EV_VENDOR_HYGON) {
 		switch (d->event_select) {

@@ -36,8 +36,8 @@ enum pmucheck_kind {
 };
 
 /* pmucheck_kind_of - what the check predicts of d on vendor v (by its
- * encoding, not its name: EventSel/UMask with CMSK, INV, EDG, AnyThread 0
- * and no extra MSR, or the fixed counter it is on, fixed: -1 for a GP
+ * encoding, not its name: EventSel/UMask with UMASK2, CMSK, INV, EDG,
+ * AnyThread 0 and no extra MSR, or the fixed counter it is on, fixed: -1 for a GP
  * counter). Fixed counters 0, 1, 2 (SDM Vol. 3B "Fixed-Function
  * Performance Counters"): instructions, core cycles, reference cycles; 3
  * (TOPDOWN.SLOTS) none. GP, Intel and any other vendor with leaf 0AH (SDM

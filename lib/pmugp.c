@@ -319,6 +319,18 @@ int pmu_layout_program(const struct pmu_backend *b, const struct pmu_layout *l, 
 	return p.problems;
 }
 
+void pmu_layout_stop(const struct pmu_backend *b, const struct pmu_layout *l, uint64_t global_keep,
+		     uint64_t fixed_ctrl_keep)
+{
+	if (l->global_ctrl)
+		b->wrmsr(b->ctx, l->global_ctrl_msr, global_keep);
+	for (unsigned i = 0; i < l->ngp; i++)
+		if ((l->gp_bitmap >> i) & 1)
+			b->wrmsr(b->ctx, l->gp[i].evtsel_msr, 0);
+	if (l->fixed_bitmap && l->version > 1 && fixed_ctrl_keep)
+		b->wrmsr(b->ctx, PMU_MSR_FIXED_CTR_CTRL, fixed_ctrl_keep);
+}
+
 uint32_t pmu_layout_rdpmc_ecx(const struct pmu_layout *l, int counter)
 {
 	if (is_fixed(counter))

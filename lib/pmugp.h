@@ -85,6 +85,16 @@ struct pmu_assign {
 int pmu_layout_program(const struct pmu_backend *b, const struct pmu_layout *l, const struct pmu_assign *a,
 		       int n, uint64_t fixed_ctrl_keep, char *err, size_t errlen);
 
+/* pmu_layout_stop - after a pass: the global control back to global_keep
+ * (Intel: the IA32_PERF_GLOBAL_CTRL pmu_program set; AMD PerfMonV2: 0),
+ * every PERFEVTSEL/PERF_CTL of the layout 0, then IA32_FIXED_CTR_CTRL =
+ * fixed_ctrl_keep where fixed counters exist (Intel version >= 2) and
+ * fixed_ctrl_keep is nonzero. Faults are not reported (nothing is left
+ * counting that a pass enabled unless a write faulted, which
+ * pmu_layout_program already said). */
+void pmu_layout_stop(const struct pmu_backend *b, const struct pmu_layout *l, uint64_t global_keep,
+		     uint64_t fixed_ctrl_keep);
+
 /* pmu_layout_rdpmc_ecx - RDPMC's ECX for counter (GP index or 32 + i). */
 uint32_t pmu_layout_rdpmc_ecx(const struct pmu_layout *l, int counter);
 

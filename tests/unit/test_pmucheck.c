@@ -79,6 +79,9 @@ static void test_kinds(void)
 	      "CPU_CLK_UNHALTED.THREAD placed on a GP counter: judged by 3CH/00H");
 	d.msr_index = 0x1A6;
 	CHECK(pmucheck_kind_of(EV_VENDOR_INTEL, &d, -1) == PMUCHECK_NONE, "an event with an extra MSR: none");
+	d = (struct ev_def){ .event_select = 0xC4, .umask_ext = 0x01 };
+	CHECK(pmucheck_kind_of(EV_VENDOR_INTEL, &d, -1) == PMUCHECK_NONE,
+	      "C4H/00H with a UMASK2 (IA32_PERFEVTSELx[47:40]) counts a subset: none");
 }
 
 static void test_exact_kinds(void)

@@ -398,6 +398,13 @@ static void test_program_intel(void)
 	CHECK(last_written(&f, 0x38D) < last_written(&f, 0x38F) &&
 		      last_written(&f, 0x186) < last_written(&f, 0x38F),
 	      "the enables come after every select and the fixed control");
+	/* After the pass: global control back to pmu_program's, selects 0, fixed control kept. */
+	f.nlog = 0;
+	pmu_layout_stop(&b, &l, 0x700000000ull, 0x111 & ~0xFull);
+	CHECK(f.log[0].msr == 0x38F && f.log[0].val == 0x700000000ull,
+	      "stop: IA32_PERF_GLOBAL_CTRL back to pmu_program's value first");
+	CHECK(find(&f, 0x186)->val == 0 && find(&f, 0x189)->val == 0, "stop: every IA32_PERFEVTSELx 0");
+	CHECK_EQ_U64(find(&f, 0x38D)->val, 0x110, "stop: IA32_FIXED_CTR_CTRL back to pmu_program's");
 	/* A counter outside the layout. */
 	struct pmu_assign bad[] = { { .counter = 8, .evtsel = 0x4300C0 } };
 	r = pmu_layout_program(&b, &l, bad, 1, 0, err, sizeof err);
@@ -453,6 +460,10 @@ static void test_program_amd(void)
 	CHECK_EQ_U64(find(&f, 0xC0010209u)->val, 0, "PERF_CTR4 zeroed");
 	CHECK(last_written(&f, 0xC0010208u) < last_written(&f, 0xC0000301u), "PERF_CTL before the global enable");
 	CHECK(written(&f, 0x38D, 0) < 0 && written(&f, 0x38F, 0) < 0, "no Intel MSR written on AMD");
+	pmu_layout_stop(&b, &l, 0, 0x111);
+	CHECK(find(&f, 0xC0000301u)->val == 0 && find(&f, 0xC0010208u)->val == 0,
+	      "stop on PerfMonV2: PerfCntrGlobalCtl 0, PERF_CTL4 0");
+	CHECK(written(&f, 0x38D, 0) < 0, "stop on AMD writes no IA32_FIXED_CTR_CTRL");
 	/* Legacy AMD: En only. */
 	amd(&f, 0, 0x80000008u, 0, 0, 0);
 	amd_msrs(&f, 0, 4);
