@@ -503,12 +503,13 @@ static void check_pass(int p, const uint32_t *ecx)
 					  e->def.name, exp,
 					  r->ok ? "ok" : "counts wrong, its figures are marked unverified");
 	}
-	if (!predicted && len < (int)sizeof line)
-		len += fmt_format(line + len, sizeof line - (size_t)len, " no event of this pass is one the check predicts");
 	int unpredicted = pass_n[p] - predicted;
-	if (unpredicted && len < (int)sizeof line)
-		len += fmt_format(line + len, sizeof line - (size_t)len, "%s %d event%s not predicted, printed as counted",
-				  predicted ? ";" : ",", unpredicted, unpredicted == 1 ? "" : "s");
+	if (!predicted && len < (int)sizeof line)
+		len += fmt_format(line + len, sizeof line - (size_t)len, " ran; none of its %d event%s is one the check "
+				  "predicts: printed as counted", unpredicted, unpredicted == 1 ? "" : "s");
+	else if (unpredicted && len < (int)sizeof line)
+		len += fmt_format(line + len, sizeof line - (size_t)len, "; %d event%s not predicted, printed as counted",
+				  unpredicted, unpredicted == 1 ? "" : "s");
 	if (attempts > 1 && ok && len < (int)sizeof line)
 		fmt_format(line + len, sizeof line - (size_t)len, " (held at attempt %d of %d)", attempts,
 			   EVENTS_CHECK_ATTEMPTS);

@@ -94,7 +94,26 @@ const char *ev_table_name(const struct ev_cpu *c, char *why, size_t whylen);
  * several. Returns the number of events (>= 1), or -1 with err[] naming
  * what is wrong, with a did-you-mean from this CPU's own table when a name
  * is near one ("unknown event L1D.REPLACMENT on SKL core V58; did you mean
- * L1D.REPLACEMENT?"). */
+ * L1D.REPLACEMENT?").
+ *
+ * Order: a group; the model's table (its entry wins over the SDM's); the
+ * SDM's architectural events (Intel; refused when CPUID.0AH, version 1 or
+ * more, says the event is absent; resolved without a PMU, version 0);
+ * nanoBench's notation. Groups (lib/events.c says which upstream formulas):
+ *  - branches: BR_INST_RETIRED.ALL_BRANCHES, BR_MISP_RETIRED.ALL_BRANCHES
+ *    (AMD: RETIRED_BRANCH_INSTRUCTIONS and ..._MISPREDICTED);
+ *  - caches: up to 4 of the model's L1D/L2/LLC events (L1D.REPLACEMENT,
+ *    L2_RQSTS.REFERENCES, L2_RQSTS.MISS, LONGEST_LAT_CACHE.MISS; the
+ *    MEM_LOAD_*RETIRED misses where those are absent; AMD Zen's L1D and L2
+ *    request events);
+ *  - topdown: TMA level 1: Ice Lake and later P-cores TOPDOWN.SLOTS (fixed
+ *    counter 3, with which IA32_PERF_METRICS counts) and the events of the
+ *    TMA formulas (IDQ_UOPS_NOT_DELIVERED.CORE or IDQ_BUBBLES.CORE,
+ *    TOPDOWN.BACKEND_BOUND_SLOTS, UOPS_RETIRED.SLOTS); Sandy Bridge to
+ *    Cascade Lake CPU_CLK_UNHALTED.THREAD, IDQ_UOPS_NOT_DELIVERED.CORE,
+ *    UOPS_ISSUED.ANY, UOPS_RETIRED.RETIRE_SLOTS, INT_MISC.RECOVERY_CYCLES;
+ *    E-cores CPU_CLK_UNHALTED.CORE and TOPDOWN_{RETIRING,BAD_SPECULATION,
+ *    FE_BOUND,BE_BOUND}.ALL; none on AMD. */
 int ev_resolve(const struct ev_cpu *c, const char *item, size_t len, struct ev_def *out, int max,
 	       char *err, size_t errlen);
 

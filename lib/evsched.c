@@ -107,7 +107,7 @@ static int match(const struct plan *p, const int *members, int m, int *counter_o
 }
 
 /* Whether item x may join members[0..m-1] (a feasible pass). */
-static int fits(struct plan *p, const int *members, int m, int x)
+static int fits(struct plan *p, const uint8_t *members, int m, int x)
 {
 	if (m + 1 > p->cap)
 		return 0;
@@ -192,7 +192,7 @@ static int before(const struct plan *p, int a, int b)
 struct passes {
 	int count;
 	int size[EVSCHED_MAX_PASSES];
-	int member[EVSCHED_MAX_PASSES][EVSCHED_MAX_EVENTS];
+	uint8_t member[EVSCHED_MAX_PASSES][EVSCHED_MAX_EVENTS]; /* item indexes (< 64) */
 };
 
 /* First-fit decreasing: each item in order into the first pass it fits. */
@@ -205,7 +205,7 @@ static void first_fit(struct plan *p, const int *order, struct passes *s)
 			q++;
 		if (q == s->count)
 			s->size[s->count++] = 0;
-		s->member[q][s->size[q]++] = x;
+		s->member[q][s->size[q]++] = (uint8_t)x;
 	}
 }
 
@@ -240,7 +240,7 @@ static int search(struct plan *p, const int *order, int k, struct passes *s)
 			choice[depth] = q;
 			if (s->size[q] == 0)
 				used++;
-			s->member[q][s->size[q]++] = x;
+			s->member[q][s->size[q]++] = (uint8_t)x;
 			if (++depth < p->n)
 				choice[depth] = -1;
 		} else {
@@ -300,7 +300,8 @@ static void say_unplaceable(const struct evsched_item *it, int i, uint32_t gp_av
 int evsched_plan(const struct evsched_item *items, int n, uint32_t gp_avail, uint32_t fixed_avail,
 		 int max_per_pass, struct evsched_slot *out, char *why, size_t whylen)
 {
-	static struct plan p;         /* large: not on the kernel's stack */
+	/* About 10 KiB, kept off the kernel's stack: one plan at a time. */
+	static struct plan p;
 	static struct passes best, trial;
 	int order[EVSCHED_MAX_EVENTS];
 

@@ -3,7 +3,11 @@ docs/EVENTS.md): names resolved from CPUID alone, so under QEMU TCG (no
 PMU: CPUID.0AH:EAX version 0) every `event` record still gives the upstream
 encoding, then one line says why nothing counts, and the run measures the
 rest; a misspelt name stops the run with a did-you-mean; the paper-size
-run with events= fits in 8 MiB.
+run with events= fits in 8 MiB; and in the fake-PMU test build (RDPMC reads
+the TSC: under -icount every event counts instructions retired) the events
+are scheduled onto counters, each pass is printed and checked:
+instructions retired verified exactly, a branch event caught counting
+wrong and marked unverified.
 
 The expected PERFEVTSEL values come from the host tool (`tools/bench.py
 events --cpu FAMILY-MODEL-STEPPING`, the same upstream data the image's
@@ -15,6 +19,7 @@ import os
 import re
 import subprocess
 
+import builds
 from qemu import EXIT_FAILURE, ROOT, Run, check, expect_complete, qemu
 from runner import once
 
@@ -208,3 +213,47 @@ def test_events_paper_size_in_8m():
     items = [n for n in EVENTS["Skylake-Client"] if n not in GROUPS]
     check(len(run.by("event")) >= len(items), f"{len(run.by('event'))} event records for {len(items)} items", text)
     check(run.one("summary", method="rdtscp", workload="empty")["ensembles"] == 1000, "the empty window", text)
+
+
+def test_events_fake_pmu_passes_and_check():
+    """Fake PMU under -icount: every event on a counter (Skylake's list
+    takes 2 passes: most of its events count on PMC0-3 only), the pass
+    lines and records agree with the event records (no counter twice in a
+    pass), every pass checked before its windows (bench/evrun.c calls
+    events_pass_begin); the check: INST_RETIRED.ANY (FIXED_CTR0) 2N
+    instructions exactly, ok; BR_INST_RETIRED.ALL_BRANCHES N expected, 2N
+    counted: caught, marked unverified."""
+    image = os.path.join(builds.fake_pmu(), "bench32.elf")
+    names = ",".join(EVENTS["Skylake-Client"])
+    rc, text = qemu("events-fake", "icount", f"{QUICK} events={names}", image=image, cpu="Skylake-Client")
+    run = expect_complete(rc, text)
+    evs = run.by("event")
+    check(evs and all(e["counts"] and e["counter"] and e["pass"] is not None and e["why"] is None for e in evs),
+          f"an event without a counter: {[e for e in evs if not e['counts']]}", text)
+    passes = run.by("event_pass")
+    check(passes and all(p["passes"] == len(passes) for p in passes), f"event_pass records {passes}", text)
+    for p in passes:
+        counters = [c["counter"] for c in p["counters"]]
+        check(len(set(counters)) == len(counters), f"a counter twice in pass {p}", text)
+        line = [l for l in run.lines if l.startswith(f"events: pass {p['pass'] + 1} of {len(passes)}: ")]
+        check(len(line) == 1, f"pass {p['pass'] + 1}: line {line}", text)
+        for c in p["counters"]:
+            e = [e for e in evs if e["name"] == c["event"]]
+            check(e and e[0]["counter"] == c["counter"] and e[0]["pass"] == p["pass"],
+                  f"pass {p}: {c} disagrees with the event record {e}", text)
+            check(f"{c['counter']} {c['event']}" in line[0], f"pass line {line[0]} lacks {c}", text)
+        check(any(l.startswith(f"events: pass {p['pass'] + 1} check: ") for l in run.lines),
+              f"pass {p['pass'] + 1} was not checked", text)
+    checks = {c["event"]: c for c in run.by("event_check")}
+    ins = checks.get("INST_RETIRED.ANY")
+    check(ins and ins["kind"] == "instructions" and ins["ok"] and ins["counted"] == ins["expected_lo"]
+          == ins["expected_hi"] == 2000000, f"INST_RETIRED.ANY check {ins}", text)
+    br = checks.get("BR_INST_RETIRED.ALL_BRANCHES")
+    check(br and br["kind"] == "branches" and not br["ok"] and br["expected_lo"] == 1000000
+          and br["counted"] == 2000000, f"BR_INST_RETIRED.ALL_BRANCHES check {br}", text)
+    check(any("INST_RETIRED.ANY 2000000 instructions expected, 2000000 counted: ok" in l
+              for l in run.lines if l.startswith("events: pass ")), "no check line for INST_RETIRED.ANY", text)
+    check(any("BR_INST_RETIRED.ALL_BRANCHES 1000000 branch instructions expected, 2000000 counted: counts wrong, "
+              "its figures are marked unverified" in l for l in run.lines if l.startswith("events: pass ")),
+          "no check line catching BR_INST_RETIRED.ALL_BRANCHES", text)
+    check(not run.has_line("events: cannot count here"), "the fake PMU cannot count", text)
