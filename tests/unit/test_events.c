@@ -375,9 +375,8 @@ static int by_name(struct dump *dumps, int n, const char *t)
 static void check_corpus(void)
 {
 	char path[512];
-	snprintf(path, sizeof path, "%s/host/cpuid_corpus.txt", build_dir());
 	struct dump *dumps = 0;
-	int n = dump_load(path, &dumps), with = 0, without = 0, intel_n = 0, amd_n = 0, hybrid = 0;
+	int n = dump_load_corpus(&dumps, path, sizeof path), with = 0, without = 0, intel_n = 0, amd_n = 0, hybrid = 0;
 	CHECK(n >= 490, "the corpus %s holds the ~490 dumps (%d)", path, n);
 	for (int i = 0; i < n; i++) {
 		struct ev_cpu c;
