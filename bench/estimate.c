@@ -1,6 +1,7 @@
 /* bench/estimate.c - see estimate.h. */
 #include "estimate.h"
 #include "code.h"
+#include "events.h"
 #include "report.h"
 #include "workload.h"
 #include "../kernel/config.h"
@@ -117,6 +118,32 @@ static uint64_t est_workload(int units, uint64_t lm, uint64_t lw, int resolution
 	return b;
 }
 
+/* The workloads measured besides the empty window and code=. */
+static int selected_workloads(void)
+{
+	int n = 0;
+	for (int i = 0; i < workload_count(); i++)
+		if (!(workload_at(i)->flags & (WL_OFFSET | WL_RESOLUTION)) && config_workload_selected(i))
+			n++;
+	return n;
+}
+
+/* events= (bench/evrun.c), per TSC method: each pass's check line and
+ * event_check records, per window a line naming each event's figures
+ * (with the check's text where unverified) and an event_window record per
+ * event, for code= an event_per_copy line and record per event and its
+ * your-code row: sizes seen in the fake PMU build under QEMU (about 70
+ * bytes an event in a line, 190 a record), rounded up, so that the log
+ * kept in RAM (bench/main.c: twice the estimate) holds them. */
+static uint64_t est_events(int windows)
+{
+	uint64_t n = (uint64_t)events_count();
+	if (!events_passes() || !n)
+		return 0;
+	uint64_t human = config_human() ? 70 : 0, json = config_json() ? 190 : 0;
+	return (uint64_t)events_passes() * 400 + n * (human + json) * ((uint64_t)windows + 3);
+}
+
 /* A CPU's own section in a per-CPU run (cpus=): its quiet:, lfence and
  * pmu: lines and records, measured under QEMU (about 3.5 KB). */
 #define EST_PER_CPU 3500
@@ -150,10 +177,14 @@ void estimate_serial(const struct config *c, const struct cpu_info *cpu, int cou
 			bytes += est_workload(units, lm, strlen(w->name), res, &paper, &records);
 			series += (uint64_t)units;
 		}
+		int windows = 1;
 		for (int k = 0; k < 2 && code_configured(); k++) { /* code=: N copies and 2N */
 			bytes += est_workload(units, lm, strlen(cfg->code_name) + 3, 0, &paper, &records);
 			series += (uint64_t)units;
+			windows++;
 		}
+		if (!method_is_ctr(m))
+			bytes += est_events(windows + selected_workloads());
 	}
 	if (cpus > 1) { /* the same run on each CPU, each with its own section */
 		bytes = base + (bytes - base + EST_PER_CPU) * (uint64_t)cpus;
