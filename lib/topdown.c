@@ -7,6 +7,21 @@ int td_inputs(enum td_set s)
 	return s == TD_SET_CORE || s == TD_SET_ATOM ? 5 : 4;
 }
 
+/* The events of lib/events.c's td_spr, td_icl, td_core, td_atom, in order. */
+static const char *const td_names[TD_SET_COUNT][TD_MAX_INPUTS] = {
+	{"TOPDOWN.SLOTS", "IDQ_BUBBLES.CORE", "TOPDOWN.BACKEND_BOUND_SLOTS", "UOPS_RETIRED.SLOTS", 0},
+	{"TOPDOWN.SLOTS", "IDQ_UOPS_NOT_DELIVERED.CORE", "TOPDOWN.BACKEND_BOUND_SLOTS", "UOPS_RETIRED.SLOTS", 0},
+	{"CPU_CLK_UNHALTED.THREAD", "IDQ_UOPS_NOT_DELIVERED.CORE", "UOPS_ISSUED.ANY", "UOPS_RETIRED.RETIRE_SLOTS",
+	 "INT_MISC.RECOVERY_CYCLES"},
+	{"CPU_CLK_UNHALTED.CORE", "TOPDOWN_RETIRING.ALL", "TOPDOWN_BAD_SPECULATION.ALL", "TOPDOWN_FE_BOUND.ALL",
+	 "TOPDOWN_BE_BOUND.ALL"},
+};
+
+const char *td_event_name(enum td_set s, int i)
+{
+	return s >= 0 && s < TD_SET_COUNT && i >= 0 && i < td_inputs(s) ? td_names[s][i] : 0;
+}
+
 const char *td_set_name(enum td_set s)
 {
 	static const char *const n[] = {"SPR", "ICL", "SKL", "E-core"};

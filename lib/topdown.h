@@ -53,6 +53,10 @@ enum td_status {
 /* td_inputs - how many events set s takes (4 or 5). */
 int td_inputs(enum td_set s);
 
+/* td_event_name - input i's event name in set s (lib/events.c's sets, in
+ * their order), 0 past the last. */
+const char *td_event_name(enum td_set s, int i);
+
 /* td_set_name - "SPR", "ICL", "SKL" (Sandy Bridge..Cascade Lake), "E-core". */
 const char *td_set_name(enum td_set s);
 
