@@ -10,7 +10,7 @@ back-end bound 1 - the three = -50.0%, which is said, not clamped."""
 import os
 
 import builds
-from qemu import check, expect_complete, qemu
+from qemu import bench_report, check, expect_complete, qemu
 
 METHODS = ("rdtscp",)
 ARGS = f"ensembles=2 samples=10 warmup=2 methods={','.join(METHODS)} workloads=add_chain_64 events=topdown code=4801c0 unroll=10"
@@ -41,3 +41,8 @@ def test_topdown_fake_pmu_icount():
                 f"back-end bound -50.0% of SLOTS (TMA level 1, intel/perfmon TMA_Metrics SKL) "
                 f"(a fraction outside 0..100%: back-end bound)" + ("" if verified else " (unverified)"))
         check(line in run.lines, f"{m}: no line {line!r}", text)
+    p, shown = bench_report(text)
+    check(p.returncode == 0, f"tools/bench.py report rejects the log:\n{p.stdout[-2000:]}{p.stderr[-2000:]}")
+    want = (f"  {METHODS[0]}, code: retiring 0.250, bad speculation 1.000, front-end bound 0.250, back-end bound "
+            f"-0.500 (intel/perfmon TMA_Metrics SKL; a fraction outside 0..100%: back-end bound)")
+    check(want in shown + p.stdout, f"tools/bench.py report does not show {want!r}", text)
