@@ -56,7 +56,7 @@ void evtopdown_method(enum method_id m)
 		return;
 	enum td_set s = (enum td_set)set;
 	uint64_t in[TD_MAX_INPUTS];
-	int have[TD_MAX_INPUTS], measured = 0, verified = 1;
+	int have[TD_MAX_INPUTS], measured = 0, verified = 1, exact = 1;
 	char why[160] = "";
 	for (int i = 0; i < td_inputs(s); i++) {
 		struct percopy p;
@@ -69,6 +69,7 @@ void evtopdown_method(enum method_id m)
 		}
 		measured++;
 		verified &= v != 0;
+		exact &= p.kind == PERCOPY_EXACT;
 		/* every input is a 2N-N difference over the same copies: the
 		 * differences are the fractions' numerators */
 		in[i] = p.diff;
@@ -107,8 +108,9 @@ void evtopdown_method(enum method_id m)
 							td_part_name((enum td_part)p), pct(b, sizeof b, r.milli[p]));
 		else
 			k += (size_t)fmt_format(line + k, sizeof line - k, "no fractions (%s)", status);
-		kprintf("%s of SLOTS (TMA level 1, %s %s)%s%s%s%s\n", line, source(s), td_set_name(s),
+		kprintf("%s of SLOTS (TMA level 1, %s %s)%s%s%s%s%s\n", line, source(s), td_set_name(s),
 			fractions && status[0] ? " (" : "", fractions ? status : "", fractions && status[0] ? ")" : "",
+			fractions && !exact ? " (from figures +- their bounds, not exact)" : "",
 			verified ? "" : " (unverified)");
 	}
 	if (!config_json())
@@ -127,6 +129,7 @@ void evtopdown_method(enum method_id m)
 			rec_null(&rc, td_part_key((enum td_part)p));
 	}
 	rec_str(&rc, "status", status[0] ? status : "ok");
+	rec_bool(&rc, "exact", exact); /* every input's per-copy figure exact (lib/percopy.h) */
 	rec_bool(&rc, "verified", verified);
 	rec_end(&rc);
 }

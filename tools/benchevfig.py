@@ -83,7 +83,8 @@ def report_lines(log):
             parts = ", ".join(f"{name} {r[k]}" if r[k] is not None else f"{name} -" for k, name in
                               (("retiring", "retiring"), ("bad_speculation", "bad speculation"),
                                ("frontend_bound", "front-end bound"), ("backend_bound", "back-end bound")))
-            w(f"  {r['method']}, {r['workload']}: {parts} ({r['source']} {r['set']}; {r['status']})"
+            w(f"  {r['method']}, {r['workload']}: {parts} ({r['source']} {r['set']}; {r['status']}"
+              f"{'' if r['exact'] else '; from figures +- their bounds, not exact'})"
               f"{'' if r['verified'] else ', ' + ev.UNVERIFIED} (line {no})")
     if any(not r.get("verified", True) for _, r in wins + pcs + tds):
         w(f"  {ev.UNVERIFIED_WHY}")

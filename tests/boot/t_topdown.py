@@ -34,7 +34,7 @@ def test_topdown_fake_pmu_icount():
         r = run.one("topdown", method=m, workload="code")
         want = {"set": "SKL", "source": "intel/perfmon TMA_Metrics", "retiring": "0.250",
                 "bad_speculation": "1.000", "frontend_bound": "0.250", "backend_bound": "-0.500",
-                "status": "a fraction outside 0..100%: back-end bound", "verified": verified}
+                "status": "a fraction outside 0..100%: back-end bound", "exact": True, "verified": verified}
         for k, v in want.items():
             check(r.get(k) == v, f"{m}: topdown record {k} = {r.get(k)!r}, expected {v!r}: {r}", text)
         line = (f"topdown {m} code: retiring 25.0%, bad speculation 100.0%, front-end bound 25.0%, "

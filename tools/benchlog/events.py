@@ -99,7 +99,7 @@ FIELDS = {
     # thousandths as "0.250" (null where no fraction: status says why)
     "topdown": {"method": _str, "workload": _str, "set": _str, "source": _str, "retiring": _or_none(_str),
                 "bad_speculation": _or_none(_str), "frontend_bound": _or_none(_str),
-                "backend_bound": _or_none(_str), "status": _str, "verified": _bool},
+                "backend_bound": _or_none(_str), "status": _str, "exact": _bool, "verified": _bool},
 }
 KINDS = tuple(FIELDS)
 
