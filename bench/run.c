@@ -3,6 +3,7 @@
 #include "report.h"
 #include "code.h"
 #include "evrun.h"
+#include "evtopdown.h"
 #include "coderesult.h"
 #include "progress.h"
 #include "walk.h"
@@ -459,6 +460,7 @@ void bench_run(const struct config *c, const struct cpu_info *cpu, uint64_t *tic
 		 * TSC (nothing without events=). */
 		evrun_method(m, capacity);
 		code_keep_fault(r, m);
+		evtopdown_method(m); /* events=topdown: code's TMA level 1, after the passes */
 	}
 
 	code_report_per_copy(r); /* with the TSC's step as every figure of the run shows it */

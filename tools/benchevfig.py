@@ -75,7 +75,18 @@ def report_lines(log):
                    f"{r['copies']}) / {r['copies']}" if "least_min_n" in r else
                    "the least minimums are in the serial log")
             w(f"  {r['method']}, {r['workload']}: {ev.figure_text(r)} ({how}) (line {no})")
-    if any(not r.get("verified", True) for _, r in wins + pcs):
+    tds = ev.usable(log, "topdown")
+    if tds:
+        w("")
+        w("TMA level 1 of code= (fractions of SLOTS from the per-copy figures; the formulas' source and set named):")
+        for no, r in tds:
+            parts = ", ".join(f"{name} {r[k]}" if r[k] is not None else f"{name} -" for k, name in
+                              (("retiring", "retiring"), ("bad_speculation", "bad speculation"),
+                               ("frontend_bound", "front-end bound"), ("backend_bound", "back-end bound")))
+            w(f"  {r['method']}, {r['workload']}: {parts} ({r['source']} {r['set']}; {r['status']}"
+              f"{'' if r['exact'] else '; from figures +- their bounds, not exact'})"
+              f"{'' if r['verified'] else ', ' + ev.UNVERIFIED} (line {no})")
+    if any(not r.get("verified", True) for _, r in wins + pcs + tds):
         w(f"  {ev.UNVERIFIED_WHY}")
     return out
 

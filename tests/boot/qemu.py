@@ -198,6 +198,21 @@ class Run:
         return finals[-1] if finals else None
 
 
+def bench_report(text):
+    """tools/bench.py report on a run's serial log: (its completed process,
+    every file it wrote, read into one string)."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, "run.log")
+        with open(log, "w", encoding="utf-8") as f:
+            f.write(text)
+        p = subprocess.run(["python3", os.path.join(ROOT, "tools", "bench.py"), "report", log, "-o",
+                            os.path.join(d, "report")], capture_output=True, text=True, timeout=300)
+        shown = "".join(open(os.path.join(r, n), encoding="utf-8", errors="replace").read()
+                        for r, _, ns in os.walk(os.path.join(d, "report")) for n in ns)
+    return p, shown
+
+
 def expect_complete(rc, text):
     run = Run(rc, text)
     check(rc == EXIT_SUCCESS, f"QEMU exit status {rc}, expected {EXIT_SUCCESS} (run complete)", text)

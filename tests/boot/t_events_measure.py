@@ -9,11 +9,9 @@ event's figures stay marked unverified (the check predicts branches, the
 fake counter counts instructions), the your-code section carries them,
 and the log passes tools/bench.py report."""
 import os
-import subprocess
-import tempfile
 
 import builds
-from qemu import BUILD, ROOT, check, expect_complete, qemu
+from qemu import bench_report, check, expect_complete, qemu
 
 INS, BR = "INST_RETIRED.ANY", "BR_INST_RETIRED.ALL_BRANCHES"
 EVENTS_METHODS = ("rdtscp", "lfence")
@@ -68,12 +66,7 @@ def test_events_per_copy_fake_pmu_icount():
     check(len(rows) == 2 * len(EVENTS_METHODS) and all(r[2] == "10" and r[3:5] == ["1.000", "exactly"] for r in rows)
           and all((r[1] == BR) == (r[-1] == "(unverified)") for r in rows),
           f"your code section's event rows: {rows}", text)
-    with tempfile.TemporaryDirectory() as d:
-        log = os.path.join(d, "events.log")
-        with open(log, "w", encoding="utf-8") as f:
-            f.write(text)
-        p = subprocess.run(["python3", os.path.join(ROOT, "tools", "bench.py"), "report", log, "-o",
-                            os.path.join(d, "report")], capture_output=True, text=True, timeout=300)
+    p, _ = bench_report(text)
     check(p.returncode == 0, f"tools/bench.py report rejects the log:\n{p.stdout[-2000:]}{p.stderr[-2000:]}")
 
 

@@ -95,6 +95,11 @@ FIELDS = {
                        "least_min_n": is_uint, "least_min_2n": is_uint, "num": _int, "den": is_uint,
                        "per_copy": _or_none(_str), "status": lambda v: v in STATUSES, "spread": is_uint,
                        "bound": _or_none(_str), "step": is_uint, "verified": _bool},
+    # events=topdown: code's TMA level 1 per method (bench/evtopdown.c), in
+    # thousandths as "0.250" (null where no fraction: status says why)
+    "topdown": {"method": _str, "workload": _str, "set": _str, "source": _str, "retiring": _or_none(_str),
+                "bad_speculation": _or_none(_str), "frontend_bound": _or_none(_str),
+                "backend_bound": _or_none(_str), "status": _str, "exact": _bool, "verified": _bool},
 }
 KINDS = tuple(FIELDS)
 

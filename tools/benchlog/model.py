@@ -44,7 +44,7 @@ SHOWN_KINDS = ("verdict", "resolution", "recommendation", "counters", "counters_
                "clocks", "smp", "smp_test", "tsc_sync", "tsc_adjust", "smi_unreadable", "walk",
                "code_offset", "code_fault", "cpu_compare",
                # performance events by name (events=): events.py checks them
-               "event", "event_pass", "event_check", "event_window", "event_per_copy")
+               "event", "event_pass", "event_check", "event_window", "event_per_copy", "topdown")
 # Every kind the tools know: a record of another kind is noted "not known to
 # this tool: ignored" (tests/tools/t_kinds.py: every kind the kernel's
 # source prints is here).
