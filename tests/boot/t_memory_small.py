@@ -39,10 +39,14 @@ def small_run(name, machine, ram_mib):
     check(not run.has_line("bench ") and "EXCEPTION" not in text, "more than the console and the message ran", text)
 
 
-def test_memory_small_2m():
-    """-m 2M (QEMU's q35 with SeaBIOS boots that little): the message, the
-    final line, exit status 35."""
-    small_run("mem-2m", "q35-2m", 2)
+def test_memory_small_3m():
+    """-m 3M: the message, the final line, exit status 35. (2 MiB, tested
+    here before issue 30, no longer boots at all: the image's code and data
+    with the event tables (tools/events/README.md) end at about 1.73 MiB, and
+    its boot page tables, stack and IST stacks in the zeroed data after them
+    lie beyond the 0x100000-0x1DF000 that SeaBIOS leaves of 2 MiB, before
+    any console exists to say so.)"""
+    small_run("mem-3m", "q35-3m", 3)
 
 
 def test_memory_small_4m():
