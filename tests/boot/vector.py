@@ -18,8 +18,9 @@ VECTOR_STATE = {"emms", "femms", "ldmxcsr", "stmxcsr", "fxsave", "fxsave64", "fx
                 "vzeroupper", "vzeroall"}
 FUNCTION = re.compile(r"^([0-9a-f]+) <(.+)>:$")
 INSN = re.compile(r"^\s*([0-9a-f]+):\t(\S+)\s*(.*)$")
-# bench_fill_W_M and bench_fillc_W_M: workload W's sampling loop for method M (bench/workload.h).
-FILL = re.compile(r"^bench_fillc?_(\w+)$")
+# bench_fill_W_M, bench_fillc_W_M and bench_fille_W_M (the events passes): workload W's sampling loop
+# for method M (bench/workload.h).
+FILL = re.compile(r"^bench_fill[ce]?_(\w+)$")
 
 
 def disassemble(elf):
