@@ -5,19 +5,6 @@
 #include "fmt.h"
 #include "record.h"
 
-const char *pmu_state_string(enum pmu_state s)
-{
-	switch (s) {
-	case PMU_ABSENT: return "absent";
-	case PMU_PRESENT: return "present";
-	case PMU_FAULTED: return "faulted";
-	case PMU_PROGRAMMED: return "programmed";
-	case PMU_NOT_COUNTING: return "not counting";
-	case PMU_COUNTING: return "counting";
-	}
-	return "?";
-}
-
 static void counter_line(const struct pmu_info *info, const struct pmu_counter *c, char *line,
 			 size_t size)
 {

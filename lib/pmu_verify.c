@@ -1,46 +1,8 @@
-/* lib/pmu_verify.c - the counting check: deltas, verdicts, the known loop, RDPMC (lib/pmu.h). Sections are the SDM's (Vol. 3B,
+/* lib/pmu_verify.c - the counting check: the known loop between two reads, RDPMC (lib/pmu.h; the verdicts: lib/pmu.c). Sections are the SDM's (Vol. 3B,
  * "Performance Monitoring", 2016-2022 numbering) unless said otherwise. */
 #include "pmu.h"
 #include "pmu_access.h"
 #include "fmt.h"
-
-uint64_t pmu_delta(uint64_t a, uint64_t b, unsigned width)
-{
-	uint64_t d = b - a;
-	if (width >= 1 && width < 64)
-		d &= (1ull << width) - 1;
-	return d;
-}
-
-enum pmu_verdict pmu_check_counting(enum pmu_kind kind, uint64_t before, uint64_t after,
-				    unsigned width, uint64_t loop_insns, uint64_t *delta)
-{
-	uint64_t d = pmu_delta(before, after, width);
-	if (delta)
-		*delta = d;
-	if (d == 0)
-		return PMU_VERDICT_STILL;
-	if (kind == PMU_KIND_CYCLES)
-		return PMU_VERDICT_COUNTING;
-	if (d < loop_insns)
-		return PMU_VERDICT_TOO_FEW;
-	uint64_t max = loop_insns > UINT64_MAX / PMU_CHECK_MAX_RATIO ? UINT64_MAX
-								     : loop_insns * PMU_CHECK_MAX_RATIO;
-	if (loop_insns && d > max)
-		return PMU_VERDICT_TOO_MANY;
-	return PMU_VERDICT_COUNTING;
-}
-
-const char *pmu_verdict_string(enum pmu_verdict v)
-{
-	switch (v) {
-	case PMU_VERDICT_COUNTING: return "counting";
-	case PMU_VERDICT_STILL: return "does not move";
-	case PMU_VERDICT_TOO_FEW: return "counts fewer instructions than the loop retires";
-	case PMU_VERDICT_TOO_MANY: return "counts more than 4x the instructions the loop retires";
-	}
-	return "?";
-}
 
 static int checkable(const struct pmu_counter *c)
 {
@@ -139,9 +101,4 @@ int pmu_verify(const struct pmu_backend *b, struct pmu_info *info,
 		if (info->ctr[id].state == PMU_COUNTING)
 			check_rdpmc(b, &info->ctr[id]);
 	return n;
-}
-
-int pmu_usable(const struct pmu_info *info, enum pmu_counter_id id)
-{
-	return (unsigned)id < PMU_NCOUNTERS && info->ctr[id].state == PMU_COUNTING;
 }
