@@ -16,18 +16,22 @@
 #include "run.h"
 #include "screen.h"
 #include "summary.h"
+#include "sweep.h"
 #include "workload.h"
 #include "../kernel/acpi.h"
 #include "../kernel/clocks.h"
+#include "../kernel/clockctl.h"
 #include "../kernel/config.h"
 #include "../kernel/console.h"
 #include "../kernel/cpu.h"
 #include "../kernel/efi.h"
 #include "../kernel/exit.h"
 #include "../kernel/mem.h"
+#include "../kernel/memarea.h"
 #include "../kernel/multiboot.h"
 #include "../kernel/pic.h"
 #include "../kernel/pmu.h"
+#include "../kernel/prefetch.h"
 #include "../kernel/probe.h"
 #include "../kernel/qr.h"
 #include "../kernel/quiet.h"
@@ -190,7 +194,11 @@ void kernel_main(uint32_t magic, uint32_t info)
 	}
 	pmu_setup(cfg->pmu);
 	pmu_print(config_json());
+	clockctl_apply(cfg, &cpu);  /* turbo=, pstate= (kernel/clockctl.h) */
+	prefetch_apply(cfg, &cpu);  /* prefetch= (kernel/prefetch.h) */
 	problems += events_prepare(cfg, &cpu); /* events= resolved, passes planned (bench/events.h) */
+	problems += memarea_prepare(cfg, &cpu); /* code='s areas (kernel/memarea.h) */
+	problems += sweep_prepare(cfg, &cpu);   /* sweep='s area */
 	problems += code_prepare(cfg); /* its loops' memory before the sample buffers */
 	int counters = bench_counters_possible();
 	config_set_samples(bench_fit_samples(cfg->samples, cfg->ensembles, counters, &problems));
@@ -213,6 +221,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	}
 
 	config_print();
+	memarea_print();
 	estimate_serial(cfg, &cpu, counters, per ? ncpus : 1);
 	/* The serial log's RAM copy (kernel/console.h): twice the estimate
 	 * (good to ~25 %) and 64 KiB. */
@@ -248,6 +257,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 		bench_run(cfg, &cpu, ticks, cfg->samples, &results);
 		summary_tables(&results);
 	}
+	sweep_run(cfg, &cpu); /* sweep=latency (bench/sweep.h) */
 	mem_test_report();
 
 	char on_cpus[40] = "";

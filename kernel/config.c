@@ -3,6 +3,7 @@
 #include "console.h"
 #include "../lib/cmdline.h"
 #include "../lib/fmt.h"
+#include "../lib/memsize.h"
 #include "../lib/pmu.h"
 #include "../lib/record.h"
 #include "../lib/string.h"
@@ -24,6 +25,72 @@ static const char *workload_words[CONFIG_CHOICES_MAX + 2];
 static const char *const park_words[] = { "auto", "mwait", "hlt", 0 };
 static const char *const test_smp_words[] = { "none", "run", "fault", "silent", 0 };
 static const char *const problems_words[] = { "stop", "ignore", 0 };
+static const char *const mem_pages_words[] = { "auto", "4k", "2m", "1g", 0 };
+static const char *const mem_type_words[] = { "wb", "wt", "wc", "wp", "uc", 0 };
+static const char *const regs_words[] = { "default", "nanobench", 0 };
+static const char *const cache_words[] = { "warm", "flush", "wbinvd", 0 };
+static const char *const knob_words[] = { "keep", "off", "on", 0 };
+static const char *const sweep_words[] = { "off", "latency", 0 };
+
+/* mem=SIZE (lib/memsize.h): a multiple of 4 KiB in
+ * [CONFIG_MEM_MIN, CONFIG_MEM_MAX]. */
+static int parse_mem(const char *v, int len, void *object)
+{
+	uint64_t b;
+	if (memsize_parse(v, len, &b) != 0 || b < CONFIG_MEM_MIN || b > CONFIG_MEM_MAX || (b & 4095))
+		return -1;
+	*(uint64_t *)object = b;
+	return 0;
+}
+
+static void show_mem(char *buf, int size, const void *object)
+{
+	memsize_text(buf, size, *(const uint64_t *)object);
+}
+
+/* pstate=keep|base|max|RATIO (1..255, decimal). */
+static int parse_pstate(const char *v, int len, void *object)
+{
+	struct pstate_choice *p = object;
+	static const char *const w[] = { "keep", "base", "max" };
+	for (int i = 0; i < 3; i++)
+		if ((int)strlen(w[i]) == len && !memcmp(v, w[i], (size_t)len)) {
+			p->mode = i, p->ratio = 0;
+			return 0;
+		}
+	uint64_t r;
+	if (len < 1 || len > 3 || cfg_parse_u64(v, len, &r) != 0 || r < 1 || r > 255 || v[0] == '0')
+		return -1;
+	p->mode = PSTATE_RATIO, p->ratio = (unsigned)r;
+	return 0;
+}
+
+const char *config_pstate_text(char *buf, int size, const struct pstate_choice *p)
+{
+	static const char *const w[] = { "keep", "base", "max" };
+	if (p->mode == PSTATE_RATIO)
+		fmt_format(buf, (size_t)size, "%u", p->ratio);
+	else
+		fmt_format(buf, (size_t)size, "%s", w[p->mode >= 0 && p->mode < 3 ? p->mode : 0]);
+	return buf;
+}
+
+static void show_pstate(char *buf, int size, const void *object)
+{
+	config_pstate_text(buf, size, object);
+}
+
+static const char *word_of(const char *const *words, int n, uint64_t v)
+{
+	return v < (uint64_t)n ? words[v] : "?";
+}
+#define WORD_OF(words, v) word_of(words, (int)(sizeof words / sizeof words[0]) - 1, v)
+const char *config_mem_pages_word(uint64_t v) { return WORD_OF(mem_pages_words, v); }
+const char *config_mem_type_word(uint64_t v) { return WORD_OF(mem_type_words, v); }
+const char *config_regs_word(uint64_t v) { return WORD_OF(regs_words, v); }
+const char *config_cache_word(uint64_t v) { return WORD_OF(cache_words, v); }
+const char *config_knob_word(uint64_t v) { return WORD_OF(knob_words, v); }
+const char *config_sweep_word(uint64_t v) { return WORD_OF(sweep_words, v); }
 
 /* The messages of the one parse, kept until they can be printed (the
  * parse runs before the console is up): console='s, printed by
@@ -96,6 +163,18 @@ static const struct cfg_key keys[] = {
 	{ .name = "cpus", .type = CFG_TEXT, .max = sizeof cfg.cpus - 1, .value = (uint64_t *)cfg.cpus },
 	{ .name = "smp.park", .type = CFG_CHOICE, .choices = park_words, .value = &cfg.smp_park },
 	{ .name = "problems", .type = CFG_CHOICE, .choices = problems_words, .value = &cfg.on_problems },
+	{ .name = "mem", .type = CFG_CUSTOM, .parse = parse_mem, .show = show_mem,
+	  .accepted = "a size of 4K to 64T, a multiple of 4 KiB (K, M, G suffixes: mem=64M)",
+	  .object = &cfg.mem_bytes },
+	{ .name = "mem.pages", .type = CFG_CHOICE, .choices = mem_pages_words, .value = &cfg.mem_pages },
+	{ .name = "mem.type", .type = CFG_CHOICE, .choices = mem_type_words, .value = &cfg.mem_type },
+	{ .name = "regs", .type = CFG_CHOICE, .choices = regs_words, .value = &cfg.regs },
+	{ .name = "cache", .type = CFG_CHOICE, .choices = cache_words, .value = &cfg.cache },
+	{ .name = "prefetch", .type = CFG_CHOICE, .choices = knob_words, .value = &cfg.prefetch },
+	{ .name = "turbo", .type = CFG_CHOICE, .choices = knob_words, .value = &cfg.turbo },
+	{ .name = "pstate", .type = CFG_CUSTOM, .parse = parse_pstate, .show = show_pstate,
+	  .accepted = "keep, base, max or a ratio 1..255 (pstate=24)", .object = &cfg.pstate },
+	{ .name = "sweep", .type = CFG_CHOICE, .choices = sweep_words, .value = &cfg.sweep },
 	{ .name = "test.smp", .type = CFG_CHOICE, .choices = test_smp_words, .value = &cfg.test_smp, .internal = 1 },
 };
 
@@ -147,6 +226,15 @@ const struct config *config_parse(const struct cfg_line *line, const struct conf
 	cfg.smp_park = SMP_PARK_AUTO;
 	cfg.test_smp = TEST_SMP_NONE;
 	cfg.dump = CFG_OFF;
+	cfg.mem_bytes = CONFIG_MEM_DEFAULT;
+	cfg.mem_pages = MEM_PAGES_AUTO;
+	cfg.mem_type = MEM_TYPE_WB;
+	cfg.regs = REGS_DEFAULT;
+	cfg.cache = CACHE_WARM;
+	cfg.prefetch = KNOB_KEEP;
+	cfg.turbo = KNOB_KEEP;
+	cfg.pstate = (struct pstate_choice){ PSTATE_KEEP, 0 };
+	cfg.sweep = SWEEP_OFF;
 	cfg.on_problems = PROBLEMS_STOP;
 	cfg.console = (struct console_choice){ .port = 0, .baud = CONSOLE_DEFAULT_BAUD };
 	console_msgs.used = config_msgs.used = 0;
@@ -267,6 +355,13 @@ void config_print(void)
 		output_words[cfg.output], dump, pmu_mode_words[cfg.pmu], onoff_words[cfg.walk],
 		(unsigned long long)cfg.max_var_of_vars,
 		(unsigned long long)cfg.max_var_of_mins, cfg.problems, cfg.problems == 1 ? "" : "s");
+	char mem[24], pstate[8];
+	memsize_word(mem, sizeof mem, cfg.mem_bytes);
+	config_pstate_text(pstate, sizeof pstate, &cfg.pstate);
+	kprintf("config: memory and clocks: mem=%s mem.pages=%s mem.type=%s regs=%s cache=%s prefetch=%s turbo=%s "
+		"pstate=%s sweep=%s\n", mem, config_mem_pages_word(cfg.mem_pages), config_mem_type_word(cfg.mem_type),
+		config_regs_word(cfg.regs), config_cache_word(cfg.cache), config_knob_word(cfg.prefetch),
+		config_knob_word(cfg.turbo), pstate, config_sweep_word(cfg.sweep));
 	if (config_json()) {
 		struct rec r;
 		rec_begin(&r, "config");
@@ -282,6 +377,15 @@ void config_print(void)
 		rec_u64(&r, "max_var_of_vars", cfg.max_var_of_vars);
 		rec_u64(&r, "max_var_of_mins", cfg.max_var_of_mins);
 		rec_i64(&r, "problems", cfg.problems);
+		rec_u64(&r, "mem_bytes", cfg.mem_bytes);
+		rec_str(&r, "mem_pages", config_mem_pages_word(cfg.mem_pages));
+		rec_str(&r, "mem_type", config_mem_type_word(cfg.mem_type));
+		rec_str(&r, "regs", config_regs_word(cfg.regs));
+		rec_str(&r, "cache", config_cache_word(cfg.cache));
+		rec_str(&r, "prefetch", config_knob_word(cfg.prefetch));
+		rec_str(&r, "turbo", config_knob_word(cfg.turbo));
+		rec_str(&r, "pstate", pstate);
+		rec_str(&r, "sweep", config_sweep_word(cfg.sweep));
 		rec_end(&r);
 	}
 }

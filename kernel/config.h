@@ -29,6 +29,42 @@ enum problems_policy { PROBLEMS_STOP, PROBLEMS_IGNORE };
  * of up to 63 characters and their commas. */
 #define CONFIG_EVENTS_MAX 4096
 
+/* Memory, caches and clocks (README "Boot parameters": mem=, mem.pages=,
+ * mem.type=, regs=, cache=, prefetch=, turbo=, pstate=, sweep=). */
+/* mem.pages=: the page size mapping the code's areas (kernel/memarea.h);
+ * auto: the largest of 4 KiB, 2 MiB and 1 GiB (where CPUID.80000001H:
+ * EDX[26]) not larger than the area; sweep=latency's area 1 GiB where
+ * available. */
+enum mem_pages { MEM_PAGES_AUTO, MEM_PAGES_4K, MEM_PAGES_2M, MEM_PAGES_1G };
+/* mem.type=: the areas' memory type through the PAT (SDM Vol. 3A 12.12). */
+enum mem_type { MEM_TYPE_WB, MEM_TYPE_WT, MEM_TYPE_WC, MEM_TYPE_WP, MEM_TYPE_UC };
+/* regs=: the register contract of code= (lib/codegen.h): the README's
+ * (R14 -> the area, the others 0), or nanoBench's (R14, RDI, RSI, RBP
+ * each into the middle of an area of its own, RSP into its own). */
+enum regs_contract { REGS_DEFAULT, REGS_NANOBENCH };
+/* cache=: the caches before each sample: as the last sample left them;
+ * every line of the areas and of the code flushed (CLFLUSHOPT where
+ * CPUID.(7,0):EBX[23], else CLFLUSH), then a fence; or WBINVD. */
+enum cache_state { CACHE_WARM, CACHE_FLUSH, CACHE_WBINVD };
+/* prefetch=, turbo=: leave the firmware's setting, or set it off or on
+ * (each write read back and said). */
+enum knob { KNOB_KEEP, KNOB_OFF, KNOB_ON };
+/* pstate=: leave it; the base (maximum non-turbo) ratio; the maximum
+ * (turbo where enabled); or a ratio of the bus clock, 1..255. */
+enum pstate_mode { PSTATE_KEEP, PSTATE_BASE, PSTATE_MAX, PSTATE_RATIO };
+struct pstate_choice {
+	int mode;        /* enum pstate_mode */
+	unsigned ratio;  /* PSTATE_RATIO: 1..255 */
+};
+/* sweep=: a built-in experiment run after the measurement: latency, the
+ * memory hierarchy by a pointer chase (bench/sweep.h). */
+enum sweep_kind { SWEEP_OFF, SWEEP_LATENCY };
+/* mem= bounds: 4 KiB, a multiple of 4 KiB; at most 2^46 (what free RAM
+ * allows is checked when the areas are taken, kernel/memarea.h). */
+#define CONFIG_MEM_DEFAULT (1ull << 20)
+#define CONFIG_MEM_MIN 4096ull
+#define CONFIG_MEM_MAX (1ull << 46)
+
 struct config {
 	uint64_t ensembles;  /* the paper's BOUND_OF_LOOP */
 	uint64_t samples;    /* the paper's SIZE_OF_STAT */
@@ -61,6 +97,16 @@ struct config {
 	char events[CONFIG_EVENTS_MAX + 1]; /* events= as given: a comma list of event names,
 					     * nanoBench lines and groups (bench/events.c resolves
 					     * it); "" for none */
+	uint64_t mem_bytes;  /* mem=: the code's area (R14's; each area under regs=nanobench),
+			      * bytes, a multiple of 4 KiB, CONFIG_MEM_MIN..CONFIG_MEM_MAX */
+	uint64_t mem_pages;  /* enum mem_pages */
+	uint64_t mem_type;   /* enum mem_type */
+	uint64_t regs;       /* enum regs_contract */
+	uint64_t cache;      /* enum cache_state */
+	uint64_t prefetch;   /* enum knob */
+	uint64_t turbo;      /* enum knob */
+	struct pstate_choice pstate; /* pstate= */
+	uint64_t sweep;      /* enum sweep_kind */
 	uint64_t smp_park;   /* enum smp_park */
 	uint64_t test_smp;   /* enum test_smp */
 	struct console_choice console; /* console= (kernel/console.h) */
@@ -135,6 +181,18 @@ int config_workload_selected(int i);
 
 /* config_print - the configuration in effect: a human line and a record. */
 void config_print(void);
+
+/* The words of the choices above, indexed by their enums (for lines and
+ * records): config_mem_pages_word(MEM_PAGES_2M) is "2m". */
+const char *config_mem_pages_word(uint64_t v);
+const char *config_mem_type_word(uint64_t v);
+const char *config_regs_word(uint64_t v);
+const char *config_cache_word(uint64_t v);
+const char *config_knob_word(uint64_t v);
+const char *config_sweep_word(uint64_t v);
+/* config_pstate_text - pstate= as given ("keep", "base", "max", "24") into
+ * buf[0..size-1]. Returns buf. */
+const char *config_pstate_text(char *buf, int size, const struct pstate_choice *p);
 
 /* config_human, config_json - whether that output is on. */
 int config_human(void);
