@@ -88,7 +88,8 @@ def test_code_bad_values():
         run = expect_complete(rc, text)
         hits = [l for l in run.lines if l.startswith(want)]
         check(len(hits) == 1, f"{args[:40]}: expected one line starting {want!r}, got {hits}", text)
-        cfg_lines = [l for l in run.lines if l.startswith("config: ") and not l.startswith("config: ensembles=")]
+        cfg_lines = [l for l in run.lines if l.startswith("config: ")
+                     and not l.startswith(("config: ensembles=", "config: memory and clocks: "))]
         if "unroll=0" in args or "loops=" in args:
             check(len(cfg_lines) == 1, f"{args}: {cfg_lines}", text)
             check(run.by("summary", workload="code"), f"{args}: the code still runs with the default", text)

@@ -23,7 +23,8 @@ FAKE_END = '{"rec":"end","status":"complete","methods_run":9,"methods_skipped":0
 
 
 def config_lines(run):
-    return [l for l in run.lines if l.startswith("config:") and not l.startswith("config: ensembles=")]
+    return [l for l in run.lines if l.startswith("config:")
+            and not l.startswith(("config: ensembles=", "config: memory and clocks: "))]
 
 
 def test_input_injected_lines_are_escaped():
@@ -162,6 +163,33 @@ def test_input_dump_beyond_last_ensemble():
     cfg = run.one("config")
     check(cfg["dump"] is None and cfg["problems"] == 1, f"config {cfg}", text)
     check(not run.by("samples"), "samples records", text)
+
+
+def test_input_memory_and_clock_keys():
+    """Issue 31's keys: a bad value of each is one line naming what is
+    accepted (a did-you-mean for a near word), a problem, the value kept;
+    good values are in the `config: memory and clocks:` line and the config
+    record as given (before: every one an unknown key)."""
+    bad = "mem=5000 mem.pages=2g mem.type=wx regs=nano cache=flsh prefetch=of turbo=offf pstate=256 sweep=latncy"
+    rc, text = qemu("input-memclk-bad", "q35-tcg", f"ensembles=2 samples=20 {QUICK} problems=ignore {bad}")
+    run = expect_complete(rc, text)
+    lines = config_lines(run)
+    check(len(lines) == 9 and run.one("config")["problems"] == 9, f"messages {lines}", text)
+    for key in ("mem=", "mem.pages=", "mem.type=", "regs=", "cache=", "prefetch=", "turbo=", "pstate=", "sweep="):
+        hit = [l for l in lines if l.startswith("config: " + key)]
+        check(len(hit) == 1 and "accepted" in hit[0], f"{key}: {hit}", text)
+    for key, near in (("cache=", "flush"), ("prefetch=", "off"), ("sweep=", "latency")):
+        hit = [l for l in lines if l.startswith("config: " + key)]
+        check(f"did you mean {near}?" in hit[0], f"{key}: {hit}", text)
+    good = "mem=64M mem.pages=2m mem.type=wc regs=nanobench cache=wbinvd prefetch=off turbo=on pstate=24"
+    rc, text = qemu("input-memclk-good", "q35-tcg", f"ensembles=2 samples=20 {QUICK} {good}")
+    run = expect_complete(rc, text)
+    cfg = run.one("config")
+    want = {"mem_bytes": 64 << 20, "mem_pages": "2m", "mem_type": "wc", "regs": "nanobench", "cache": "wbinvd",
+            "prefetch": "off", "turbo": "on", "pstate": "24", "sweep": "off", "problems": 0}
+    check(all(cfg.get(k) == v for k, v in want.items()), f"config {cfg}", text)
+    check(run.has_line("config: memory and clocks: mem=64M mem.pages=2m mem.type=wc regs=nanobench cache=wbinvd "
+                       "prefetch=off turbo=on pstate=24 sweep=off"), "the memory and clocks line", text)
 
 
 def test_input_repeated_keys():
