@@ -5,7 +5,6 @@
 #include "../lib/fmt.h"
 #include "../lib/string.h"
 
-#define BOOT_MAPPED_END 0x100000000ull /* boot/entry.asm maps 0..4 GiB */
 
 static struct {
 	int ready, maxphyaddr, has_1g, has_pat, pat_ok, used;
@@ -53,11 +52,13 @@ static void setup(void)
 	}
 }
 
-/* The tables are in the boot code's .bss or the pool, below 4 GiB. */
+/* The tables are in the boot code's .bss or the pool, below 4 GiB, or
+ * (kernel/memarea.c's, paging_map_pages and paging_unmap_from) in RAM
+ * mem_alloc mapped, anywhere below paging_limit. */
 static uint64_t *table(void *ctx, uint64_t phys)
 {
 	(void)ctx;
-	return phys && phys < BOOT_MAPPED_END ? (uint64_t *)(uintptr_t)phys : 0;
+	return phys && phys < paging_limit() ? (uint64_t *)(uintptr_t)phys : 0;
 }
 
 static uint64_t take(void *ctx)
@@ -126,14 +127,6 @@ void *paging_map(uint64_t phys, uint64_t len, enum pg_type type, const char *who
 	return 0;
 }
 
-/* Tables anywhere below paging_limit: paging_map_pages's and
- * paging_unmap_from's come from RAM the caller has mapped (mem_alloc). */
-static uint64_t *table_any(void *ctx, uint64_t phys)
-{
-	(void)ctx;
-	return phys && phys < paging_limit() ? (uint64_t *)(uintptr_t)phys : 0;
-}
-
 int paging_map_pages(uint64_t phys, uint64_t len, uint64_t page_bytes, enum pg_type type,
 		     uint64_t (*alloc)(void *ctx), const char *who)
 {
@@ -145,8 +138,7 @@ int paging_map_pages(uint64_t phys, uint64_t len, uint64_t page_bytes, enum pg_t
 			   pg_type_name(type), pg.has_pat, pg.has_pat ? "; IA32_PAT did not take its value" : "");
 		return -1;
 	}
-	struct pg_tables t = tables(alloc);
-	t.table = table_any;
+	const struct pg_tables t = tables(alloc);
 	struct pg_result r;
 	enum pg_error e = pg_map_pages(&t, phys, len, page_bytes, type, &r);
 	if (r.changed) {
@@ -182,9 +174,7 @@ static int unmap(uint64_t va, uint64_t len, uint64_t (*alloc)(void *ctx), const 
 {
 	if (!pg.ready)
 		setup();
-	struct pg_tables t = tables(alloc);
-	if (alloc != take_split)
-		t.table = table_any;
+	const struct pg_tables t = tables(alloc);
 	struct pg_result r = { 0 };
 	enum pg_error e = PG_OK;
 	uint64_t a = va & ~(PG_SIZE_4K - 1);
