@@ -22,10 +22,11 @@ typedef const uint8_t *(*acpi_map_fn)(void *ctx, uint64_t phys, uint64_t len);
  * their IDs (x2APIC IDs are 32-bit and sparse), and the largest x86
  * machines list far fewer: a two-socket EPYC 9965 has 768 threads, a
  * 32-socket HPE Superdome Flex 1,792; firmware may add disabled entries
- * for hot-plug. Every kept entry costs about 250 bytes of static memory
- * across kernel/smp.c and bench/percpu.c (SMP_MAX_CPUS follows this), so
- * 4096 costs about 1 MiB. An entry past it is counted in cpus_dropped and
- * said on its own line (kernel/acpi.c). */
+ * for hot-plug. Every kept entry costs 20 bytes here (cpus[] below);
+ * kernel/smp.c and bench/percpu.c (SMP_MAX_CPUS follows this) take their
+ * tables, about 230 bytes a CPU, from the pool for the CPUs listed, not
+ * for this most. An entry past it is counted in cpus_dropped and said on
+ * its own line (kernel/acpi.c). */
 #define ACPI_MAX_CPUS 4096
 #define ACPI_MAX_PROBLEMS 8
 /* The MADT's I/O APIC entries kept (a 32-socket server has 32; more are
