@@ -7,6 +7,7 @@
 #include "../kernel/config.h"
 #include "../kernel/console.h"
 #include "../kernel/cpu.h"
+#include "../kernel/mem.h"
 #include "../kernel/pmu.h"
 #include "../kernel/quiet.h"
 #include "../kernel/smp.h"
@@ -15,12 +16,50 @@
 #include "../lib/record.h"
 #include "../lib/string.h"
 
-static struct cpus_desc desc[SMP_MAX_CPUS];
-static uint8_t chosen[SMP_MAX_CPUS];
+/* Per CPU the MADT lists (smp_cpu_count): its description, whether
+ * cpus= chose it, and, in the order measured, its number, results and
+ * place in the side-by-side table. The boot CPU's own below; more from the
+ * pool (tables_for) once smp_start has counted them. */
+static struct cpus_desc *desc;
+static uint8_t *chosen;
 static int ncpus, active;
-static int measured[SMP_MAX_CPUS]; /* CPU numbers measured, in order */
-static const struct bench_results *measured_r[SMP_MAX_CPUS];
+static int *measured; /* CPU numbers measured, in order */
+static const struct bench_results **measured_r;
+static int *order;    /* side_by_side: indexes into measured, P-cores first */
 static int nmeasured;
+
+static struct cpus_desc desc_alone;
+static uint8_t chosen_alone;
+static int measured_alone, order_alone;
+static const struct bench_results *measured_r_alone;
+
+/* tables_for - the tables above for n CPUs: the static ones for n = 1,
+ * else one piece of the pool (kernel/mem.h mem_alloc). Returns 0, or -1
+ * after a line saying the bytes it needed. */
+static int tables_for(int n)
+{
+	desc = &desc_alone;
+	chosen = &chosen_alone;
+	measured = &measured_alone;
+	order = &order_alone;
+	measured_r = &measured_r_alone;
+	if (n <= 1)
+		return 0;
+	uint64_t each = sizeof *measured_r + sizeof *desc + sizeof *measured + sizeof *order + sizeof *chosen;
+	uint8_t *p = mem_alloc((uint64_t)n * each);
+	if (!p) {
+		kprintf("cpus: no memory for the table of the MADT's %d CPUs (%llu bytes, %llu free): measuring "
+			"the boot CPU only\n", n, (unsigned long long)((uint64_t)n * each),
+			(unsigned long long)mem_free_bytes());
+		return -1;
+	}
+	measured_r = (const struct bench_results **)p; /* the 8-byte ones first: each keeps its alignment */
+	desc = (struct cpus_desc *)(measured_r + n);
+	measured = (int *)(desc + n);
+	order = measured + n;
+	chosen = (uint8_t *)(order + n);
+	return 0;
+}
 
 int percpu_active(void)
 {
@@ -45,8 +84,13 @@ int percpu_list(const struct cpu_info *boot, const char *value, int *problems)
 	cpus_topo_read(cpuid_into, 0, &in);
 	cpus_topo_from_cpuid(&in, &topo);
 	ncpus = smp_cpu_count();
-	if (ncpus > SMP_MAX_CPUS)
-		ncpus = SMP_MAX_CPUS;
+	active = 0;
+	if (tables_for(ncpus) < 0) { /* a problem only when cpus= asked for more than the boot CPU */
+		ncpus = 0;
+		if (value && value[0] && !(strlen(value) == 4 && memcmp(value, "boot", 4) == 0))
+			(*problems)++;
+		return 1;
+	}
 	int online = 0, hybrid = 0;
 	for (int n = 0; n < ncpus; n++) {
 		const struct smp_cpu_info *s = smp_cpu(n);
@@ -161,7 +205,7 @@ static void run_here(void *arg)
  * by the first CPU's net method, on each CPU measured, P-cores first. */
 static void side_by_side(void)
 {
-	int order[SMP_MAX_CPUS], k = 0;
+	int k = 0;
 	for (int t = 0; t < 3; t++)
 		for (int i = 0; i < nmeasured; i++) {
 			uint8_t ct = desc[measured[i]].core_type;

@@ -20,7 +20,11 @@
  * Then select the CPUs cpus= names (value: cpus= as given, "boot" when empty),
  * printing one line for each CPU left out and for a bad value (counted in
  * *problems). Returns the number of CPUs selected, >= 1 (the boot CPU when
- * nothing else is left). */
+ * nothing else is left). Its tables, per CPU listed (about 45 bytes each),
+ * come from the pool (kernel/mem.h) when there is more than one CPU; when
+ * they do not fit, one line says the bytes needed, nothing is listed, the
+ * run is the boot CPU's alone (percpu_active 0; a problem in *problems
+ * only when cpus= asked for more). */
 int percpu_list(const struct cpu_info *boot, const char *value, int *problems);
 
 /* percpu_active - whether the run is per CPU (cpus= other than boot, valid):

@@ -3,11 +3,19 @@
 #include "bios.h"
 #include "config.h"
 #include "console.h"
+#include "mem.h"
 #include "paging.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
 
 struct acpi_info acpi;
+
+/* The MADT's processor entries (lib/acpi.h struct acpi_info cpus): room
+ * for ACPI_CPUS_ALONE in the image, enough for most machines a test or a
+ * lab boots; a MADT listing more is parsed again into room for all of
+ * them (at most ACPI_MAX_CPUS) from the pool (room_for_all). */
+#define ACPI_CPUS_ALONE 16
+static struct acpi_cpu cpus_alone[ACPI_CPUS_ALONE];
 uint64_t acpi_hpet_period_fs;
 
 /* The tables lie in RAM the firmware reserved (ACPI reclaim or NVS),
@@ -94,15 +102,40 @@ static void hpet_period(void)
 		acpi_hpet_period_fs = p;
 }
 
+/* room_for_all - when the MADT has more processor entries than the
+ * room, parse again into room for all of them (at most ACPI_MAX_CPUS) from
+ * the pool; without the memory, one line with the bytes it needed, and
+ * the first ones stay. */
+static void room_for_all(uint64_t rsdp)
+{
+	if (!acpi.cpus_dropped || acpi.cpus_room >= ACPI_MAX_CPUS)
+		return;
+	int want = acpi.ncpus + acpi.cpus_dropped < ACPI_MAX_CPUS ? acpi.ncpus + acpi.cpus_dropped : ACPI_MAX_CPUS;
+	uint64_t bytes = (uint64_t)want * sizeof(struct acpi_cpu);
+	struct acpi_cpu *room = mem_alloc(bytes);
+	if (!room) {
+		kprintf("acpi: MADT: no memory for its %d processor entries (%llu bytes, %llu free): the first %d "
+			"are kept\n", acpi.ncpus + acpi.cpus_dropped, (unsigned long long)bytes,
+			(unsigned long long)mem_free_bytes(), acpi.ncpus);
+		return;
+	}
+	acpi.cpus = room;
+	acpi.cpus_room = want;
+	acpi_parse(map, 0, rsdp, &acpi);
+}
+
 void acpi_init(const struct boot_info *bi, const char *corrupt)
 {
 	const char *where = "";
 	uint64_t rsdp = find_rsdp(bi, &where);
+	acpi.cpus = cpus_alone;
+	acpi.cpus_room = ACPI_CPUS_ALONE;
 	acpi_parse(map, 0, rsdp, &acpi);
 	if (corrupt && corrupt[0] && acpi.rsdp_found) {
 		corrupt_table(corrupt);
 		acpi_parse(map, 0, rsdp, &acpi);
 	}
+	room_for_all(rsdp);
 	hpet_period();
 	if (!acpi.rsdp_found) {
 		kprintf("acpi: %s (looked in %s): no ACPI tables; the HPET, the PM timer and the MADT's CPU list "
@@ -138,9 +171,9 @@ void acpi_init(const struct boot_info *bi, const char *corrupt)
 			acpi.lapic_override ? " (address override)" : "", enabled, ids,
 			n >= (int)sizeof ids - 16 ? " ..." : "", capable, acpi.ncpus, acpi.nioapics);
 		if (acpi.cpus_dropped)
-			kprintf("acpi: MADT: %d more processor entries past the first %d dropped (ACPI_MAX_CPUS, "
-				"lib/acpi.h): those CPUs are not listed and not started\n", acpi.cpus_dropped,
-				ACPI_MAX_CPUS);
+			kprintf("acpi: MADT: %d more processor entries past the first %d dropped (%s): those CPUs "
+				"are not listed and not started\n", acpi.cpus_dropped, acpi.ncpus,
+				acpi.cpus_room >= ACPI_MAX_CPUS ? "ACPI_MAX_CPUS, lib/acpi.h" : "no memory for more, said above");
 	} else if (acpi.root_ok) {
 		kprintf("acpi: MADT: none usable: the CPU list is unknown\n");
 	}

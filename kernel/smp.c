@@ -12,6 +12,7 @@
 #include "xsave.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
+#include "../lib/string.h"
 
 #define APIC_BASE_ADDR 0x000FFFFFFFFFF000ull
 #define EFER_LMA (1ull << 10)
@@ -30,8 +31,6 @@
 #define ANSWER_MS 2000           /* from INIT to the AP's answer */
 #define AP_STACK_SIZE 65536
 #define BOUND_HZ 10000000000ull  /* a TSC rate no CPU reaches: 10 GHz */
-
-_Static_assert(SMP_MAX_CPUS <= TRAP_MAX_CPUS, "kernel/trap.c knows at most TRAP_MAX_CPUS CPUs");
 
 enum slot_state { SLOT_IDLE, SLOT_STARTING, SLOT_ONLINE, SLOT_GAVE_UP, SLOT_WRONG_ID };
 
@@ -67,8 +66,14 @@ struct slot {
 	int candidate;          /* enabled or online-capable, not the boot CPU */
 };
 
-static struct park_line lines[SMP_MAX_CPUS];
-static struct slot slots[SMP_MAX_CPUS];
+/* One park line and one slot per CPU the MADT lists: the boot CPU's own
+ * until smp_start knows how many there are, then the MADT's count of each
+ * from the pool (tables_for), so a machine costs what it has, not the
+ * most any machine may have. */
+static struct park_line line_alone;
+static struct slot slot_alone;
+static struct park_line *lines = &line_alone;
+static struct slot *slots = &slot_alone;
 static int ncpus = 1, bsp;
 static uint64_t tsc_hz;
 static int use_mwait;
@@ -335,16 +340,44 @@ static const char *bsp_problem(const struct cpu_info *c, uint64_t *apic_base)
 	return 0;
 }
 
+/* tables_for - n park lines (128-byte aligned) and n slots, zeroed, from
+ * the pool (kernel/mem.h mem_alloc); n = 1 keeps the boot CPU's static
+ * ones. Returns 0, or, when the pool has not the bytes, why not after a
+ * line saying how many it needed: the tables stay the boot CPU's alone. */
+static const char *tables_for(int n)
+{
+	lines = &line_alone;
+	slots = &slot_alone;
+	memset(&slot_alone, 0, sizeof slot_alone);
+	if (n <= 1)
+		return 0;
+	uint64_t line_bytes = (uint64_t)n * sizeof(struct park_line), slot_bytes = (uint64_t)n * sizeof(struct slot);
+	uint64_t bytes = line_bytes + sizeof(struct park_line) + slot_bytes; /* + the lines' alignment */
+	uint8_t *p = mem_alloc(bytes);
+	if (!p) {
+		kprintf("smp: no memory for the park lines and slots of the MADT's %d CPUs (%llu bytes, %llu free): "
+			"the boot CPU alone is listed and runs\n", n, (unsigned long long)bytes,
+			(unsigned long long)mem_free_bytes());
+		return "no memory for the other CPUs' tables (said above)";
+	}
+	memset(p, 0, bytes);
+	uintptr_t at = ((uintptr_t)p + sizeof(struct park_line) - 1) & ~(uintptr_t)(sizeof(struct park_line) - 1);
+	lines = (struct park_line *)at;
+	slots = (struct slot *)(at + line_bytes);
+	return 0;
+}
+
 /* Fill the table from the MADT; returns 0, or why there is only the boot CPU. */
 static const char *list_cpus(uint32_t me)
 {
 	ncpus = 1;
 	bsp = 0;
-	for (int i = 0; i < SMP_MAX_CPUS; i++)
-		slots[i].candidate = 0;
+	const char *no_room = tables_for(acpi.madt_ok && acpi.ncpus > 1 ? acpi.ncpus : 1);
 	slots[0].info = (struct smp_cpu_info){ .number = 0, .apic_id = me, .boot = 1, .online = 1 };
 	if (!acpi.madt_ok)
 		return "no usable MADT";
+	if (no_room)
+		return no_room;
 	int found = -1;
 	for (int i = 0; i < acpi.ncpus && i < SMP_MAX_CPUS; i++) {
 		const struct acpi_cpu *m = &acpi.cpus[i];

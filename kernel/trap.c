@@ -55,15 +55,11 @@ extern const uint64_t trap_vector_table[256];
 extern const struct ex_entry __ex_table_start[], __ex_table_end[];
 extern const char _start_of_image[], _end[]; /* linker.ld */
 
-/* The CPUs trap_this_cpu knows, by the APIC ID CPUID gives (full: the
- * x2APIC ID of leaf 0BH; else the 8-bit initial APIC ID). */
-static struct known_cpu {
-	uint32_t apic_id;
-	int full;
-	struct trap_cpu *t;
-} known[TRAP_MAX_CPUS];
-static volatile int nknown;
-
+/* The CPUs trap_this_cpu knows: a list from the boot CPU's entry through
+ * each struct trap_cpu's next, in the order they registered. Entries are
+ * only ever appended (with LOCK CMPXCHG on the last next), never removed,
+ * so a reader on any CPU, an NMI handler among them, walks it without a
+ * lock. */
 /* "INT 32" .. "INT 255" (trap_vector_name), filled by trap_init. */
 static char int_names[256 - 32][8];
 
@@ -118,24 +114,23 @@ static uint32_t cpuid_apic_id(int *full)
 
 static void register_cpu(struct trap_cpu *t)
 {
-	int n = nknown;
-	if (n >= TRAP_MAX_CPUS)
-		return;
-	known[n].apic_id = cpuid_apic_id(&known[n].full);
-	known[n].t = t;
-	__sync_synchronize(); /* the entry before the count that shows it */
-	nknown = n + 1;
+	t->cpuid_apic_id = cpuid_apic_id(&t->cpuid_full);
+	t->next = 0;
+	if (t == &bsp)
+		return; /* the list's head */
+	__sync_synchronize(); /* the entry before the link that shows it */
+	struct trap_cpu *volatile *at = &bsp.next;
+	while (!__sync_bool_compare_and_swap(at, (struct trap_cpu *)0, t))
+		at = &(*at)->next;
 }
 
 struct trap_cpu *trap_this_cpu(void)
 {
 	int full;
 	uint32_t id = cpuid_apic_id(&full);
-	for (int i = 0; i < nknown; i++) {
-		const struct known_cpu *k = &known[i];
-		if (full && k->full ? k->apic_id == id : (k->apic_id & 0xFF) == (id & 0xFF))
-			return k->t;
-	}
+	for (struct trap_cpu *k = &bsp; k; k = k->next)
+		if (full && k->cpuid_full ? k->cpuid_apic_id == id : (k->cpuid_apic_id & 0xFF) == (id & 0xFF))
+			return k;
 	return &bsp;
 }
 

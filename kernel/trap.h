@@ -62,11 +62,9 @@ struct trap_tss {
 } __attribute__((packed));
 
 /* Seven stacks per CPU, TSS IST1..IST7 (trap.c says which vectors use
- * which), of 16 KiB each; at most TRAP_MAX_CPUS CPUs (lib/acpi.h's
- * ACPI_MAX_CPUS, checked in kernel/smp.c). */
+ * which), of 16 KiB each. */
 #define TRAP_IST_STACKS 7
 #define TRAP_IST_STACK_SIZE 16384
-#define TRAP_MAX_CPUS 4096
 
 /* What each CPU has of its own (the boot CPU's is static in trap.c, an
  * application processor's is in its kernel/smp.c area): its GDT, whose
@@ -86,6 +84,14 @@ struct trap_cpu {
 	volatile uint64_t nmis;       /* NMIs received, wake-ups excepted */
 	volatile uint64_t wake_sent;  /* wake-up NMIs sent to this CPU (by others) */
 	volatile uint64_t wake_recv;  /* ... and received */
+	/* trap_this_cpu's list, filled when the CPU registers (trap_init,
+	 * trap_init_ap): the APIC ID its CPUID gave (full: the 32-bit x2APIC
+	 * ID of leaf 0BH; else the 8-bit initial APIC ID) and the CPU
+	 * registered after it. No table sized for the most CPUs: each
+	 * CPU's entry is in its own struct trap_cpu. */
+	uint32_t cpuid_apic_id;
+	int cpuid_full;
+	struct trap_cpu *volatile next;
 };
 
 /* trap_init - the boot CPU: load its GDT with a TSS (IST1..IST3 stacks)

@@ -121,7 +121,7 @@ static void parse_madt(const uint8_t *p, uint32_t len, struct acpi_info *in)
 										  .gsi = rd32(e + 4), .flags = rd16(e + 8) };
 		}
 		if (cpu) {
-			if (in->ncpus < ACPI_MAX_CPUS)
+			if (in->ncpus < in->cpus_room)
 				in->cpus[in->ncpus++] = c;
 			else
 				in->cpus_dropped++;
@@ -199,7 +199,9 @@ const char *acpi_reset_refusal(const struct acpi_info *in)
 
 void acpi_parse(acpi_map_fn map, void *ctx, uint64_t rsdp, struct acpi_info *in)
 {
-	*in = (struct acpi_info){ 0 };
+	struct acpi_cpu *room = in->cpus;
+	int n = in->cpus_room < 0 || !room ? 0 : in->cpus_room < ACPI_MAX_CPUS ? in->cpus_room : ACPI_MAX_CPUS;
+	*in = (struct acpi_info){ .cpus = room, .cpus_room = n };
 	const uint8_t *r = rsdp && rsdp_at(map, ctx, rsdp) ? map(ctx, rsdp, 20) : 0;
 	if (!r) {
 		problem(in, rsdp ? "RSDP: bad signature or checksum" : "RSDP: not found");

@@ -22,9 +22,11 @@ typedef const uint8_t *(*acpi_map_fn)(void *ctx, uint64_t phys, uint64_t len);
  * their IDs (x2APIC IDs are 32-bit and sparse), and the largest x86
  * machines list far fewer: a two-socket EPYC 9965 has 768 threads, a
  * 32-socket HPE Superdome Flex 1,792; firmware may add disabled entries
- * for hot-plug. Every kept entry costs about 250 bytes of static memory
- * across kernel/smp.c and bench/percpu.c (SMP_MAX_CPUS follows this), so
- * 4096 costs about 1 MiB. An entry past it is counted in cpus_dropped and
+ * for hot-plug. The entries are kept in the caller's room (struct
+ * acpi_info cpus, cpus_room, at most this many: 20 bytes each); kernel/
+ * acpi.c, kernel/smp.c and bench/percpu.c (SMP_MAX_CPUS follows this) take
+ * theirs, about 250 bytes a CPU in all, from the pool for the CPUs listed,
+ * not for this most. An entry past the room is counted in cpus_dropped and
  * said on its own line (kernel/acpi.c). */
 #define ACPI_MAX_CPUS 4096
 #define ACPI_MAX_PROBLEMS 8
@@ -91,12 +93,19 @@ struct acpi_info {
 	uint64_t lapic_addr;    /* the MADT's 32-bit address, or the override */
 	int lapic_override;
 	uint32_t madt_flags;    /* bit 0 PCAT_COMPAT: 8259s present */
-	struct acpi_cpu cpus[ACPI_MAX_CPUS];
+	/* The processor entries kept, MADT order: the caller's room, set
+	 * before acpi_parse (which keeps it): cpus[0..cpus_room-1], cpus_room
+	 * at most ACPI_MAX_CPUS (0: none kept, every entry counted in
+	 * cpus_dropped). Room the caller sizes once it knows the count
+	 * (ncpus + cpus_dropped of a parse with less), so no table for the
+	 * most CPUs has to be in the image. */
+	struct acpi_cpu *cpus;
+	int cpus_room;
 	int ncpus, nioapics;     /* nioapics: every I/O APIC entry, kept or not */
 	struct acpi_ioapic ioapics[ACPI_MAX_IOAPICS]; /* the first ACPI_MAX_IOAPICS, MADT order */
 	struct acpi_override overrides[ACPI_MAX_OVERRIDES];
 	int noverrides;          /* kept; those past ACPI_MAX_OVERRIDES are dropped */
-	int cpus_dropped;        /* processor entries past ACPI_MAX_CPUS: not kept */
+	int cpus_dropped;        /* processor entries past cpus_room (ACPI_MAX_CPUS at most): not kept */
 
 	int fadt_ok;
 	uint8_t fadt_revision;
@@ -138,6 +147,8 @@ uint64_t acpi_find_rsdp(acpi_map_fn map, void *ctx, uint64_t base, uint64_t len)
  * table that fails its checksum is never used, so the RSDT, which carries
  * the same tables, is the one left.) */
 void acpi_parse(acpi_map_fn map, void *ctx, uint64_t rsdp, struct acpi_info *info);
+/* (Everything in *info is set anew but cpus and cpus_room, the caller's
+ * room for the processor entries, see above.) */
 
 /* acpi_reset_refusal - why the FADT's reset register (ACPI 6.5 4.8.3.6;
  * FADT RESET_REG, RESET_VALUE, flags RESET_REG_SUP) cannot be written by

@@ -88,8 +88,8 @@ MACHINES = {name: Machine(*row) for name, *row in [
     ("q35-8m",            "q35",                 "max",       "8M",   "tcg",    "seabios", "kernel", 480,    False),
     # Too little memory for the image itself (linker.ld _end near 4 MiB): 2 MiB,
     # the least with which SeaBIOS reaches the loader, and 4 MiB, a few KiB short.
-    ("q35-3m",            "q35",                 "max",       "3M",   "tcg",    "seabios", "kernel", 240,    False),
-    ("q35-4m",            "q35",                 "max",       "4M",   "tcg",    "seabios", "kernel", 240,    False),
+    ("q35-2560k",         "q35",                 "max",       "2560K", "tcg",   "seabios", "kernel", 240,    False),
+    ("q35-4m",            "q35",                 "max",       "4M",   "tcg",    "seabios", "kernel", 360,    False),
     # RAM above 4 GiB (q35: 2 GiB below, 4 GiB from 0x100000000): a framebuffer there.
     ("q35-6g",            "q35",                 "max",       "6G",   "tcg",    "seabios", "kernel", 240,    False),
     # Exact figures: offsets and nets in instructions, every variance 0.

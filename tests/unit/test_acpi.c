@@ -97,7 +97,10 @@ static void build(int rev)
 	fix(SSDT, 40, SSDT + 9);
 }
 
-static struct acpi_info in;
+/* The processor entries' room (lib/acpi.h: the caller's), as large as it
+ * may be; acpi_parse keeps it across parses. */
+static struct acpi_cpu room[ACPI_MAX_CPUS];
+static struct acpi_info in = { .cpus = room, .cpus_room = ACPI_MAX_CPUS };
 
 static void test_full(void)
 {
@@ -264,6 +267,23 @@ static void test_many_cpus(void)
 	CHECK_EQ_U64(in.ncpus, ACPI_MAX_CPUS, "ACPI_MAX_CPUS + 100 entries: ACPI_MAX_CPUS kept");
 	CHECK_EQ_U64(in.cpus_dropped, 100, "ACPI_MAX_CPUS + 100 entries: 100 counted as dropped");
 	CHECK_EQ_U64(in.cpus[ACPI_MAX_CPUS - 1].uid, ACPI_MAX_CPUS - 1, "the last kept entry is the bound's");
+	/* A smaller room (kernel/acpi.c's first parse): the first entries
+	 * kept, the rest counted, so the caller knows how many to make room
+	 * for; no room at all keeps none; a room above the bound is held to it. */
+	in.cpus_room = 16;
+	acpi_parse(map, 0, RSDP, &in);
+	CHECK(in.ncpus == 16 && in.cpus_dropped == ACPI_MAX_CPUS + 100 - 16,
+	      "room for 16: 16 kept, %d counted as dropped (expected %d)", in.cpus_dropped, ACPI_MAX_CPUS + 100 - 16);
+	CHECK(in.cpus == room && in.cpus_room == 16 && in.cpus[15].uid == 15, "room for 16: the caller's room kept, "
+	      "the 16th entry UID 15");
+	in.cpus_room = 0;
+	acpi_parse(map, 0, RSDP, &in);
+	CHECK(in.ncpus == 0 && in.cpus_dropped == ACPI_MAX_CPUS + 100 && in.madt_ok, "no room: none kept, all %d "
+	      "counted, the MADT still read", ACPI_MAX_CPUS + 100);
+	in.cpus_room = ACPI_MAX_CPUS + 5;
+	acpi_parse(map, 0, RSDP, &in);
+	CHECK(in.ncpus == ACPI_MAX_CPUS && in.cpus_room == ACPI_MAX_CPUS, "a room above ACPI_MAX_CPUS: held to it");
+	in.cpus_room = ACPI_MAX_CPUS;
 }
 
 /* Issue 20 item 12: a reset register at address 0 is refused in I/O space

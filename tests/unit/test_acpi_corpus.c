@@ -233,7 +233,8 @@ static void check_list(const struct machine *m, const struct acpi_info *in, cons
 }
 
 static uint8_t rsdp[36], xsdt[36 + 8 * MAX_TABLES], rsdt[36 + 4 * MAX_TABLES];
-static struct acpi_info info;
+static struct acpi_cpu room[ACPI_MAX_CPUS]; /* the processor entries' room (lib/acpi.h), kept across parses */
+static struct acpi_info info = { .cpus = room, .cpus_room = ACPI_MAX_CPUS };
 static int machines, walks, refused;
 
 /* The root tables made here: every kept table but the RSDP, XSDT, RSDT. */
