@@ -8,6 +8,7 @@
 #include "../kernel/console.h"
 #include "../kernel/cpu.h"
 #include "../kernel/mem.h"
+#include "../kernel/memarea.h"
 #include "../kernel/paging.h"
 #include "../kernel/trap.h"
 #include "../kernel/watchdog.h"
@@ -77,10 +78,11 @@ static uint8_t code_bytes[CODE_MAX_BYTES], init_bytes[CODE_MAX_BYTES];
 static size_t code_len, init_len;
 static int configured;
 static const struct config *cfg; /* code_prepare's */
-#define SCRATCH_BYTES (1024 * 1024)
+/* R14's area is kernel/memarea.c's (mem= bytes, from free RAM); its first
+ * MiB at most is zeroed per call, as the 1 MiB scratch area always was. */
+#define ZEROED_MAX_BYTES (1024 * 1024)
 #define STACK_BYTES (16 * 1024)
 #define GUARD_BYTES 4096
-static uint8_t scratch[SCRATCH_BYTES] __attribute__((aligned(4096)));
 /* The private stack between two guard pages code_prepare unmaps: pushes
  * past its 16 KiB, or a RET/POP above its top, fault (#PF, on an IST
  * stack: kernel/trap.c) before they reach anything else. */
@@ -174,8 +176,15 @@ static void spec_for(struct codegen_spec *s, enum method_id m, int beside, uint6
 	s->copies = copies;
 	s->loops = cfg->loops;
 	s->stack_top = (uint64_t)(stack + STACK_BYTES);
-	s->scratch = (uint64_t)scratch;
-	s->scratch_qwords = SCRATCH_BYTES / 8;
+	const struct mem_area *r14 = memarea_find("R14"), *rsp = memarea_find("RSP");
+	const struct mem_area *rdi = memarea_find("RDI"), *rsi = memarea_find("RSI"), *rbp = memarea_find("RBP");
+	s->scratch = r14->phys;
+	s->scratch_qwords = (r14->bytes < ZEROED_MAX_BYTES ? r14->bytes : ZEROED_MAX_BYTES) / 8;
+	s->r14 = r14->pointer;
+	if (cfg->regs == REGS_NANOBENCH && rdi && rsi && rbp && rsp) { /* memarea_prepare took all five */
+		s->rdi = rdi->pointer, s->rsi = rsi->pointer, s->rbp = rbp->pointer;
+		s->stack_top = rsp->pointer;
+	}
 	s->state = (uint32_t)(uint64_t)state;
 	s->save_area = (uint32_t)(uint64_t)vector_area;
 	s->xsave_mask = xsave_mask();
@@ -248,6 +257,8 @@ int code_prepare(const struct config *c)
 				config_cache_word(cfg->cache));
 		return 0;
 	}
+	if (!memarea_find("R14")) /* memarea_prepare said why and counted the problem */
+		return 0;
 	problems += bad_hex("code", cfg->code, code_bytes, &code_len);
 	if (cfg->init[0])
 		problems += bad_hex("init", cfg->init, init_bytes, &init_len);
@@ -262,7 +273,7 @@ int code_prepare(const struct config *c)
 	}
 	if (problems)
 		return problems;
-	cacheflush_prepare(cfg, (uint64_t)scratch, SCRATCH_BYTES); /* before spec_for: its hook */
+	cacheflush_prepare(cfg); /* before spec_for: its hook */
 	size_t sizes[3] = { most_bytes(0, 0), most_bytes(cfg->unroll, 0), most_bytes(2 * cfg->unroll, 0) };
 	if (!sizes[0] || !sizes[1] || !sizes[2]) {
 		kprintf("config: code= (%llu bytes) x unroll=%llu x 2 is more than the 2 GiB a generated loop may "

@@ -32,7 +32,7 @@ static int is_register(const char *who)
 	return 0;
 }
 
-enum cacheflush_insn cacheflush_prepare(const struct config *c, uint64_t fallback, uint64_t fallback_bytes)
+enum cacheflush_insn cacheflush_prepare(const struct config *c)
 {
 	cfg = c;
 	insn = CACHEFLUSH_NONE;
@@ -43,8 +43,6 @@ enum cacheflush_insn cacheflush_prepare(const struct config *c, uint64_t fallbac
 		if (a && is_register(a->who) && nareas < MEMAREA_MAX)
 			areas[nareas++] = (struct cacheflush_range){ a->phys, a->bytes };
 	}
-	if (!nareas && fallback_bytes)
-		areas[nareas++] = (struct cacheflush_range){ fallback, fallback_bytes };
 	struct cpuid_regs r1 = cpuid(1, 0);
 	line_bytes = ((r1.ebx >> 8) & 0xFF) * 8;
 	if (c->cache == CACHE_WBINVD) {

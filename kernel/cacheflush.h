@@ -3,8 +3,7 @@
  * between init= and the method's start sequence, outside the window. The
  * generated loop calls cacheflush_hook() (lib/codegen.h spec.hook) on its
  * own stack; it flushes every cache line of the code's memory areas
- * (kernel/memarea.h: the registers' areas, R14's 1 MiB scratch area
- * until memarea takes it) and of the running generated loop (which holds
+ * (kernel/memarea.h: each register's area) and of the running generated loop (which holds
  * init= and the copies of code=) with CLFLUSHOPT where CPUID.(EAX=7,
  * ECX=0):EBX[23], else CLFLUSH (CPUID.1:EDX[19]; line size CPUID.1:
  * EBX[15:8] x 8 bytes), then a fence: SFENCE after CLFLUSHOPT (SDM Vol. 2A
@@ -33,10 +32,10 @@ enum cacheflush_insn { CACHEFLUSH_NONE, CACHEFLUSH_CLFLUSHOPT, CACHEFLUSH_CLFLUS
 /* cacheflush_prepare - with code= given (bench/code.c code_prepare, after
  * memarea_prepare): choose the instruction for cfg->cache from CPUID
  * (above) and take the code's areas: every area of a register of the
- * contract (memarea_get: who "R14", "RDI", "RSI", "RBP", "RSP"), or when
- * there is none, fallback_bytes at fallback (the 1 MiB scratch area).
- * Prints nothing (cacheflush_print says it). Returns the instruction. */
-enum cacheflush_insn cacheflush_prepare(const struct config *cfg, uint64_t fallback, uint64_t fallback_bytes);
+ * contract (memarea_get: who "R14", "RDI", "RSI", "RBP", "RSP"; not a
+ * built-in experiment's). Prints nothing (cacheflush_print says it).
+ * Returns the instruction. */
+enum cacheflush_insn cacheflush_prepare(const struct config *cfg);
 
 /* cacheflush_hook - the address the generated loop calls before each
  * sample's start sequence (lib/codegen.h spec.hook), 0 when nothing is

@@ -15,7 +15,6 @@ LINE = re.compile(r"^cache: flush before each sample of code=: (CLFLUSHOPT|CLFLU
                   r"(\d+) and the loop's (\d+); the empty and 2N loops' (\d+) and (\d+)\), then (SFENCE|MFENCE): "
                   r"(\d+) TSC ticks each \(measured once, outside the window\)$")
 LOOP = re.compile(r"generated loops of (\d+), (\d+) and (\d+) bytes \(empty, N, 2N\)")
-SCRATCH_BYTES = 1 << 20  # R14's area until kernel/memarea.c takes it (bench/code.c)
 
 
 def figures(run):
@@ -33,13 +32,13 @@ def figures(run):
 
 
 def area_lines(run):
-    """The areas' lines: each mem_area record's bytes / 64, or R14's 1 MiB."""
+    """The areas' lines: each register's mem_area record's bytes / 64."""
     areas = [a for a in run.by("mem_area") if a["register"] != "sweep"]
-    return sum(a["bytes"] for a in areas) // 64 if areas else SCRATCH_BYTES // 64
+    return sum(a["bytes"] for a in areas) // 64
 
 
-def boot(name, cache, cpu=None):
-    rc, text = qemu(name, "icount", f"{ARGS} cache={cache}", cpu=cpu)
+def boot(name, cache, cpu=None, more=""):
+    rc, text = qemu(name, "icount", f"{ARGS} cache={cache} {more}", cpu=cpu)
     return expect_complete(rc, text), text
 
 
@@ -95,8 +94,10 @@ def test_cache_flush_outside_the_window():
 
 
 def test_cache_clflush_without_clflushopt():
-    """-cpu max,clflushopt=off: CLFLUSH then MFENCE, the figures unchanged."""
-    run, text = boot("cache-clflush", "flush", cpu="max,clflushopt=off")
+    """-cpu max,clflushopt=off: CLFLUSH then MFENCE, the windows unchanged;
+    regs=nanobench mem=64K: the five areas' lines, 5 x 1024."""
+    run, text = boot("cache-clflush", "flush", cpu="max,clflushopt=off", more="regs=nanobench mem=64K")
+    check(area_lines(run) == 5 * 1024, f"regs=nanobench mem=64K: areas of {area_lines(run)} lines", text)
     expect_flush(run, text, "CLFLUSH", "MFENCE")
     for w in run.by("walk"):
         check(w["gap_before"] == 0 and w["gap_after"] == 0 and w["body"] == (10 if w["workload"] == "code" else
