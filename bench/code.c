@@ -2,6 +2,7 @@
 #include "code.h"
 #include "results.h"
 #include "walk.h"
+#include "../kernel/cacheflush.h"
 #include "../kernel/clocks.h"
 #include "../kernel/config.h"
 #include "../kernel/console.h"
@@ -187,6 +188,8 @@ static void spec_for(struct codegen_spec *s, enum method_id m, int beside, uint6
 	s->state = (uint32_t)(uint64_t)state;
 	s->save_area = (uint32_t)(uint64_t)vector_area;
 	s->xsave_mask = xsave_mask();
+	s->hook = cacheflush_hook(); /* cache=flush|wbinvd: before each sample's start */
+	s->hook_stack = cacheflush_hook_stack();
 	s->user_mode = 0;
 }
 
@@ -249,6 +252,9 @@ int code_prepare(const struct config *c)
 	if (!cfg->code[0]) {
 		if (cfg->init[0] || cfg->unroll != 1 || cfg->loops)
 			kprintf("config: init=, unroll= and loops= apply to code=, which is not given; ignored\n");
+		if (cfg->cache != CACHE_WARM)
+			kprintf("config: cache=%s applies to code=, which is not given; ignored\n",
+				config_cache_word(cfg->cache));
 		return 0;
 	}
 	if (!memarea_find("R14")) /* memarea_prepare said why and counted the problem */
@@ -267,6 +273,7 @@ int code_prepare(const struct config *c)
 	}
 	if (problems)
 		return problems;
+	cacheflush_prepare(cfg); /* before spec_for: its hook */
 	size_t sizes[3] = { most_bytes(0, 0), most_bytes(cfg->unroll, 0), most_bytes(2 * cfg->unroll, 0) };
 	if (!sizes[0] || !sizes[1] || !sizes[2]) {
 		kprintf("config: code= (%llu bytes) x unroll=%llu x 2 is more than the 2 GiB a generated loop may "
@@ -416,6 +423,8 @@ static void fill_bounded(int k, struct samples *s, uint64_t n, struct wl_ctx *c)
 	if (fault.pending)
 		return;
 	uint64_t khz = clocks_tsc_rate()->hz / 1000, per = longest_sample[k], ms = WATCHDOG_MIN_MS;
+	if (!per) /* before the first fill: at least each sample's flush (cache=) */
+		per = cacheflush_cost();
 	if (per && khz)
 		ms = n && per <= ~0ull / 100 / n ? per * n * 100 / khz : WATCHDOG_MAX_MS;
 	int stepping = (read_rflags() & 0x100) != 0;
@@ -425,6 +434,7 @@ static void fill_bounded(int k, struct samples *s, uint64_t n, struct wl_ctx *c)
 	running.cr4 = read_cr4();
 	__asm__ volatile("sgdt %0\n\tsidt %1" : "=m"(running.gdtr), "=m"(running.idtr));
 	running.g = &gens[k];
+	cacheflush_set_loop((uint64_t)gens[k].buf, gens[k].cap); /* cache=flush: this loop's lines too */
 	uint64_t t0 = rdtsc();
 	code_enter(s, n, c, gens[k].buf, &running.entry_rsp);
 	uint64_t t = rdtsc() - t0;
@@ -656,6 +666,16 @@ int code_fault_take(enum method_id m, const struct workload *w)
 	last_fault.taken++;
 	fault.pending = 0;
 	return 1;
+}
+
+void code_cache_print(void)
+{
+	struct cacheflush_range loops[3];
+	if (!configured)
+		return;
+	for (int k = 0; k < 3; k++)
+		loops[k] = (struct cacheflush_range){ (uint64_t)gens[k].buf, gens[k].cap };
+	cacheflush_print(loops);
 }
 
 void code_sizes(struct code_sizes *s)

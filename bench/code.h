@@ -84,6 +84,11 @@ const char *code_fault_name(uint64_t vector);
 struct code_fault_at;
 uint64_t code_fault_last(struct code_fault_at *at);
 
+/* code_cache_print - cache=flush|wbinvd: the flush before each sample
+ * measured once and said (kernel/cacheflush.h cacheflush_print) for the
+ * generated loops' buffers (empty, N, 2N); nothing without code=. */
+void code_cache_print(void);
+
 /* code_sizes - what bench/coderesult.c prints of the configuration:
  * whether code= is configured, code_prepare's config, the bytes of code=
  * and init=, and the generated loops' sizes in bytes (empty, N, 2N). */

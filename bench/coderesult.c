@@ -39,6 +39,7 @@ void code_print_config(void)
 		rec_u64(&r, "loops", cfg->loops);
 		rec_end(&r);
 	}
+	code_cache_print(); /* cache= (kernel/cacheflush.h) */
 }
 
 void code_report_offset(enum method_id m, const struct workload *w, const char *unit_key,

@@ -72,7 +72,8 @@ const char *code_fault_text(char *buf, size_t size, const struct code_fault_at *
 int code_event_rows(enum method_id m, const char *code_name);
 
 /* code_print_config - the "code:" lines of the configuration: the bytes,
- * their size, unroll, loops and the generated loop's size. */
+ * their size, unroll, loops and the generated loop's size; then the
+ * cache= line (bench/code.h code_cache_print). */
 void code_print_config(void);
 
 #endif

@@ -19,7 +19,8 @@ enum codefault_part {
 	CF_PROLOGUE,  /* [0, top): the caller's state saved, the scratch zeroed */
 	CF_SETUP,     /* [top, init): a sample's registers of the contract */
 	CF_INIT,      /* [init, init_end): init= */
-	CF_START,     /* [init_end, window): mov r15, loops, the method's start sequence */
+	CF_START,     /* [init_end, window): mov r15, loops, the call of the hook
+		       * (cache=, lib/codegen.h), the method's start sequence */
 	CF_CODE,      /* [code, code_end): the copies of code= */
 	CF_LOOP_TAIL, /* [code_end, window_end): dec r15; jnz (loops=) */
 	CF_STOP,      /* [window_end, stop_end): the method's stop sequence */

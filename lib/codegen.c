@@ -127,6 +127,21 @@ static void zero_registers(struct out *o)
 	}
 }
 
+/* The call of spec.hook (codegen.h): mov [state.hook_rsp], rsp; mov rsp,
+ * hook_stack; push rax; mov rax, hook; call rax (FF /2, SDM Vol. 2A
+ * "CALL"); pop rax; mov rsp, [state.hook_rsp]. No flag changes (MOV,
+ * PUSH, POP, CALL leave RFLAGS alone). */
+static void call_hook(struct out *o, const struct codegen_spec *s)
+{
+	abs_op(o, 0x89, RSP, s->state + CG_STATE_HOOK_RSP);
+	mov_imm64(o, RSP, s->hook_stack);
+	b(o, 0x50);                                   /* push rax */
+	mov_imm64(o, RAX, s->hook);
+	b(o, 0xFF), b(o, 0xD0);                       /* call rax */
+	b(o, 0x58);                                   /* pop rax */
+	abs_op(o, 0x8B, RSP, s->state + CG_STATE_HOOK_RSP);
+}
+
 static size_t emit(struct out *o, const struct codegen_spec *s, struct codegen_layout *l)
 {
 	static const uint8_t push[] = { 0x53, 0x55, 0x41, 0x54, 0x41, 0x55, 0x41, 0x56, 0x41, 0x57, 0x9C };
@@ -190,6 +205,10 @@ static size_t emit(struct out *o, const struct codegen_spec *s, struct codegen_l
 	if (s->loops) {
 		b(o, 0x49), b(o, 0xC7), b(o, 0xC7), u32(o, (uint32_t)s->loops); /* mov r15, loops */
 	}
+	l->hook = o->n;
+	if (s->hook)
+		call_hook(o, s);
+	l->hook_end = o->n;
 	bytes(o, s->start, s->start_len);
 	l->window = l->code = o->n;
 	if (o->p) {

@@ -36,6 +36,15 @@
  * CR4), so code that loaded a descriptor table or set TF, TS or EM leaves
  * no trace in the kernel. A fault in the code resumes at the epilogue
  * (layout.exit), which does the same.
+ *
+ * With a hook (cache=flush|wbinvd, kernel/cacheflush.h), every sample
+ * calls it after init (and R15's loop count), before the method's start
+ * sequence: outside the window, with every general register and RFLAGS as
+ * init left them when the start sequence begins. The loop keeps the
+ * code's RSP in the state (CG_STATE_HOOK_RSP), switches to the hook's own
+ * stack (so an RSP init set to anything is neither used nor written),
+ * saves RAX there, calls the hook through RAX, and puts both back; the
+ * hook itself must keep every other register and RFLAGS.
   */
 #ifndef LIB_CODEGEN_H
 #define LIB_CODEGEN_H
@@ -83,6 +92,10 @@ struct codegen_spec {
 	uint32_t ev_delta;           /* CG_EVENTS: address (< 2 GiB) of the stop's
 				      * differences, 8 bytes per slot */
 	uint32_t ev_slots;           /* CG_EVENTS: slots stored, 0..CG_EV_SLOTS_MAX */
+	uint64_t hook;               /* 0: none; else the address called before each
+				      * sample's start sequence (above) */
+	uint64_t hook_stack;         /* the hook's stack top (16-aligned, at least
+				      * what the hook uses below it) */
 	int user_mode;               /* 1: leave out what needs ring 0 (SGDT, SIDT,
 				      * LGDT, LIDT, MOV to and from CR0 and CR4):
 				      * the host tests run the loop in user mode */
@@ -93,6 +106,8 @@ struct codegen_layout {
 	size_t top;              /* a sample's first byte (the prologue ends):
 				  * the registers of the contract are set */
 	size_t init, init_end;   /* the user's init */
+	size_t hook, hook_end;   /* the call of spec.hook (hook = hook_end
+				  * without one); the start sequence follows */
 	size_t window;           /* after the start sequence: the body begins */
 	size_t code, code_end;   /* the copies (the loop's dec;jnz follow them) */
 	size_t window_end;       /* the stop sequence begins */
@@ -119,8 +134,9 @@ int codegen_emit(uint8_t *buf, size_t cap, const struct codegen_spec *spec,
 /* The state (offsets in bytes from spec->state): the caller's RSP, n, the
  * sample index i, the three sample arrays, CR0, CR4, GDTR and IDTR (10
  * bytes each: limit, base), ACTIVE: the running loop's first byte
- * from the prologue to the end of the epilogue, else 0, and SAMPLES: the
- * struct samples pointer (CG_EVENTS loops read ev[] through it). All of it lies
+ * from the prologue to the end of the epilogue, else 0, SAMPLES: the
+ * struct samples pointer (CG_EVENTS loops read ev[] through it), and
+ * HOOK_RSP: the code's RSP while the hook runs. All of it lies
  * where the code's bytes reach (a jump into the prologue writes the
  * code's RSP there): bench/code.c keeps its own record of the running
  * loop and of the caller's state for its fault handler. */
@@ -136,6 +152,7 @@ int codegen_emit(uint8_t *buf, size_t cap, const struct codegen_spec *spec,
 #define CG_STATE_IDTR 80
 #define CG_STATE_ACTIVE 96
 #define CG_STATE_SAMPLES 104
+#define CG_STATE_HOOK_RSP 112
 #define CG_STATE_BYTES 128
 
 /* The bytes the prologue pushes (RBX, RBP, R12-R15, RFLAGS) before it

@@ -103,6 +103,25 @@ def test_bochs_avx512_code():
     check(pc["num"] == 1 and pc["den"] == 1, f"per copy {pc}", run.text)
 
 
+
+def test_bochs_cache_flush():
+    """Core 2 Penryn has CLFLUSH but not CLFLUSHOPT: cache=flush flushes with
+    CLFLUSH then MFENCE before each sample of code=, its cost said once, and
+    the figures stay exact (the flush is outside the window; Bochs's TSC
+    counts instructions)."""
+    run = boot("bochs-cache-flush", "bochs-penryn", "ensembles=2 samples=20 warmup=0 methods=cpuid "
+               "workloads=none code=4801d8 unroll=10 cache=flush")
+    rec = run.one("cache_state")
+    check(rec["instruction"] == "clflush" and rec["lines"] and rec["cost_tsc"] and rec["why"] is None,
+          f"cache_state {rec}", run.text)
+    check(any(l.startswith("cache: flush before each sample of code=: CLFLUSH of ") and "then MFENCE: " in l
+              for l in run.lines), "no 'cache: flush ... CLFLUSH ... then MFENCE' line", run.text)
+    for w, net in (("code", 10), ("code.2n", 20)):
+        s = run.one("summary", method="cpuid", workload=w, unit="tsc_ticks")
+        check(s["net_min"] == net and s["total_variance"] == 0,
+              f"cpuid/{w}: net {s['net_min']} TSC ticks, variance {s['total_variance']}; expected {net} exactly",
+              run.text)
+
 def test_bochs_8bpp_firmware_vga_text():
     """Firmware whose VBE offers only 8 bpp (indexed) modes (Bochs's rfb
     display): the stock menu's gfxpayload finds none of its 32 and 24 bpp

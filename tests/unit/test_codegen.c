@@ -473,6 +473,75 @@ static void test_pushed_bytes_and_bounds(void)
 	      l.exit, l.restored, l.len);
 }
 
+/* test_hook - a stand-in for kernel/cacheflush.c's hook: counts its calls,
+ * keeps the RSP it runs on (after its two pushes), keeps RCX and RFLAGS
+ * as the contract asks, and clobbers RAX, which the loop puts back. */
+uint64_t hook_calls, hook_rsp;
+void test_hook(void);
+__asm__(".text\n"
+	".globl test_hook\n"
+	"test_hook:\n"
+	"\tpushfq\n"
+	"\tpush %rcx\n"
+	"\tincq hook_calls(%rip)\n"
+	"\tmov %rsp, hook_rsp(%rip)\n"
+	"\tpop %rcx\n"
+	"\tpopfq\n"
+	"\tmov $-1, %rax\n"
+	"\tret\n");
+
+/* The hook (cache=flush|wbinvd): called once per sample between init
+ * (and R15's count) and the start sequence, on its own stack; what init
+ * left in RAX, RCX, RSP and the carry flag reaches the start sequence
+ * (the sample: RSP + RAX + CF + RCX); its bytes (SDM Vol. 2A MOV, PUSH,
+ * CALL FF /2, POP) at layout.hook; none without a hook. */
+static void test_hook_between_init_and_start(void)
+{
+	/* init: mov eax, 5; mov ecx, 7; mov esp, 1000H; stc */
+	static const uint8_t init[] = { 0xB8, 5, 0, 0, 0, 0xB9, 7, 0, 0, 0, 0xBC, 0x00, 0x10, 0, 0, 0xF9 };
+	/* start: mov rdx, rsp; adc rdx, rax; add rdx, rcx */
+	static const uint8_t start[] = { 0x48, 0x89, 0xE2, 0x48, 0x11, 0xC2, 0x48, 0x01, 0xCA };
+	static const uint8_t nop[] = { 0x90 };
+	struct codegen_spec s = base();
+	struct codegen_layout l, none;
+	uint64_t tsc[3] = { 0 };
+	s.init = init, s.init_len = sizeof init;
+	s.start = start, s.start_len = sizeof start;
+	s.code = nop, s.code_len = 1, s.copies = 3;
+	CHECK(codegen_emit(code_at(), 2 * 1024 * 1024, &s, &none) == 0, "no hook: emitted");
+	CHECK_EQ_U64(none.hook, none.init_end, "no hook: layout.hook at init's end");
+	CHECK_EQ_U64(none.hook_end, none.hook, "no hook: no bytes");
+	s.hook = (uint64_t)(uintptr_t)test_hook;
+	s.hook_stack = (uint64_t)(uintptr_t)(low + 512 * 1024);
+	hook_calls = 0;
+	CHECK(run(&s, &l, tsc, 0, 0, 3) == 0, "hook: emitted and run");
+	CHECK_EQ_U64(hook_calls, 3, "hook: called once per sample");
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ_U64(tsc[i], 0x1000 + 5 + 1 + 7,
+			     "sample %d: init's RSP, RAX, CF and RCX reach the start sequence past the hook", i);
+	CHECK_EQ_U64(hook_rsp, s.hook_stack - 32,
+		     "hook: on its own stack (RAX, the return address and the hook's two pushes below its top)");
+	CHECK_EQ_U64(l.len - none.len, 40, "hook: 40 bytes");
+	CHECK_EQ_U64(l.hook, l.init_end, "hook: right after init (no loops=)");
+	CHECK_EQ_U64(l.hook_end + sizeof start, l.window, "hook: the start sequence right after it");
+	CHECK_EQ_U64(l.window - none.window, 40, "hook: the window moves by the hook's bytes, no more");
+	CHECK_EQ_U64(l.window_end - l.window, none.window_end - none.window, "hook: the window's bytes unchanged");
+	uint8_t want[40] = { 0x48, 0x89, 0x24, 0x25, 0, 0, 0, 0,     /* mov [state.hook_rsp], rsp */
+			     0x48, 0xBC, 0, 0, 0, 0, 0, 0, 0, 0,     /* mov rsp, hook_stack */
+			     0x50,                                   /* push rax */
+			     0x48, 0xB8, 0, 0, 0, 0, 0, 0, 0, 0,     /* mov rax, hook */
+			     0xFF, 0xD0,                             /* call rax */
+			     0x58,                                   /* pop rax */
+			     0x48, 0x8B, 0x24, 0x25, 0, 0, 0, 0 };   /* mov rsp, [state.hook_rsp] */
+	put32(want + 4, s.state + CG_STATE_HOOK_RSP), put32(want + 36, s.state + CG_STATE_HOOK_RSP);
+	memcpy(want + 10, &s.hook_stack, 8), memcpy(want + 21, &s.hook, 8);
+	CHECK(memcmp(code_at() + l.hook, want, sizeof want) == 0, "hook: its bytes at layout.hook");
+	s.loops = 2;
+	CHECK(run(&s, &l, tsc, 0, 0, 1) == 0, "hook with loops=2: emitted and run");
+	CHECK_EQ_U64(l.hook, l.init_end + 7, "hook with loops=: after mov r15, loops (7 bytes)");
+	CHECK_EQ_U64(tsc[0], 0x1000 + 5 + 1 + 7, "hook with loops=: the registers still reach the start");
+}
+
 int main(void)
 {
 	low = mmap(0, 4 * 1024 * 1024, PROT_READ | PROT_WRITE | PROT_EXEC,
@@ -489,6 +558,7 @@ int main(void)
 	test_registers_documented();
 	test_registers_nanobench();
 	test_pushed_bytes_and_bounds();
+	test_hook_between_init_and_start();
 	test_ring0_bytes();
 	test_limits();
 	test_vector_state();
