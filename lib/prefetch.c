@@ -272,8 +272,11 @@ char *prefetch_line(char *buf, size_t size, const struct prefetch_control *c, co
 		return buf;
 	}
 	if (s == PREFETCH_STATE_ON || s == PREFETCH_STATE_OFF) {
-		fmt_format(buf, size, "prefetch: %s: %s (MSR %s bit %u = %u, read back)", c->name,
-			   prefetch_state_word(s), m, c->bit, (unsigned)((t->read >> c->bit) & 1));
+		/* A bit already as wanted before the write proves nothing about the write. */
+		int already = ((t->before ^ t->read) >> c->bit & 1) == 0;
+		fmt_format(buf, size, "prefetch: %s: %s (MSR %s bit %u = %u, read back%s)", c->name,
+			   prefetch_state_word(s), m, c->bit, (unsigned)((t->read >> c->bit) & 1),
+			   already ? "; so before the write too" : "");
 		return buf;
 	}
 	prefetch_why(why, sizeof why, c, t);

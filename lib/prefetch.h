@@ -119,9 +119,11 @@ char *prefetch_msr_text(char *buf, size_t size, uint32_t msr);
 
 /* prefetch_line - the "prefetch: NAME: STATE (...)" line for c and t, no
  * newline, into buf (size >= 200 holds every line): e.g. "prefetch: L2
- * hardware prefetcher: off (MSR 1A4H bit 0 = 1, read back)", "...: on
- * (MSR 1A4H bit 0 = 0, as the firmware left it)", "...: not taken (wrote
- * 0x1 to MSR 1A4H, read back 0x0: bit 0 = 0, on)". Returns buf. */
+ * hardware prefetcher: off (MSR 1A4H bit 0 = 1, read back)"; "...: on
+ * (MSR 1A4H bit 0 = 0, read back; so before the write too)" where the bit
+ * was so already (the write proves nothing then); "...: on (MSR 1A4H bit
+ * 0 = 0, as the firmware left it)" (keep); "...: not taken (wrote 0x1 to
+ * MSR 1A4H, read back 0x0: bit 0 = 0, on)". Returns buf. */
 char *prefetch_line(char *buf, size_t size, const struct prefetch_control *c, const struct prefetch_try *t);
 
 /* prefetch_why - the record's "why" for c and t, or NULL when the state

@@ -92,3 +92,19 @@ def test_prefetch_off_on_every_cpu_measured():
     run = expect_complete(rc, text)
     expect_four(run, "off")
     expect_four(run, "off", cpu=1)
+
+
+def test_prefetch_on_where_already_on():
+    """-cpu Skylake-Client, prefetch=on: TCG reads 1A4H as 0, so each bit
+    was 0 before the write: a line says 'on (..., read back; so before the
+    write too)', never crediting the write, or not taken."""
+    rc, text = qemu("prefetch-on", "icount", f"{SMALL} prefetch=on", cpu=SKYLAKE)
+    run = expect_complete(rc, text)
+    lines = prefetch_lines(run)
+    check(len(lines) == 4, f"four prefetch lines: {lines}", text)
+    for (key, name, bit), line, r in zip(FOUR, lines, run.by("prefetch")):
+        was_on = (int(r["before"], 16) >> bit & 1) == 0
+        said = f"prefetch: {name}: on (MSR 1A4H bit {bit} = 0, read back" + ("; so before the write too)"
+                                                                          if was_on else ")")
+        check(line == said or line.startswith(f"prefetch: {name}: not taken ("), f"{key}: {line!r}", text)
+    expect_four(run, "on")

@@ -147,6 +147,10 @@ static void test_lines(void)
 	CHECK_STR(prefetch_line(b, sizeof b, &d.ctl[0], &t), "prefetch: L2 hardware prefetcher: off (MSR 1A4H bit 0 = 1, read back)",
 		  "off, taken");
 	CHECK(prefetch_why(w, sizeof w, &d.ctl[0], &t) == 0, "off, taken: no why");
+	t = (struct prefetch_try){ .want = PREFETCH_ON, .before = 0x8, .wrote = 1, .written = 0x8, .read = 0x8 };
+	CHECK_STR(prefetch_line(b, sizeof b, &d.ctl[0], &t),
+		  "prefetch: L2 hardware prefetcher: on (MSR 1A4H bit 0 = 0, read back; so before the write too)",
+		  "on where it was on already: the write is not claimed to have done it");
 	t = (struct prefetch_try){ .want = PREFETCH_KEEP, .before = 0 };
 	CHECK_STR(prefetch_line(b, sizeof b, &d.ctl[0], &t),
 		  "prefetch: L2 hardware prefetcher: on (MSR 1A4H bit 0 = 0, as the firmware left it)", "keep");
