@@ -9,6 +9,7 @@
 #include "../kernel/cpu.h"
 #include "../kernel/mem.h"
 #include "../kernel/pmu.h"
+#include "../kernel/prefetch.h"
 #include "../kernel/quiet.h"
 #include "../kernel/smp.h"
 #include "../lib/cpus.h"
@@ -197,6 +198,10 @@ static void run_here(void *arg)
 	c.lfence_serializing = quiet_cpu_report(&c) > 0;
 	pmu_setup(j->cfg->pmu);
 	pmu_print(config_json());
+	/* The prefetcher MSRs are each core's own: set on this one too (the
+	 * boot CPU's were set by bench/main.c). */
+	if (smp_this_cpu() != smp_boot_cpu())
+		prefetch_apply(j->cfg, &c);
 	bench_run(j->cfg, &c, j->ticks, j->samples, j->r);
 	summary_tables(j->r);
 }
