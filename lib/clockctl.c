@@ -418,6 +418,13 @@ int clockctl_write(const struct pmu_backend *b, const struct clockctl_want *w, s
 		else
 			amd_pstate(b, w, r, turbo_on);
 	}
+	/* A step not attempted still says its MSR's value where it reads. */
+	for (int i = 0; i < r->n; i++) {
+		struct clockctl_step *s = &r->step[i];
+		char ignored[160];
+		if (s->msr && !s->have_before && !s->attempted)
+			s->have_before = !rd(b, s->msr, &s->before, ignored, sizeof ignored);
+	}
 	return r->n;
 }
 
