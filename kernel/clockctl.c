@@ -144,9 +144,9 @@ void clockctl_apply(const struct config *cfg, const struct cpu_info *cpu)
 		}
 		written = res.writes > 0;
 		if (cfg->cpus[0] && memcmp(cfg->cpus, "boot", 5) != 0)
-			kprintf("clock: cpus=%s: the settings above are the boot CPU's MSRs only; IA32_PERF_CTL, "
-				"IA32_HWP_REQUEST and AMD's P-state control are per logical CPU, so the other CPUs run "
-				"at the firmware's P-state\n", cfg->cpus);
+			kprintf("clock: cpus=%s: the settings above are the boot CPU's MSRs only; the other CPUs keep "
+				"the firmware's where the MSR is per logical CPU (IA32_PERF_CTL, IA32_HWP_REQUEST, AMD's "
+				"P-state control; IA32_MISC_ENABLE and HWCR per the model's scope)\n", cfg->cpus);
 	}
 	if (written && src != SOURCE_NONE)
 		after = measure(src, rate->hz, &ra);

@@ -91,3 +91,14 @@ def test_clockctl_fake_pmu():
     check(len(lines) == 1 and "not measured: " in lines[0] and "fixed counter 1 (unhalted core cycles): " in lines[0],
           f"core clock line {lines}", text)
     check(run.one("core_clock")["source"] == "none", "core_clock record", text)
+
+
+def test_clockctl_cpus_boot_cpu_only():
+    """cpus=all with turbo=off: one line says the settings are the boot
+    CPU's MSRs only, after the setting's line."""
+    rc, text = qemu("clockctl-cpus", "q35-tcg", QUICK + " turbo=off cpus=all", cpu="Skylake-Client", smp="2")
+    run = expect_complete(rc, text)
+    lines = clock_lines(run)
+    check(len(lines) == 3 and lines[0].startswith("clock: turbo=off: ")
+          and lines[1].startswith("clock: cpus=all: the settings above are the boot CPU's MSRs only; ")
+          and lines[2].startswith("clock: core clock: "), f"clock lines {lines}", text)
