@@ -60,12 +60,13 @@ static enum clock_source pick_source(char *why, size_t size)
 	return SOURCE_NONE;
 }
 
-/* The core clock over the calibrated loop, in Hz, and the ratio to the
- * TSC in thousandths; 0 when the counts did not move. One unmeasured loop
- * first, so that a P-state just written has settled. */
-static uint64_t measure(enum clock_source src, uint64_t tsc_hz, uint64_t *ratio_milli)
+/* The core clock over the calibrated loop: *num core cycles over *den TSC
+ * ticks (APERF over MPERF, which counts at the TSC's rate; or fixed
+ * counter 1 over the TSC). One unmeasured loop first, so that a P-state
+ * just written has settled. Returns the core clock in Hz, 0 when the
+ * counts did not move. */
+static uint64_t measure(enum clock_source src, uint64_t tsc_hz, uint64_t *num, uint64_t *den)
 {
-	uint64_t num, den;
 	spin(CLOCK_LOOP_ITERATIONS);
 	if (src == SOURCE_APERF_MPERF) {
 		uint64_t a0, m0, a1, m1;
@@ -74,23 +75,14 @@ static uint64_t measure(enum clock_source src, uint64_t tsc_hz, uint64_t *ratio_
 		spin(CLOCK_LOOP_ITERATIONS);
 		rdmsr_safe(CLK_MSR_APERF, &a1);
 		rdmsr_safe(CLK_MSR_MPERF, &m1);
-		num = a1 - a0, den = m1 - m0;
+		*num = a1 - a0, *den = m1 - m0;
 	} else {
 		uint64_t c0 = pmu_read_core_cycles(), t0 = rdtsc();
 		spin(CLOCK_LOOP_ITERATIONS);
 		uint64_t c1 = pmu_read_core_cycles(), t1 = rdtsc();
-		num = pmu_delta(c0, c1, pmu.ctr[PMU_FIXED1].width), den = t1 - t0;
+		*num = pmu_delta(c0, c1, pmu.ctr[PMU_FIXED1].width), *den = t1 - t0;
 	}
-	*ratio_milli = clockctl_hz_of(1000, num, den);
-	return clockctl_hz_of(tsc_hz, num, den);
-}
-
-/* "2.90 GHz": 10 MHz steps, the TSC rate's own uncertainty being ppm. */
-static const char *ghz(char *buf, size_t size, uint64_t hz)
-{
-	uint64_t c = (hz + 5000000) / 10000000;
-	fmt_format(buf, size, "%llu.%02llu GHz", (unsigned long long)(c / 100), (unsigned long long)(c % 100));
-	return buf;
+	return clockctl_hz_of(tsc_hz, *num, *den);
 }
 
 static void step_record(const struct clockctl_step *s)
@@ -122,16 +114,16 @@ void clockctl_apply(const struct config *cfg, const struct cpu_info *cpu)
 	struct clockctl_want w = { (int)cfg->turbo, cfg->pstate.mode, cfg->pstate.ratio };
 	int asked = w.turbo != CLOCKCTL_KEEP || w.pstate != CLOCKCTL_PSTATE_KEEP;
 	const struct tsc_rate *rate = clocks_tsc_rate();
-	char why[320] = "", a[24], b[24], words[64];
+	char why[320] = "", a[48], b[48], words[64];
 	enum clock_source src = SOURCE_NONE;
 	if (!rate->hz)
 		fmt_format(why, sizeof why, "the TSC's rate is unknown (tsc: rate used)");
 	else
 		src = pick_source(why, sizeof why);
 
-	uint64_t before = 0, after = 0, rb = 0, ra = 0;
+	uint64_t before = 0, after = 0, bn = 0, bd = 0, an = 0, ad = 0;
 	if (src != SOURCE_NONE)
-		before = measure(src, rate->hz, &rb);
+		before = measure(src, rate->hz, &bn, &bd);
 
 	static struct clockctl_result res;
 	int written = 0;
@@ -149,7 +141,7 @@ void clockctl_apply(const struct config *cfg, const struct cpu_info *cpu)
 				"P-state control; IA32_MISC_ENABLE and HWCR per the model's scope)\n", cfg->cpus);
 	}
 	if (written && src != SOURCE_NONE)
-		after = measure(src, rate->hz, &ra);
+		after = measure(src, rate->hz, &an, &ad);
 
 	fmt_format(words, sizeof words, "turbo=%s pstate=%s", config_knob_word((int)cfg->turbo),
 		   config_pstate_text(a, sizeof a, &cfg->pstate));
@@ -164,16 +156,13 @@ void clockctl_apply(const struct config *cfg, const struct cpu_info *cpu)
 		kprintf("clock: core clock: not measured: %s did not move over %llu loop iterations\n",
 			src == SOURCE_APERF_MPERF ? "IA32_MPERF" : "the TSC", (unsigned long long)CLOCK_LOOP_ITERATIONS);
 	else if (written)
-		kprintf("clock: core clock: %s = TSC x %llu.%03llu before, %s = TSC x %llu.%03llu after %s (%s over "
-			"%llu dec/jnz iterations)%s\n",
-			ghz(a, sizeof a, before), (unsigned long long)(rb / 1000), (unsigned long long)(rb % 1000),
-			ghz(b, sizeof b, after), (unsigned long long)(ra / 1000), (unsigned long long)(ra % 1000), words,
-			src == SOURCE_APERF_MPERF ? "IA32_APERF/IA32_MPERF" : "fixed counter 1 against the TSC",
+		kprintf("clock: core clock: %s before, %s after %s (%s over %llu dec/jnz iterations)%s\n",
+			clockctl_clock_text(a, sizeof a, rate->hz, bn, bd), clockctl_clock_text(b, sizeof b, rate->hz, an, ad),
+			words, src == SOURCE_APERF_MPERF ? "IA32_APERF/IA32_MPERF" : "fixed counter 1 against the TSC",
 			(unsigned long long)CLOCK_LOOP_ITERATIONS, fake);
 	else
-		kprintf("clock: core clock: %s = TSC x %llu.%03llu with %s%s (%s over %llu dec/jnz iterations)%s\n",
-			ghz(a, sizeof a, before), (unsigned long long)(rb / 1000), (unsigned long long)(rb % 1000),
-			words, asked ? ", nothing written" : "",
+		kprintf("clock: core clock: %s with %s%s (%s over %llu dec/jnz iterations)%s\n",
+			clockctl_clock_text(a, sizeof a, rate->hz, bn, bd), words, asked ? ", nothing written" : "",
 			src == SOURCE_APERF_MPERF ? "IA32_APERF/IA32_MPERF" : "fixed counter 1 against the TSC",
 			(unsigned long long)CLOCK_LOOP_ITERATIONS, fake);
 

@@ -65,6 +65,15 @@ uint64_t clockctl_hz_of(uint64_t tsc_hz, uint64_t num, uint64_t den)
 	return den ? tsc_hz * num / den : 0;
 }
 
+char *clockctl_clock_text(char *buf, size_t size, uint64_t tsc_hz, uint64_t num, uint64_t den)
+{
+	uint64_t c = (clockctl_hz_of(tsc_hz, num, den) + 5000000) / 10000000; /* 10 MHz */
+	uint64_t m = (clockctl_hz_of(2000, num, den) + 1) / 2;                /* thousandths */
+	fmt_format(buf, size, "%llu.%02llu GHz = TSC x %llu.%03llu", (unsigned long long)(c / 100),
+		   (unsigned long long)(c % 100), (unsigned long long)(m / 1000), (unsigned long long)(m % 1000));
+	return buf;
+}
+
 /* The MSR names this file writes or reads, for the lines. */
 static const char *msr_name(uint32_t msr)
 {

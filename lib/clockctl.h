@@ -155,4 +155,12 @@ uint32_t clockctl_amd_cof_mhz(uint32_t family, uint64_t def);
  * 2^-29), tsc_hz below 2^34 (17 GHz); 0 when den is 0. */
 uint64_t clockctl_hz_of(uint64_t tsc_hz, uint64_t num, uint64_t den);
 
+/* clockctl_clock_text - the core clock from num core cycles (APERF
+ * counts, fixed counter 1) over den TSC ticks (MPERF counts at the TSC's
+ * rate), the TSC at tsc_hz: "2.90 GHz = TSC x 1.208", GHz to 10 MHz and
+ * the ratio to 0.001, both rounded half up (the TSC rate's uncertainty is
+ * hundreds of ppm at best: kernel/clocks.h). Into buf[0..size-1]; returns
+ * buf; "0.00 GHz = TSC x 0.000" when den is 0. */
+char *clockctl_clock_text(char *buf, size_t size, uint64_t tsc_hz, uint64_t num, uint64_t den);
+
 #endif

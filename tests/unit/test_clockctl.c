@@ -369,6 +369,14 @@ static void test_keep_and_other_vendor(void)
 	CHECK_EQ_U64(clockctl_hz_of(2400000000ull, 3000000, 2400000), 3000000000ull, "core clock = TSC x 1.25");
 	CHECK_EQ_U64(clockctl_hz_of(2400000000ull, 3ull << 40, 3ull << 40), 2400000000ull, "large counts halved");
 	CHECK_EQ_U64(clockctl_hz_of(2400000000ull, 5, 0), 0, "den 0: 0");
+	char t[64];
+	CHECK_STR(clockctl_clock_text(t, sizeof t, 2400000000ull, 1208333, 1000000), "2.90 GHz = TSC x 1.208",
+		  "turbo on: 2.9 GHz on a 2.4 GHz TSC");
+	CHECK_STR(clockctl_clock_text(t, sizeof t, 2400000000ull, 4194304, 4194304), "2.40 GHz = TSC x 1.000",
+		  "turbo off at base: the TSC's rate");
+	CHECK_STR(clockctl_clock_text(t, sizeof t, 2399000000ull, 19995, 20000), "2.40 GHz = TSC x 1.000",
+		  "rounded half up: 2.3984 GHz and 0.99975");
+	CHECK_STR(clockctl_clock_text(t, sizeof t, 2400000000ull, 1, 0), "0.00 GHz = TSC x 0.000", "den 0");
 }
 
 /* Every dump: turbo=off pstate=base on its boot CPU with MSRs that read 0
