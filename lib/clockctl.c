@@ -260,6 +260,12 @@ static void intel_pstate(const struct pmu_backend *b, const struct clockctl_want
 			   "IA32_PERF_CTL (SDM Vol. 4 table 2-2)");
 		return;
 	}
+	if (r->cpu.family == 0xF) {
+		fmt_format(s->why, sizeof s->why,
+			   "nothing written: family 0FH (NetBurst): IA32_PERF_CTL's bits 15:0 are not a ratio in "
+			   "15:8 there (SDM Vol. 4 table 2-2: model specific)");
+		return;
+	}
 	uint64_t info;
 	unsigned base = 0;
 	int base_err = rd(b, CLK_MSR_PLATFORM_INFO, &info, why, sizeof why);

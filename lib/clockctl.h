@@ -15,7 +15,8 @@
  *     CPUID.06H:EAX[1] = 1 or the bit reads 1: with it set, CPUID.06H:
  *     EAX[1] reads 0);
  *   IA32_PERF_CTL 199H bits 15:8 the target ratio, bit 32 IDA (turbo)
- *     disengage; architectural where CPUID.01H:ECX[7] (EIST);
+ *     disengage; architectural where CPUID.01H:ECX[7] (EIST), not written
+ *     on family 0FH (NetBurst), whose bits 15:0 are not that ratio;
  *   MSR_PLATFORM_INFO CEH bits 15:8 the maximum non-turbo ratio (base);
  *   MSR_TURBO_RATIO_LIMIT 1ADH bits 7:0 the one-core turbo ratio (max);
  *   IA32_PM_ENABLE 770H bit 0 HWP enabled (CPUID.06H:EAX[7]); then
