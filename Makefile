@@ -186,6 +186,7 @@ $(BUILD)/host/cpuid_corpus.txt: tests/corpus/cpuid/dumps.txt.xz
 $(BUILD)/host/test_cpuid_corpus: $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
 $(BUILD)/host/test_xcr0: $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
 $(BUILD)/host/test_pmugp: $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
+$(BUILD)/host/test_cachelist: $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
 
 # test_events also reads every event's expected encoding, which
 # tools/mkevents.py --expect computes from the extract on its own.
