@@ -45,33 +45,22 @@ static uint64_t sweep_cursor; /* where the chase stands between sampling calls *
  * ticks), or core cycles into out[] (ctr: the raw IA32_FIXED_CTR1
  * difference, masked afterwards). Named bench_fill_* so that
  * tests/boot/check_windows.py checks them. */
-#define SWEEP__FILL_TSC(k, m, start, stop)                                         \
+#define SWEEP__FILL(k, m, window)                                                  \
 	static void bench_fill_sweep##k##_##m(uint64_t *out, uint64_t n)          \
 	{                                                                      \
 		register uint64_t p __asm__("r8") = sweep_cursor;              \
 		uint64_t *volatile o = out;                                    \
 		volatile uint64_t nv = n;                                      \
 		for (volatile uint64_t i = 0; i < nv; i++) {                   \
-			uint64_t d;                                            \
-			BENCH_TSC_WINDOW(start, SWEEP__BODY(k), stop, d);      \
+			uint64_t d, di;                                        \
+			window;                                                \
+			(void)di;                                              \
 			o[i] = d;                                              \
 		}                                                              \
 		sweep_cursor = p;                                              \
 	}
-#define SWEEP__FILL_CTR(k, m, start, stop)                                         \
-	static void bench_fill_sweep##k##_##m(uint64_t *out, uint64_t n)          \
-	{                                                                      \
-		register uint64_t p __asm__("r8") = sweep_cursor;              \
-		uint64_t *volatile o = out;                                    \
-		volatile uint64_t nv = n;                                      \
-		for (volatile uint64_t i = 0; i < nv; i++) {                   \
-			uint64_t di, dc;                                       \
-			BENCH_CTR_WINDOW(start, SWEEP__BODY(k), stop, di, dc); \
-			(void)di;                                              \
-			o[i] = dc;                                             \
-		}                                                              \
-		sweep_cursor = p;                                              \
-	}
+#define SWEEP__FILL_TSC(k, m, start, stop) SWEEP__FILL(k, m, BENCH_TSC_WINDOW(start, SWEEP__BODY(k), stop, d))
+#define SWEEP__FILL_CTR(k, m, start, stop) SWEEP__FILL(k, m, BENCH_CTR_WINDOW(start, SWEEP__BODY(k), stop, di, d))
 #define SWEEP__FILL_N(arg, m, start, stop) SWEEP__FILL_TSC(256, m, start, stop) SWEEP__FILL_TSC(512, m, start, stop)
 FOR_EACH_TSC_METHOD(SWEEP__FILL_N, _)
 SWEEP__FILL_CTR(256, ctr_rdpmc, SEQ_START_RDPMC_CPUID, SEQ_STOP_CPUID_RDPMC)
