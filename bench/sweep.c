@@ -20,8 +20,13 @@
 #include "../lib/latlevels.h"
 #include "../lib/record.h"
 
-/* The loads of the N window; the 2N window executes twice as many. */
-#define SWEEP_N 256
+/* The loads of the N window; the 2N window executes twice as many. A
+ * prime: the TSC's step (bench/results.h) is the gcd of the windows'
+ * figures, N + o and 2N + o for a method's offset o, which is gcd(N, o):
+ * with N prime and o below it, 1 where the TSC counts single ticks (with
+ * N = 256 and lfence's offset of 4 instructions under -icount, every
+ * figure was a multiple of 4 and no figure could be called exact). */
+#define SWEEP_N 251
 /* Ensembles x samples per size and window: fixed, not cfg's (the sweep
  * has many sizes; each ensemble's minimum is what counts). */
 #define SWEEP_ENSEMBLES 8
@@ -61,16 +66,16 @@ static uint64_t sweep_cursor; /* where the chase stands between sampling calls *
 	}
 #define SWEEP__FILL_TSC(k, m, start, stop) SWEEP__FILL(k, m, BENCH_TSC_WINDOW(start, SWEEP__BODY(k), stop, d))
 #define SWEEP__FILL_CTR(k, m, start, stop) SWEEP__FILL(k, m, BENCH_CTR_WINDOW(start, SWEEP__BODY(k), stop, di, d))
-#define SWEEP__FILL_N(arg, m, start, stop) SWEEP__FILL_TSC(256, m, start, stop) SWEEP__FILL_TSC(512, m, start, stop)
+#define SWEEP__FILL_N(arg, m, start, stop) SWEEP__FILL_TSC(251, m, start, stop) SWEEP__FILL_TSC(502, m, start, stop)
 FOR_EACH_TSC_METHOD(SWEEP__FILL_N, _)
-SWEEP__FILL_CTR(256, ctr_rdpmc, SEQ_START_RDPMC_CPUID, SEQ_STOP_CPUID_RDPMC)
-SWEEP__FILL_CTR(512, ctr_rdpmc, SEQ_START_RDPMC_CPUID, SEQ_STOP_CPUID_RDPMC)
+SWEEP__FILL_CTR(251, ctr_rdpmc, SEQ_START_RDPMC_CPUID, SEQ_STOP_CPUID_RDPMC)
+SWEEP__FILL_CTR(502, ctr_rdpmc, SEQ_START_RDPMC_CPUID, SEQ_STOP_CPUID_RDPMC)
 
 typedef void (*sweep_fill)(uint64_t *out, uint64_t n);
-#define SWEEP__PTR(arg, m, start, stop) [METHOD_##m] = { bench_fill_sweep256_##m, bench_fill_sweep512_##m },
+#define SWEEP__PTR(arg, m, start, stop) [METHOD_##m] = { bench_fill_sweep251_##m, bench_fill_sweep502_##m },
 static const sweep_fill fills[METHOD_COUNT][2] = {
 	FOR_EACH_TSC_METHOD(SWEEP__PTR, _)
-	[METHOD_ctr_rdpmc] = { bench_fill_sweep256_ctr_rdpmc, bench_fill_sweep512_ctr_rdpmc },
+	[METHOD_ctr_rdpmc] = { bench_fill_sweep251_ctr_rdpmc, bench_fill_sweep502_ctr_rdpmc },
 };
 
 static const struct mem_area *area;
