@@ -277,12 +277,47 @@ static void point_out(int u, uint64_t bytes, const struct percopy *p, uint64_t l
 	}
 }
 
+static struct latlevels found[2];
+static int found_ok[2];
+
+int sweep_levels(int u, struct latlevels *out)
+{
+	if (u < 0 || u > 1 || !found_ok[u])
+		return 0;
+	*out = found[u];
+	return 1;
+}
+
+const char *sweep_screen_text(int u, char *buf, int size)
+{
+	char fig[24], sz[24];
+	int len;
+	if (u < 0 || u > 1 || !found_ok[u])
+		return 0;
+	len = fmt_format(buf, (size_t)size, "memory latency, %s per load:", unit_name[u]);
+	for (int i = 0; i < found[u].n && len < size; i++) {
+		const struct latlevel *l = &found[u].l[i];
+		latlevels_figure(fig, sizeof fig, l->milli, l->decimals);
+		if (l->cpuid_bytes)
+			len += fmt_format(buf + len, (size_t)(size - len), "%s %s %s %s", i ? ";" : "", l->name,
+					  size_text(sz, l->cpuid_bytes), fig);
+		else
+			len += fmt_format(buf + len, (size_t)(size - len), "%s %s %s", i ? ";" : "", l->name, fig);
+	}
+	if (!found[u].n && len < size)
+		fmt_format(buf + len, (size_t)(size - len), " no level told apart%s",
+			   found[u].plateaus == 1 ? " (a flat curve)" : "");
+	return buf;
+}
+
 static void levels_out(int u, int npoints, const uint64_t *cache_bytes, int ncaches, uint64_t hz)
 {
 	struct latlevels lv;
 	char line[600], fig[24], sz[24], ed[24], ns[24];
 	size_t len = 0;
 	latlevels_find(points[u], npoints, cache_bytes, ncaches, &lv);
+	found[u] = lv;
+	found_ok[u] = 1;
 	if (config_human()) {
 		len += (size_t)fmt_format(line + len, sizeof line - len, "latency: levels in %s:", unit_name[u]);
 		for (int i = 0; i < lv.n; i++) {

@@ -21,4 +21,17 @@ int sweep_prepare(const struct config *cfg, const struct cpu_info *cpu);
  * and line per size, one latency_levels record and the levels' lines. */
 void sweep_run(const struct config *cfg, const struct cpu_info *cpu);
 
+/* sweep_levels - the levels the last sweep_run found in unit u (0: TSC
+ * ticks, 1: core cycles; lib/latlevels.h), for the end screen and its QR
+ * text (bench/screen.c): 1 with *out filled when that unit was measured,
+ * else 0. */
+struct latlevels;
+int sweep_levels(int u, struct latlevels *out);
+
+/* sweep_screen_text - the end screen's row of unit u's levels ("memory
+ * latency, core cycles per load: L1d 32 KiB 4.0; L2 256 KiB 11.0; DRAM
+ * 200", or "... no level told apart (flat curve)") into buf[0..size-1];
+ * NULL when unit u was not measured. */
+const char *sweep_screen_text(int u, char *buf, int size);
+
 #endif

@@ -13,7 +13,7 @@ machine's timeout is 240 s."""
 import os
 import re
 
-from qemu import Run, check, expect_complete, qemu
+from qemu import check, expect_complete, qemu
 
 QUICK = "ensembles=2 samples=20 warmup=0 methods=rdtscp workloads=none output=both"
 QUARTER = (1000, 1189, 1414, 1682)  # 2^(k/4) in thousandths (bench/sweep.c)
@@ -97,3 +97,16 @@ def test_sweep_latency_too_little_memory():
     check(m and pts and pts[0]["bytes"] == 4096, f"points {len(pts)}, line {said[0]}", text)
     area = [l for l in run.lines if l.startswith("sweep: area of ")]
     check(len(area) == 1 and area[0].startswith(f"sweep: area of {m.group(1)} "), f"area line {area}", text)
+
+
+def test_sweep_latency_end_screen():
+    """The end screen (VGA text, -icount) carries the levels: one row per
+    unit measured, here that no level was told apart in TSC ticks."""
+    from screen import HALTED, Machine, unwrapped
+    with Machine("sweep-screen", machine="icount", append=QUICK + " sweep=latency") as m:
+        m.wait_for(HALTED, m.serial_text, m.timeout)
+        screen = unwrapped(m.vga_text())
+        text = m.serial_text()
+    rows = [l for l in screen if l.startswith("memory latency, ")]
+    check(rows == ["memory latency, TSC ticks per load: no level told apart (a flat curve)"],
+          f"the screen's latency rows: {rows}", "\n".join(screen) + "\n" + text[-2000:])
