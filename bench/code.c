@@ -7,6 +7,7 @@
 #include "../kernel/console.h"
 #include "../kernel/cpu.h"
 #include "../kernel/mem.h"
+#include "../kernel/memarea.h"
 #include "../kernel/paging.h"
 #include "../kernel/trap.h"
 #include "../kernel/watchdog.h"
@@ -76,10 +77,11 @@ static uint8_t code_bytes[CODE_MAX_BYTES], init_bytes[CODE_MAX_BYTES];
 static size_t code_len, init_len;
 static int configured;
 static const struct config *cfg; /* code_prepare's */
-#define SCRATCH_BYTES (1024 * 1024)
+/* R14's area is kernel/memarea.c's (mem= bytes, from free RAM); its first
+ * MiB at most is zeroed per call, as the 1 MiB scratch area always was. */
+#define ZEROED_MAX_BYTES (1024 * 1024)
 #define STACK_BYTES (16 * 1024)
 #define GUARD_BYTES 4096
-static uint8_t scratch[SCRATCH_BYTES] __attribute__((aligned(4096)));
 /* The private stack between two guard pages code_prepare unmaps: pushes
  * past its 16 KiB, or a RET/POP above its top, fault (#PF, on an IST
  * stack: kernel/trap.c) before they reach anything else. */
@@ -173,8 +175,15 @@ static void spec_for(struct codegen_spec *s, enum method_id m, int beside, uint6
 	s->copies = copies;
 	s->loops = cfg->loops;
 	s->stack_top = (uint64_t)(stack + STACK_BYTES);
-	s->scratch = (uint64_t)scratch;
-	s->scratch_qwords = SCRATCH_BYTES / 8;
+	const struct mem_area *r14 = memarea_find("R14"), *rsp = memarea_find("RSP");
+	const struct mem_area *rdi = memarea_find("RDI"), *rsi = memarea_find("RSI"), *rbp = memarea_find("RBP");
+	s->scratch = r14->phys;
+	s->scratch_qwords = (r14->bytes < ZEROED_MAX_BYTES ? r14->bytes : ZEROED_MAX_BYTES) / 8;
+	s->r14 = r14->pointer;
+	if (cfg->regs == REGS_NANOBENCH && rdi && rsi && rbp && rsp) { /* memarea_prepare took all five */
+		s->rdi = rdi->pointer, s->rsi = rsi->pointer, s->rbp = rbp->pointer;
+		s->stack_top = rsp->pointer;
+	}
 	s->state = (uint32_t)(uint64_t)state;
 	s->save_area = (uint32_t)(uint64_t)vector_area;
 	s->xsave_mask = xsave_mask();
@@ -241,6 +250,11 @@ int code_prepare(const struct config *c)
 		if (cfg->init[0] || cfg->unroll != 1 || cfg->loops)
 			kprintf("config: init=, unroll= and loops= apply to code=, which is not given; ignored\n");
 		return 0;
+	}
+	if (!memarea_find("R14")) {
+		kprintf("config: code= has no memory area for R14 (the config: line above says why); the code "
+			"workload is left out\n");
+		return 1;
 	}
 	problems += bad_hex("code", cfg->code, code_bytes, &code_len);
 	if (cfg->init[0])

@@ -110,10 +110,27 @@ uint64_t mem_pool_start(void)
 	return pool_next;
 }
 
+uint64_t mem_align_start(uint64_t align)
+{
+	return (pool_next + align - 1) & ~(align - 1);
+}
+
+uint64_t mem_pool_end(void)
+{
+	return pool_end;
+}
+
 void *mem_alloc(uint64_t bytes)
 {
-	uint64_t start = (pool_next + 63) & ~63ull;
+	return mem_alloc_aligned(bytes, 64);
+}
+
+void *mem_alloc_aligned(uint64_t bytes, uint64_t align)
+{
+	uint64_t start = (pool_next + align - 1) & ~(align - 1);
 	uint64_t size = (bytes + 63) & ~63ull;
+	if (align == 0 || (align & (align - 1)))
+		return 0;
 	if (bytes == 0 || size < bytes || start < pool_next || start > pool_end ||
 	    size > pool_end - start)
 		return 0;

@@ -50,6 +50,18 @@ uint64_t mem_pool_start(void);
  * physical address (identity map). */
 void *mem_alloc(uint64_t bytes);
 
+/* mem_alloc_aligned - mem_alloc with the start aligned to align (a power
+ * of two, at least 64: 4 KiB for a page table, 2 MiB or 1 GiB for an area
+ * of kernel/memarea.h); the pool's bytes skipped below it are not handed
+ * out later. NULL as for mem_alloc, or when align is not a power of two. */
+void *mem_alloc_aligned(uint64_t bytes, uint64_t align);
+
+/* mem_align_start - where mem_alloc_aligned(..., align) would start now,
+ * and mem_pool_end - the end of the pool (exclusive): for a caller that
+ * works out the largest piece it could have (kernel/memarea.c). */
+uint64_t mem_align_start(uint64_t align);
+uint64_t mem_pool_end(void);
+
 /* mem_test_setup - the test-only parameters about memory (README "Boot
  * parameters"), after config_parse and before anything is allocated:
  * test.buffers=high takes the pool from above 4 GiB; test.fb=high puts a

@@ -2,12 +2,14 @@
 #include "paging.h"
 #include "cpu.h"
 #include "msr.h"
+#include "trap.h"
 #include "../lib/fmt.h"
 
 #define BOOT_MAPPED_END 0x100000000ull /* boot/entry.asm maps 0..4 GiB */
 
 static struct {
-	int ready, maxphyaddr, has_1g, has_pat, pat_wc, used;
+	int ready, maxphyaddr, has_1g, has_pat, pat_ok, used;
+	uint64_t pat_read; /* IA32_PAT as read back after the write */
 	volatile uint64_t generation; /* bumped by every change other CPUs must see (paging_sync) */
 } pg;
 
@@ -36,6 +38,12 @@ static void setup(void)
 	pg.has_1g = max_ext >= 0x80000001u && (cpuid(0x80000001u, 0).edx & (1u << 26));
 	pg.has_pat = !!(edx1 & (1u << 16));
 	pg.ready = 1;
+	/* IA32_PAT (MSR 277H) = PG_PAT_VALUE (lib/paging.h), before any page
+	 * uses entries 4 and 5 (WB and WT at power-up, now WC and WP; the boot
+	 * map uses entry 0 only), read back; the APs load this value
+	 * (kernel/smp.c, SDM Vol. 3A 12.12.4). */
+	if (pg.has_pat && !wrmsr_safe(MSR_PAT, PG_PAT_VALUE) && !rdmsr_safe(MSR_PAT, &pg.pat_read))
+		pg.pat_ok = pg.pat_read == PG_PAT_VALUE;
 }
 
 /* The tables are in the boot code's .bss or the pool, below 4 GiB. */
@@ -80,15 +88,8 @@ void *paging_map(uint64_t phys, uint64_t len, enum pg_type type, const char *who
 {
 	if (!pg.ready)
 		setup();
-	if (type == PG_WC && !pg.has_pat)
+	if (type == PG_WC && !pg.pat_ok)
 		type = PG_UC;
-	if (type == PG_WC && !pg.pat_wc) {
-		/* PAT entry 4 (bits 39:32), WB at power-up and used by no page
-		 * yet (table 12-12), becomes WC (01H), before any entry uses it. */
-		uint64_t pat = rdmsr(MSR_PAT);
-		wrmsr(MSR_PAT, (pat & ~(0xFFull << 32)) | (0x01ull << 32));
-		pg.pat_wc = 1;
-	}
 	const struct pg_tables t = tables(take);
 	struct pg_result r;
 	enum pg_error e = pg_map(&t, phys, len, type, &r);
@@ -118,11 +119,65 @@ void *paging_map(uint64_t phys, uint64_t len, enum pg_type type, const char *who
 	return 0;
 }
 
-int paging_unmap(uint64_t va, uint64_t len, const char *who)
+/* Tables anywhere below paging_limit: paging_map_pages's and
+ * paging_unmap_from's come from RAM the caller has mapped (mem_alloc). */
+static uint64_t *table_any(void *ctx, uint64_t phys)
+{
+	(void)ctx;
+	return phys && phys < paging_limit() ? (uint64_t *)(uintptr_t)phys : 0;
+}
+
+int paging_map_pages(uint64_t phys, uint64_t len, uint64_t page_bytes, enum pg_type type,
+		     uint64_t (*alloc)(void *ctx), const char *who)
 {
 	if (!pg.ready)
 		setup();
-	const struct pg_tables t = tables(take_split);
+	refusal[0] = '\0';
+	if (type != PG_WB && type != PG_UC && !pg.pat_ok) {
+		fmt_format(refusal, sizeof refusal, "paging: %s: no %s without the PAT (CPUID.1:EDX[16]=%d%s)", who,
+			   pg_type_name(type), pg.has_pat, pg.has_pat ? "; IA32_PAT did not take its value" : "");
+		return -1;
+	}
+	struct pg_tables t = tables(alloc);
+	t.table = table_any;
+	struct pg_result r;
+	enum pg_error e = pg_map_pages(&t, phys, len, page_bytes, type, &r);
+	if (r.changed) {
+		reload_cr3();
+		pg.generation++;
+	}
+	if (r.retyped) /* lines cached under the old type (12.12.4) */
+		__asm__ volatile("wbinvd" ::: "memory");
+	if (e == PG_OK)
+		return 0;
+	fmt_format(refusal, sizeof refusal, "paging: %s: cannot map 0x%llx-0x%llx (%llu bytes) in pages of %llu "
+		"bytes %s: %s (at 0x%llx)", who, (unsigned long long)phys, (unsigned long long)(phys + len - 1),
+		(unsigned long long)len, (unsigned long long)page_bytes, pg_type_name(type), pg_error_text(e),
+		(unsigned long long)r.at);
+	return -1;
+}
+
+int paging_pat_ok(void)
+{
+	if (!pg.ready)
+		setup();
+	return pg.pat_ok;
+}
+
+int paging_has_1g(void)
+{
+	if (!pg.ready)
+		setup();
+	return pg.has_1g;
+}
+
+static int unmap(uint64_t va, uint64_t len, uint64_t (*alloc)(void *ctx), const char *who)
+{
+	if (!pg.ready)
+		setup();
+	struct pg_tables t = tables(alloc);
+	if (alloc != take_split)
+		t.table = table_any;
 	struct pg_result r = { 0 };
 	enum pg_error e = PG_OK;
 	uint64_t a = va & ~(PG_SIZE_4K - 1);
@@ -136,6 +191,16 @@ int paging_unmap(uint64_t va, uint64_t len, const char *who)
 	fmt_format(refusal, sizeof refusal, "paging: %s: cannot unmap the 4 KiB page at 0x%llx: %s", who,
 		   (unsigned long long)(a - PG_SIZE_4K), pg_error_text(e));
 	return -1;
+}
+
+int paging_unmap(uint64_t va, uint64_t len, const char *who)
+{
+	return unmap(va, len, take_split, who);
+}
+
+int paging_unmap_from(uint64_t va, uint64_t len, uint64_t (*alloc)(void *ctx), const char *who)
+{
+	return unmap(va, len, alloc, who);
 }
 
 int paging_present(uint64_t va)
@@ -165,7 +230,7 @@ int paging_wc(void)
 {
 	if (!pg.ready)
 		setup();
-	return pg.has_pat;
+	return pg.pat_ok;
 }
 
 int paging_pool_used(void)

@@ -14,9 +14,11 @@
  * CR3) and on the others before they next run a command (paging_sync);
  * entries made present need no invalidation anywhere (SDM Vol. 3A
  * 4.10.4.3), so another CPU started later, or one that reloads CR3 first,
- * sees them. Another CPU must load the boot CPU's IA32_PAT (MSR 277H;
- * entry 4 is WC once a WC mapping was made: SDM Vol. 3A 12.12.4 asks for
- * the same PAT on every processor).
+ * sees them. The first call writes IA32_PAT (MSR 277H) = PG_PAT_VALUE
+ * (lib/paging.h: entries 0 WB, 1 WT, 3 UC, 4 WC, 5 WP) and reads it back;
+ * another CPU must load the boot CPU's IA32_PAT (kernel/smp.c does, from
+ * its start: SDM Vol. 3A 12.12.4 asks for the same PAT on every
+ * processor).
  */
 #ifndef KERNEL_PAGING_H
 #define KERNEL_PAGING_H
@@ -51,6 +53,30 @@ void *paging_map(uint64_t phys, uint64_t len, enum pg_type type, const char *who
  * paging_refusal() saying why (those tables used up). */
 int paging_unmap(uint64_t va, uint64_t len, const char *who);
 
+/* paging_unmap_from - paging_unmap with the tables of 4 KiB pages from
+ * alloc (a zeroed, mapped 4 KiB page's physical address, 0: none), for
+ * callers with more pages to unmap than PAGING_SPLIT_PAGES allows (the
+ * guard pages of kernel/memarea.c). */
+int paging_unmap_from(uint64_t va, uint64_t len, uint64_t (*alloc)(void *ctx), const char *who);
+
+/* paging_map_pages - identity-map [phys, phys + len) with pages of exactly
+ * page_bytes (4 KiB, 2 MiB, or 1 GiB where CPUID.80000001H:EDX[26]) of
+ * type, replacing whatever mapped it (lib/paging.h pg_map_pages; phys and
+ * len multiples of page_bytes): for a range the caller owns whole (an
+ * area of kernel/memarea.c). New tables (4 KiB pages: one per 2 MiB) come
+ * from alloc, as for paging_unmap_from. Present entries changed: CR3
+ * reloaded here, the other CPUs before their next command (paging_sync);
+ * a type changed: WBINVD (SDM Vol. 3A 12.12.4). WT, WP and WC need the
+ * PAT (CPUID.1:EDX[16] and IA32_PAT read back as written). Returns 0, or
+ * -1 with paging_refusal() saying why. */
+int paging_map_pages(uint64_t phys, uint64_t len, uint64_t page_bytes, enum pg_type type,
+		     uint64_t (*alloc)(void *ctx), const char *who);
+
+/* paging_pat_ok - 1 when IA32_PAT holds PG_PAT_VALUE (WT, WP and WC
+ * available); paging_has_1g - 1 with CPUID.80000001H:EDX[26] (Page1GB). */
+int paging_pat_ok(void);
+int paging_has_1g(void);
+
 /* paging_present - 1 when va is mapped in CR3's tables, read without
  * touching va (never faults; lib/paging.h pg_present): for a trap handler
  * that wants to read bytes it is not sure are mapped. */
@@ -66,7 +92,8 @@ void paging_sync(uint64_t *seen);
  * 2^47 (canonical). */
 uint64_t paging_limit(void);
 
-/* paging_wc - 1 when PG_WC gives write-combining (the CPU has a PAT). */
+/* paging_wc - 1 when PG_WC gives write-combining (the CPU has a PAT and
+ * IA32_PAT took PG_PAT_VALUE). */
 int paging_wc(void);
 
 /* paging_pool_used - page-table pages taken from the pool so far

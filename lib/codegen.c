@@ -176,8 +176,14 @@ static size_t emit(struct out *o, const struct codegen_spec *s, struct codegen_l
 	size_t top = o->n;
 	l->top = top;
 	mov_imm64(o, RSP, s->stack_top);
-	mov_imm64(o, R14, s->scratch);
+	mov_imm64(o, R14, s->r14 ? s->r14 : s->scratch);
 	zero_registers(o);
+	if (s->rdi)
+		mov_imm64(o, RDI, s->rdi);
+	if (s->rsi)
+		mov_imm64(o, RSI, s->rsi);
+	if (s->rbp)
+		mov_imm64(o, RBP, s->rbp);
 	l->init = o->n;
 	bytes(o, s->init, s->init_len);
 	l->init_end = o->n;

@@ -16,9 +16,14 @@
  *
  * Register and memory contract of the user's code (what the loop sets
  * before init, every sample): RSP = stack_top (the top of a private stack,
- * at least 4 KiB below it), R14 = scratch (zeroed once per call, i.e. per
- * ensemble), every other general register 0 (RAX, RBX, RCX, RDX, RSI, RDI,
- * RBP, R8-R13, R15: none points into the kernel); with loops, R15 = the
+ * at least 4 KiB below it), R14 = r14 (0: scratch), the start of R14's
+ * area (kernel/memarea.h, mem= bytes), whose first scratch_qwords * 8
+ * bytes (bench/code.c: min(mem=, 1 MiB)) are zeroed once per call, i.e.
+ * per ensemble; RDI, RSI, RBP = rdi, rsi, rbp (0 by default); every other
+ * general register 0 (RAX, RBX, RCX, RDX, R8-R13, R15: none points into
+ * the kernel). Under regs=nanobench (nanoBench's kernel module) R14, RDI,
+ * RSI and RBP point into the middle of an area each and RSP = stack_top
+ * into the middle of a fifth (bench/code.c sets the fields); with loops, R15 = the
  * iteration count down to 1 (dec; jnz), set after init. RFLAGS is the
  * previous sample's (the first sample's: the caller's). The code may
  * change every other general register, RSP included, and the flags: the
@@ -61,8 +66,10 @@ struct codegen_spec {
 	uint64_t copies;             /* copies of code per iteration, >= 0 */
 	uint64_t loops;              /* 0: no loop; else iterations, 1..2^31-1 */
 	uint64_t stack_top;          /* RSP for the user's code */
-	uint64_t scratch;            /* R14: 1 MiB zeroed per call (scratch_qwords) */
+	uint64_t scratch;            /* zeroed per call (scratch_qwords), R14's area */
 	uint64_t scratch_qwords;
+	uint64_t r14;                /* R14 (0: scratch) */
+	uint64_t rdi, rsi, rbp;      /* RDI, RSI, RBP (0: zero, the default contract) */
 	uint32_t state;              /* address (< 2 GiB) of 8 qwords the loop keeps
 				      * its state in: saved RSP, n, i, tsc, ins, cyc */
 	uint32_t save_area;          /* address (< 2 GiB, 64-aligned) where the vector

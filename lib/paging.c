@@ -9,15 +9,50 @@ int pg_index(uint64_t va, int level)
 	return (int)((va >> (12 + 9 * (level - 1))) & 511);
 }
 
+/* PWT, PCD and the PAT bit (pat: where the leaf keeps it) of type t
+ * (paging.h: the PAT entries). */
+static uint64_t type_bits(enum pg_type t, uint64_t pat)
+{
+	switch (t) {
+	case PG_WB:
+		return 0;
+	case PG_WT:
+		return PG_PWT;
+	case PG_WP:
+		return pat | PG_PWT;
+	case PG_WC:
+		return pat;
+	case PG_UC:
+		break;
+	}
+	return PG_PCD | PG_PWT;
+}
+
+/* The type of PAT index PAT * 4 + PCD * 2 + PWT (PG_PAT_VALUE). */
+static enum pg_type type_of(uint64_t entry, uint64_t pat)
+{
+	int index = (entry & pat ? 4 : 0) | (entry & PG_PCD ? 2 : 0) | (entry & PG_PWT ? 1 : 0);
+	return index == 0 ? PG_WB : index == 1 ? PG_WT : index == 4 ? PG_WC : index == 5 ? PG_WP : PG_UC;
+}
+
 uint64_t pg_type_bits(enum pg_type t)
 {
-	return t == PG_WC ? PG_PAT_LARGE : t == PG_UC ? PG_PCD | PG_PWT : 0;
+	return type_bits(t, PG_PAT_LARGE);
+}
+
+uint64_t pg_type_bits_4k(enum pg_type t)
+{
+	return type_bits(t, PG_PAT_4K);
 }
 
 enum pg_type pg_type_of(uint64_t entry)
 {
-	uint64_t bits = entry & PG_TYPE_MASK;
-	return bits == 0 ? PG_WB : bits == PG_PAT_LARGE ? PG_WC : PG_UC;
+	return type_of(entry, PG_PAT_LARGE);
+}
+
+enum pg_type pg_type_of_4k(uint64_t entry)
+{
+	return type_of(entry, PG_PAT_4K);
 }
 
 enum pg_error pg_check(uint64_t phys, uint64_t len, int maxphyaddr)
@@ -153,6 +188,74 @@ enum pg_error pg_map(const struct pg_tables *t, uint64_t phys, uint64_t len, enu
 	return PG_OK;
 }
 
+/* Put the leaf new (of type) into *e, a leaf of old_type, a table
+ * (is_table: its pages may be of other types) or not present, counting
+ * what changed. */
+static void set_leaf(uint64_t *e, uint64_t new, enum pg_type type, enum pg_type old_type, int is_table,
+		     struct pg_result *r)
+{
+	if (*e & PG_P && *e != new) {
+		r->changed++;
+		if (is_table || old_type != type)
+			r->retyped++;
+	}
+	*e = new;
+	r->pages++;
+}
+
+enum pg_error pg_map_pages(const struct pg_tables *t, uint64_t phys, uint64_t len, uint64_t page_bytes,
+			   enum pg_type type, struct pg_result *r)
+{
+	*r = (struct pg_result){ 0 };
+	enum pg_error err = pg_check(phys, len, t->maxphyaddr);
+	if (err)
+		return err;
+	if ((page_bytes != PG_SIZE_4K && page_bytes != PG_SIZE_2M && page_bytes != PG_SIZE_1G) ||
+	    (page_bytes == PG_SIZE_1G && !t->has_1g) || (phys | len) & (page_bytes - 1))
+		return PG_MISALIGNED;
+	uint64_t *pml4 = t->table(t->ctx, t->root & PG_ADDR);
+	if (!pml4)
+		return PG_BAD_TABLE;
+	for (uint64_t a = phys; a < phys + len; a += page_bytes) {
+		r->at = a;
+		uint64_t *e4 = &pml4[pg_index(a, 4)];
+		if (!(*e4 & PG_P) && (err = add_table(t, e4, r)))
+			return err;
+		uint64_t *pdpt = next_table(t, *e4);
+		if (!pdpt)
+			return PG_BAD_TABLE;
+		uint64_t *e3 = &pdpt[pg_index(a, 3)];
+		if (page_bytes == PG_SIZE_1G) {
+			set_leaf(e3, a | PG_P | PG_RW | PG_PS | pg_type_bits(type), type, pg_type_of(*e3),
+				 !(*e3 & PG_PS), r);
+			continue;
+		}
+		if (!(*e3 & PG_P) && (err = add_table(t, e3, r)))
+			return err;
+		if ((*e3 & PG_PS) && (err = split_1g(t, e3, r)))
+			return err;
+		uint64_t *pd = next_table(t, *e3);
+		if (!pd)
+			return PG_BAD_TABLE;
+		uint64_t *e2 = &pd[pg_index(a, 2)];
+		if (page_bytes == PG_SIZE_2M) {
+			set_leaf(e2, a | PG_P | PG_RW | PG_PS | pg_type_bits(type), type, pg_type_of(*e2),
+				 !(*e2 & PG_PS), r);
+			continue;
+		}
+		if (!(*e2 & PG_P) && (err = add_table(t, e2, r)))
+			return err;
+		if ((*e2 & PG_PS) && (err = split_2m(t, e2, r)))
+			return err;
+		uint64_t *pt = next_table(t, *e2);
+		if (!pt)
+			return PG_BAD_TABLE;
+		uint64_t *e1 = &pt[pg_index(a, 1)];
+		set_leaf(e1, a | PG_P | PG_RW | pg_type_bits_4k(type), type, pg_type_of_4k(*e1), 0, r);
+	}
+	return PG_OK;
+}
+
 /* The entry of level 2 (PD) that maps va, splitting a 1 GiB leaf over it;
  * 0 with *err set when there is none. */
 static uint64_t *pd_entry(const struct pg_tables *t, uint64_t va, int split, struct pg_result *r,
@@ -245,11 +348,35 @@ const char *pg_error_text(enum pg_error e)
 		return "a region of 4 KiB pages (with pages taken out of the map) is in the way: it stays write-back";
 	case PG_BAD_TABLE:
 		return "a page table at an address the kernel cannot reach";
+	case PG_MISALIGNED:
+		return "not aligned to its page size, or a page size this CPU has not";
 	}
 	return "?";
 }
 
 const char *pg_type_name(enum pg_type t)
 {
-	return t == PG_WB ? "write-back (WB)" : t == PG_WC ? "write-combining (WC)" : "uncached (UC)";
+	switch (t) {
+	case PG_WB:
+		return "write-back (WB)";
+	case PG_WT:
+		return "write-through (WT)";
+	case PG_WP:
+		return "write-protected (WP)";
+	case PG_WC:
+		return "write-combining (WC)";
+	case PG_UC:
+		break;
+	}
+	return "uncached (UC)";
+}
+
+int pg_pat_entry(enum pg_type t)
+{
+	return t == PG_WB ? 0 : t == PG_WT ? 1 : t == PG_WP ? 5 : t == PG_WC ? 4 : 3;
+}
+
+const char *pg_type_word(enum pg_type t)
+{
+	return t == PG_WB ? "wb" : t == PG_WT ? "wt" : t == PG_WP ? "wp" : t == PG_WC ? "wc" : "uc";
 }

@@ -8,16 +8,23 @@
  * (tests/unit/test_paging.c).
  *
  * The memory types, and the PAT entries they use (PAT index = PAT * 4 +
- * PCD * 2 + PWT, 12.12.3; entries 0 and 3 are WB and UC at power-up,
- * table 12-12; entry 4 is set to WC by kernel/paging.c):
+ * PCD * 2 + PWT, 12.12.3; entries 0, 1 and 3 are WB, WT and UC at
+ * power-up, table 12-12; entries 4 and 5 are set to WC and WP by
+ * kernel/paging.c, which writes PG_PAT_VALUE into IA32_PAT on the boot CPU;
+ * the other CPUs load the boot CPU's IA32_PAT when they start,
+ * kernel/smp.c: 12.12.4 asks for the same PAT on every processor):
  *   PG_WB  RAM                       PAT entry 0: PAT = PCD = PWT = 0
- *   PG_WC  a framebuffer             PAT entry 4: the PAT bit (bit 12 of a
- *                                    2 MiB or 1 GiB entry)
- *   PG_UC  MMIO registers            PAT entry 3: PCD = PWT = 1
- * A page's type only ever moves towards UC (WB < WC < UC): a request for a
- * weaker type than a page has leaves the page as it is, since it may hold
- * registers another caller mapped UC. Entries of other PAT indexes count
- * as UC.
+ *   PG_WT  an area (mem.type=wt)     PAT entry 1: PWT = 1
+ *   PG_WP  an area (mem.type=wp)     PAT entry 5: PAT = PWT = 1
+ *   PG_WC  a framebuffer, an area    PAT entry 4: PAT = 1
+ *   PG_UC  MMIO registers, an area   PAT entry 3: PCD = PWT = 1
+ * The PAT bit is bit 12 of a 2 MiB or 1 GiB entry and bit 7 of a 4 KiB
+ * one (SDM Vol. 3A tables 4-17, 4-18, 4-20). pg_map's pages only ever move
+ * towards UC (in the enum's order): a request for a weaker type than a
+ * page has leaves the page as it is, since it may hold registers another
+ * caller mapped UC. Entries of PAT indexes 2, 6 and 7 (UC- and UC) count
+ * as UC. pg_map_pages maps an area exactly as asked, replacing what was
+ * there.
  *
  * Page sizes: a page not mapped yet is mapped with a 1 GiB page for PG_WB
  * when the CPU has them (CPUID.80000001H:EDX[26], "Page1GB"), else with
@@ -57,7 +64,12 @@
  * 4-level paging below 2^47 (bits 63:47 equal; SDM Vol. 1 3.3.7.1). */
 #define PG_CANONICAL_END (1ull << 47)
 
-enum pg_type { PG_WB, PG_WC, PG_UC };
+enum pg_type { PG_WB, PG_WT, PG_WP, PG_WC, PG_UC };
+
+/* IA32_PAT (MSR 277H) as kernel/paging.c writes it, entry i in bits
+ * 8i+7:8i (SDM Vol. 3A 12.12.2, table 12-10 encodings: 00H UC, 01H WC, 04H
+ * WT, 05H WP, 06H WB, 07H UC-): WB, WT, UC-, UC, WC, WP, UC-, UC. */
+#define PG_PAT_VALUE 0x0007050100070406ull
 
 enum pg_error {
 	PG_OK,
@@ -67,6 +79,9 @@ enum pg_error {
 	PG_POOL_EXHAUSTED,      /* a table was needed and the pool had none */
 	PG_SMALL_PAGES,         /* a 2 MiB region is mapped by a table of 4 KiB pages */
 	PG_BAD_TABLE,           /* a table's address the callback cannot reach */
+	PG_MISALIGNED,          /* pg_map_pages: a range not aligned to its page size,
+				 * or a page size other than 4 KiB, 2 MiB, 1 GiB (or 1 GiB
+				 * without has_1g) */
 };
 
 /* The tables: the PML4's physical address, a callback giving a pointer to
@@ -101,12 +116,15 @@ struct pg_result {
  * 3: PDPT, 38:30; 2: PD, 29:21; 1: PT, 20:12) for linear address va. */
 int pg_index(uint64_t va, int level);
 
-/* pg_type_bits - PWT, PCD and the PAT bit of a 2 MiB or 1 GiB leaf of type t. */
+/* pg_type_bits - PWT, PCD and the PAT bit (12) of a 2 MiB or 1 GiB leaf
+ * of type t; pg_type_bits_4k - of a 4 KiB entry (PAT bit 7). */
 uint64_t pg_type_bits(enum pg_type t);
+uint64_t pg_type_bits_4k(enum pg_type t);
 
-/* pg_type_of - the type of a 2 MiB or 1 GiB leaf: PAT index 0 WB, 4 WC,
- * any other UC. */
+/* pg_type_of - the type of a 2 MiB or 1 GiB leaf: PAT index 0 WB, 1 WT,
+ * 4 WC, 5 WP, any other UC; pg_type_of_4k - of a 4 KiB entry. */
 enum pg_type pg_type_of(uint64_t entry);
+enum pg_type pg_type_of_4k(uint64_t entry);
 
 /* pg_check - whether [phys, phys + len) can be identity-mapped: PG_EMPTY,
  * PG_BEYOND_MAXPHYADDR (checked first), PG_NONCANONICAL, or PG_OK. */
@@ -118,6 +136,20 @@ enum pg_error pg_check(uint64_t phys, uint64_t len, int maxphyaddr);
  * the same). */
 enum pg_error pg_map(const struct pg_tables *t, uint64_t phys, uint64_t len, enum pg_type type,
 		     struct pg_result *r);
+
+/* pg_map_pages - identity-map [phys, phys + len) with leaves of exactly
+ * page_bytes (PG_SIZE_4K, PG_SIZE_2M, or PG_SIZE_1G with t->has_1g) and
+ * type (the PAT bits of that leaf size), whatever mapped it before: a
+ * larger leaf over it is split (its other pages keep their type), a table
+ * under a leaf's place is dropped (its pages are not handed back: the
+ * caller owns the range), and tables of 4 KiB pages come from t->alloc
+ * (512 MiB in 4 KiB pages: 256 of them). phys and len must be multiples
+ * of page_bytes (else PG_MISALIGNED). r as for pg_map: changed (present
+ * entries changed: invalidate the TLBs, SDM Vol. 3A 4.10.4.2), retyped
+ * (present entries whose type, or whose table of possibly other types,
+ * was replaced: flush the caches, 12.12.4). Errors as pg_map's. */
+enum pg_error pg_map_pages(const struct pg_tables *t, uint64_t phys, uint64_t len, uint64_t page_bytes,
+			   enum pg_type type, struct pg_result *r);
 
 /* pg_unmap_4k - make the 4 KiB page at va (rounded down to 4 KiB) not
  * present. A 2 MiB leaf over it is first split into a table of 512 4 KiB
@@ -137,5 +169,10 @@ int pg_present(const struct pg_tables *t, uint64_t va);
 /* pg_error_text, pg_type_name - in words ("write-combining (WC)"). */
 const char *pg_error_text(enum pg_error e);
 const char *pg_type_name(enum pg_type t);
+
+/* pg_pat_entry - the PAT entry type uses (0..7, PG_PAT_VALUE);
+ * pg_type_word - its record word ("wb", "wt", "wp", "wc", "uc"). */
+int pg_pat_entry(enum pg_type t);
+const char *pg_type_word(enum pg_type t);
 
 #endif

@@ -95,6 +95,9 @@ MACHINES = {name: Machine(*row) for name, *row in [
     # Exact figures: offsets and nets in instructions, every variance 0.
     ("icount",            "q35",                 "max",       "256M", "icount", "seabios", "kernel", 240,    False),
     ("icount-intel",      "q35",                 INTEL_MAX,   "256M", "icount", "seabios", "kernel", 240,    False),
+    # Memory areas of 512 MiB (t_memarea.py): q35 keeps 2.5 GiB all below
+    # 4 GiB, so a 1 GiB-aligned page [1 GiB, 2 GiB) and its guard page fit.
+    ("icount-2560m",      "q35",                 "max",       "2560M", "icount", "seabios", "kernel", 360,    False),
     # The sample buffers above 4 GiB, exact.
     ("m6g-icount",        "q35",                 "max",       "6G",   "icount", "seabios", "kernel", 240,    False),
     # The same-output test's (tests/boot/same_output.py): the clocks' machines
