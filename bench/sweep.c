@@ -142,6 +142,14 @@ int sweep_prepare(const struct config *cfg, const struct cpu_info *cpu)
 	room = room > reserve ? (room - reserve) & ~4095ull : 0;
 	wanted_bytes = room >= 2 * twice ? 2 * twice : twice;
 	area_bytes = wanted_bytes <= room ? wanted_bytes : room;
+	if (page > 4096 && area_bytes < page && area_bytes < wanted_bytes) {
+		/* less than one large page fits: 4 KiB pages, as many as do */
+		page = 4096, page_why = "4 KiB pages: less than one 2 MiB page fits in free RAM";
+		room = memarea_largest(page);
+		room = room > reserve ? (room - reserve) & ~4095ull : 0;
+		area_bytes = wanted_bytes <= room ? wanted_bytes : room;
+	}
+	area_bytes &= ~(page - 1); /* whole pages: memarea_take maps no part of one */
 	if (area_bytes < SWEEP_MIN_BYTES) {
 		kprintf("sweep: no area for sweep=latency: %s of free RAM for %s pages beside the run's buffers, not "
 			"even the %s the smallest sweep needs%s%s\n", size_text(a, room), size_text(b, page),
