@@ -129,12 +129,13 @@ int sweep_prepare(const struct config *cfg, const struct cpu_info *cpu)
 		page = 4096, page_why = "mem.pages=4k: TLB misses show in the curve";
 	else if (cfg->mem_pages == MEM_PAGES_2M)
 		page = 2ull << 20, page_why = "mem.pages=2m";
-	else if (one_g && memarea_largest(1ull << 30) >= 2 * twice + reserve && 2 * twice <= (1ull << 30))
+	else if (one_g && twice <= (1ull << 30) && memarea_largest(1ull << 30) >= twice + reserve)
 		page = 1ull << 30, page_why = cfg->mem_pages == MEM_PAGES_1G ? "mem.pages=1g" :
 			"1 GiB pages (CPUID.80000001H:EDX[26]): no TLB misses in the curve";
-	else if (one_g && memarea_largest(1ull << 30) >= twice + reserve && twice <= (1ull << 30))
-		page = 1ull << 30, page_why = cfg->mem_pages == MEM_PAGES_1G ? "mem.pages=1g" :
-			"1 GiB pages (CPUID.80000001H:EDX[26]): no TLB misses in the curve";
+	else if (cfg->mem_pages == MEM_PAGES_1G)
+		page = 2ull << 20, page_why = !one_g ? "2 MiB pages: mem.pages=1g, but this CPU has no 1 GiB pages "
+			"(CPUID.80000001H:EDX[26]=0)" : "2 MiB pages: mem.pages=1g, but the area and a 1 GiB page do not "
+			"fit in free RAM";
 	else
 		page = 2ull << 20, page_why = !one_g ? "2 MiB pages: no 1 GiB pages (CPUID.80000001H:EDX[26]=0)" :
 			"2 MiB pages: the area and a 1 GiB page do not fit in free RAM";
