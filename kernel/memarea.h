@@ -10,7 +10,15 @@
  * rest of its first page (below the area) is taken from the pool too, so
  * that no other buffer shares a page of another type.
  *
- * The areas are zeroed once when taken. Under the default contract
+ * Each area's pages are its own: mem_alloc_aligned takes the whole first
+ * page up to the guard from the pool (the pool's bytes skipped for the
+ * alignment, up to a page, are lost), pg_map_pages maps exactly those pages
+ * (lib/paging.h; new tables from the pool, one per 2 MiB of 4 KiB pages)
+ * and the guard is split out with tables from the pool too. 8 MiB of the
+ * pool are never offered (memarea_largest), for the run's own buffers
+ * taken after the areas (the generated loops, the sample buffers).
+ *
+ * The areas are zeroed once when taken (REP STOSQ, while write-back). Under the default contract
  * (lib/codegen.h) R14 points at the start of its area and the area's first
  * MiB is zeroed again per call (per ensemble), as the 1 MiB scratch area
  * always was; under regs=nanobench R14, RDI, RSI and RBP point into the
@@ -41,7 +49,9 @@ struct mem_area {
 };
 
 /* memarea_prepare - with code= given, the areas of its register contract:
- * one (R14) by default, five under regs=nanobench, mem= bytes each, taken
+ * one (R14) by default, five under regs=nanobench, mem= bytes each, in
+ * mem.pages= pages (auto: 2 MiB, as the image's own; 1 GiB for mem=1G or
+ * more where the CPU has them) of type mem.type=, taken
  * before the sample buffers (bench/main.c calls it before code_prepare).
  * Prints one "mem:" line and one mem_area record per area (printed when
  * memarea_print is called). Returns the command-line problems: mem=
@@ -60,7 +70,9 @@ int memarea_prepare(const struct config *cfg, const struct cpu_info *cpu);
 const struct mem_area *memarea_take(const char *who, uint64_t bytes, uint64_t page_bytes, enum pg_type type);
 
 /* memarea_largest - the most bytes one area mapped with page_bytes pages
- * could have now (free RAM, alignment and the guard page allowed for). */
+ * (0: 1 GiB where the CPU has them, else 2 MiB) could have now (free RAM,
+ * alignment, its page tables, the guard page and 8 MiB for the run's own
+ * buffers allowed for), a multiple of page_bytes; 0 when none fits. */
 uint64_t memarea_largest(uint64_t page_bytes);
 
 /* memarea_refusal - why the last memarea_take or memarea_prepare refused

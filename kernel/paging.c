@@ -2,8 +2,8 @@
 #include "paging.h"
 #include "cpu.h"
 #include "msr.h"
-#include "trap.h"
 #include "../lib/fmt.h"
+#include "../lib/string.h"
 
 #define BOOT_MAPPED_END 0x100000000ull /* boot/entry.asm maps 0..4 GiB */
 
@@ -41,9 +41,16 @@ static void setup(void)
 	/* IA32_PAT (MSR 277H) = PG_PAT_VALUE (lib/paging.h), before any page
 	 * uses entries 4 and 5 (WB and WT at power-up, now WC and WP; the boot
 	 * map uses entry 0 only), read back; the APs load this value
-	 * (kernel/smp.c, SDM Vol. 3A 12.12.4). */
-	if (pg.has_pat && !wrmsr_safe(MSR_PAT, PG_PAT_VALUE) && !rdmsr_safe(MSR_PAT, &pg.pat_read))
+	 * (kernel/smp.c, SDM Vol. 3A 12.12.4). IA32_PAT exists wherever
+	 * CPUID.1:EDX[16] says so (12.12.1) and every encoding written is a
+	 * valid one (table 12-10), so plain WRMSR, as before this value: the
+	 * *_safe forms (kernel/trap.h) would close an include loop through
+	 * kernel/exit.c and kernel/acpi.c back here. */
+	if (pg.has_pat) {
+		wrmsr(MSR_PAT, PG_PAT_VALUE);
+		pg.pat_read = rdmsr(MSR_PAT);
 		pg.pat_ok = pg.pat_read == PG_PAT_VALUE;
+	}
 }
 
 /* The tables are in the boot code's .bss or the pool, below 4 GiB. */
@@ -252,4 +259,11 @@ void paging_describe(char *buf, size_t size)
 		"(2 MiB pages) is extended on demand up to 0x%llx from a pool of %d page-table pages (%d used so far)",
 		pg.maxphyaddr, pg.has_1g ? "yes" : "no", pg.has_1g, pg.has_pat ? "yes" : "no", pg.has_pat,
 		(unsigned long long)paging_limit(), PAGING_POOL_PAGES, pg.used);
+	size_t n = strlen(buf);
+	if (!pg.has_pat)
+		fmt_format(buf + n, size - n, "; no IA32_PAT: memory types WB and UC only");
+	else
+		fmt_format(buf + n, size - n, "; IA32_PAT (MSR 277H) written 0x%016llx (entries 0 WB, 1 WT, 3 UC, "
+			   "4 WC, 5 WP), read back 0x%016llx: %s", (unsigned long long)PG_PAT_VALUE,
+			   (unsigned long long)pg.pat_read, pg.pat_ok ? "taken" : "not taken (WT, WP, WC unavailable)");
 }

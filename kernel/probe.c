@@ -73,7 +73,7 @@ void probe_print(const struct cpu_info *c, const struct boot_info *bi)
 		(unsigned long long)(mem_usable_below_4g() >> 20), (unsigned long long)(mem_usable_above_4g() >> 20),
 		(unsigned long long)(mem_free_bytes() >> 20), (unsigned long long)pool,
 		pool >= MEM_4G ? "above" : "below");
-	char paging[400];
+	char paging[640];
 	paging_describe(paging, sizeof paging);
 	kprintf("%s\n", paging);
 	/* The loader's strings, escaped (lib/fmt.h): a newline in the command

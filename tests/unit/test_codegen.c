@@ -178,6 +178,45 @@ static void test_result_layouts(void)
 	CHECK_EQ_U64(cyc[1], 22, "beside layout: RDI into the cycles array");
 }
 
+/* regs=nanobench (codegen.h, nanoBench's kernel module): R14, RDI, RSI
+ * and RBP as the spec gives them (the middle of an area each), RSP =
+ * stack_top (the middle of a fifth), every other register 0; the area
+ * zeroed per call is still scratch, whatever R14 is. */
+static void test_registers_nanobench(void)
+{
+	uint32_t at = (uint32_t)(uintptr_t)(low + 3 * 1024 * 1024); /* where init stores them */
+	static const uint8_t ops[][3] = { { 0x48, 0x89, 0x3C }, { 0x48, 0x89, 0x34 }, { 0x48, 0x89, 0x2C },
+					  { 0x4C, 0x89, 0x34 }, { 0x48, 0x89, 0x24 }, { 0x48, 0x89, 0x04 } };
+	uint8_t init[64];
+	size_t n = 0;
+	for (uint32_t k = 0; k < 6; k++) { /* mov [at + 8k], rdi / rsi / rbp / r14 / rsp / rax */
+		memcpy(init + n, ops[k], 3), n += 3;
+		init[n++] = 0x25;
+		uint32_t a = at + 8 * k;
+		memcpy(init + n, &a, 4), n += 4;
+	}
+	static const uint8_t stop[] = { 0x31, 0xD2 }; /* xor edx, edx */
+	struct codegen_spec s = base();
+	struct codegen_layout l;
+	uint64_t tsc[2];
+	s.r14 = s.scratch + 512 * 1024;
+	s.rdi = (uint64_t)(uintptr_t)(low + 3 * 1024 * 1024 + 4096);
+	s.rsi = s.rdi + 8192, s.rbp = s.rdi + 16384;
+	s.stack_top = s.rdi + 32768;
+	s.init = init, s.init_len = (uint32_t)n;
+	s.stop = stop, s.stop_len = sizeof stop;
+	scratch[5] = 99;
+	CHECK(run(&s, &l, tsc, 0, 0, 2) == 0, "nanobench registers: emitted and run");
+	const uint64_t *got = (const uint64_t *)(uintptr_t)at;
+	CHECK_EQ_U64(got[0], s.rdi, "regs=nanobench: RDI at init is the middle of its area");
+	CHECK_EQ_U64(got[1], s.rsi, "regs=nanobench: RSI at init is the middle of its area");
+	CHECK_EQ_U64(got[2], s.rbp, "regs=nanobench: RBP at init is the middle of its area");
+	CHECK_EQ_U64(got[3], s.r14, "regs=nanobench: R14 at init is r14 (the middle of its area), not scratch");
+	CHECK_EQ_U64(got[4], s.stack_top, "regs=nanobench: RSP at init is stack_top (the middle of its area)");
+	CHECK_EQ_U64(got[5], 0, "regs=nanobench: RAX still 0 at init");
+	CHECK_EQ_U64(scratch[5], 0, "regs=nanobench: the scratch area (R14's area's start) still zeroed per call");
+}
+
 /* Every sample starts with the documented registers (codegen.h): init
  * sees RSP = stack_top, R14 = scratch and 0 in every other register, even
  * after a previous sample's code set them all; state.active holds the
@@ -448,6 +487,7 @@ int main(void)
 	test_result_layouts();
 	test_events_layout();
 	test_registers_documented();
+	test_registers_nanobench();
 	test_pushed_bytes_and_bounds();
 	test_ring0_bytes();
 	test_limits();

@@ -88,8 +88,32 @@ int main(void)
 	CHECK_EQ_U64(pg_type_bits(PG_WC), 0x1000, "WC: PAT entry 4, the 2 MiB page's PAT bit (12)");
 	CHECK(pg_type_of(0x83) == PG_WB && pg_type_of(0x1083) == PG_WC && pg_type_of(0x9B) == PG_UC,
 	      "2 MiB entries read back as WB, WC, UC");
-	CHECK(pg_type_of(0x8B) == PG_UC && pg_type_of(0x1093) == PG_UC,
-	      "PAT entries 1 (WT) and 6 (UC-) read back as UC");
+	CHECK(pg_type_of(0x8B) == PG_WT && pg_type_of(0x108B) == PG_WP && pg_type_of(0x1093) == PG_UC &&
+	      pg_type_of(0x93) == PG_UC, "PAT entries 1 WT, 5 WP; 6 and 2 (UC-) read back as UC");
+	/* Every type, both leaf sizes: its PAT entry (PAT * 4 + PCD * 2 + PWT)
+	 * holds the SDM's encoding of that type in PG_PAT_VALUE (Vol. 3A
+	 * table 12-10: UC 00H, WC 01H, WT 04H, WP 05H, WB 06H), and its bits
+	 * read back as the type. */
+	static const struct { enum pg_type t; int entry; unsigned enc; const char *name; } types[] = {
+		{ PG_WB, 0, 0x06, "WB" }, { PG_WT, 1, 0x04, "WT" }, { PG_WP, 5, 0x05, "WP" },
+		{ PG_WC, 4, 0x01, "WC" }, { PG_UC, 3, 0x00, "UC" } };
+	for (int k = 0; k < 5; k++) {
+		uint64_t big = pg_type_bits(types[k].t), small = pg_type_bits_4k(types[k].t);
+		int idx_big = (big & PG_PAT_LARGE ? 4 : 0) | (big & PG_PCD ? 2 : 0) | (big & PG_PWT ? 1 : 0);
+		int idx_small = (small & PG_PAT_4K ? 4 : 0) | (small & PG_PCD ? 2 : 0) | (small & PG_PWT ? 1 : 0);
+		CHECK(idx_big == types[k].entry && idx_small == types[k].entry && pg_pat_entry(types[k].t) == types[k].entry,
+		      "%s: PAT entry %d in 2 MiB/1 GiB (bit 12) and 4 KiB (bit 7) leaves, got %d and %d",
+		      types[k].name, types[k].entry, idx_big, idx_small);
+		CHECK(((PG_PAT_VALUE >> (8 * types[k].entry)) & 0xFF) == types[k].enc,
+		      "%s: IA32_PAT entry %d holds encoding %02XH", types[k].name, types[k].entry, types[k].enc);
+		CHECK(!(big & ~(PG_PAT_LARGE | PG_PCD | PG_PWT)) && !(small & ~(PG_PAT_4K | PG_PCD | PG_PWT)),
+		      "%s: only PAT, PCD and PWT bits", types[k].name);
+		CHECK(pg_type_of(big | 0x83) == types[k].t && pg_type_of_4k(small | 0x3) == types[k].t,
+		      "%s: entries read back as %s", types[k].name, types[k].name);
+	}
+	CHECK_EQ_U64(PG_PAT_VALUE, 0x0007050100070406ull, "IA32_PAT: WB, WT, UC-, UC, WC, WP, UC-, UC (entries 0..7)");
+	CHECK(((PG_PAT_VALUE >> 16) & 0xFF) == 0x07 && ((PG_PAT_VALUE >> 48) & 0xFF) == 0x07 &&
+	      ((PG_PAT_VALUE >> 56) & 0xFF) == 0x00, "PAT: entries 2 and 6 UC- (power-up), 7 UC");
 
 	/* Bounds: MAXPHYADDR, canonical, empty, wrapping. */
 	CHECK(pg_check(0, 0, 40) == PG_EMPTY, "zero length: empty");
@@ -234,6 +258,51 @@ int main(void)
 	      "a page inside a 1 GiB page: split to 2 MiB then 4 KiB pages");
 	CHECK(!pg_present(&t, 0x100001000ull) && pg_present(&t, 0x100000000ull) && pg_present(&t, 0x100200000ull),
 	      "only that page is gone");
+
+	/* pg_map_pages: an area mapped exactly as asked (kernel/memarea.c). */
+	t = boot(40, 1, 4);
+	CHECK(pg_map_pages(&t, 0x800000, 0x400000, PG_SIZE_2M, PG_WT, &r) == PG_OK && r.pages == 2 &&
+	      r.changed == 2 && r.retyped == 2 && r.tables == 0, "2 MiB WT over the boot's WB pages: 2 retyped");
+	CHECK(maps(0x800000, PG_WT) && maps(0xA00000, PG_WT) && maps(0x600000, PG_WB) && maps(0xC00000, PG_WB),
+	      "2 MiB WT: the area's two pages WT, either side WB");
+	CHECK(pg_map_pages(&t, 0x800000, 0x200000, PG_SIZE_2M, PG_WT, &r) == PG_OK && r.changed == 0,
+	      "the same again: nothing changed");
+	CHECK(pg_map_pages(&t, 0x1000000, 0x2000, PG_SIZE_4K, PG_WP, &r) == PG_OK && r.tables == 1 &&
+	      r.pages == 2 && r.retyped == 2, "4 KiB WP at 16 MiB: one table, two pages retyped");
+	pt = table(0, tables[2][8] & PG_ADDR);
+	CHECK(pt && pt[0] == (0x1000000 | PG_P | PG_RW | PG_PAT_4K | PG_PWT) &&
+	      pt[1] == (0x1001000 | PG_P | PG_RW | PG_PAT_4K | PG_PWT) && pt[2] == (0x1002000 | PG_P | PG_RW),
+	      "4 KiB WP entries: PAT bit 7 and PWT (entry 5); the rest of the 2 MiB page WB");
+	CHECK(pg_type_of_4k(pt[0]) == PG_WP && pg_type_of_4k(pt[2]) == PG_WB, "4 KiB entries read back WP, WB");
+	CHECK(pg_map_pages(&t, 0x40000000ull, 0x40000000ull, PG_SIZE_1G, PG_UC, &r) == PG_OK && r.pages == 1 &&
+	      r.changed == 1 && r.retyped == 1, "1 GiB UC over the boot's page directory: one leaf, retyped");
+	CHECK(maps(0x40000000ull, PG_UC) && (leaf(0x7FFFF000ull, &size), size) == PG_SIZE_1G && maps(0x80000000ull, PG_WB),
+	      "1 GiB UC leaf at 1 GiB; 2 GiB still WB in 2 MiB pages");
+	CHECK((tables[1][1] & ~PG_ADDR) == (PG_P | PG_RW | PG_PS | PG_PCD | PG_PWT),
+	      "1 GiB leaf: present, writable, PS, PCD and PWT (PAT entry 3)");
+	CHECK(pg_map_pages(&t, 0x100000000ull, 0x40000000ull, PG_SIZE_1G, PG_WC, &r) == PG_OK && r.pages == 1 &&
+	      r.changed == 0 && maps(0x100000000ull, PG_WC), "1 GiB WC above 4 GiB, not mapped before: no change");
+	CHECK(pg_map_pages(&t, 0x100200000ull, 0x1000, PG_SIZE_4K, PG_WB, &r) == PG_OK && r.splits == 1 &&
+	      r.tables == 2, "4 KiB inside a 1 GiB page: split to 2 MiB, then 4 KiB pages");
+	CHECK(maps(0x100000000ull, PG_WC) && maps(0x100400000ull, PG_WC), "the split 1 GiB page's other pages stay WC");
+	pt = table(0, table(0, tables[1][4] & PG_ADDR)[1] & PG_ADDR);
+	CHECK(pt && pt[0] == (0x100200000ull | PG_P | PG_RW) && pt[1] == (0x100201000ull | PG_P | PG_RW | PG_PAT_4K),
+	      "that 4 KiB page WB, its neighbour WC with the PAT bit at 7");
+	CHECK(pg_map_pages(&t, 0x100400000ull, 0x1000, PG_SIZE_4K, PG_WB, &r) == PG_OK && r.tables == 1,
+	      "4 KiB pages in the next 2 MiB: the pool's last table");
+	CHECK(pg_map_pages(&t, 0x100600000ull, 0x1000, PG_SIZE_4K, PG_WB, &r) == PG_POOL_EXHAUSTED,
+	      "4 KiB pages with the pool used up: exhausted");
+	CHECK(pg_map_pages(&t, 0x800000, 0x1000, PG_SIZE_2M, PG_WB, &r) == PG_MISALIGNED &&
+	      pg_map_pages(&t, 0x801000, 0x200000, PG_SIZE_2M, PG_WB, &r) == PG_MISALIGNED &&
+	      pg_map_pages(&t, 0x800000, 0x1000, 0x10000, PG_WB, &r) == PG_MISALIGNED,
+	      "a length or start not a multiple of the page, or a 64 KiB page: misaligned");
+	t.has_1g = 0;
+	CHECK(pg_map_pages(&t, 0x40000000ull, 0x40000000ull, PG_SIZE_1G, PG_WB, &r) == PG_MISALIGNED,
+	      "1 GiB pages without Page1GB: refused");
+	/* 512 MiB in 4 KiB pages: a table per 2 MiB, 256. */
+	t = boot(40, 1, 0);
+	CHECK(pg_map_pages(&t, 0x20000000ull, 0x20000000ull, PG_SIZE_4K, PG_WB, &r) == PG_POOL_EXHAUSTED &&
+	      r.at == 0x20000000ull, "512 MiB in 4 KiB pages without a pool: exhausted at its start");
 
 	/* A PML4 the callback cannot reach. */
 	t.root = 0x5000;
