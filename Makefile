@@ -188,6 +188,7 @@ $(BUILD)/host/test_xcr0: $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
 $(BUILD)/host/test_pmugp: $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
 $(BUILD)/host/test_prefetch: $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
 $(BUILD)/host/test_clockctl: $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
+$(BUILD)/host/test_cachelist: $(BUILD)/host/cpuid_corpus.txt tests/unit/cpuid_dump.h
 
 # test_events also reads every event's expected encoding, which
 # tools/mkevents.py --expect computes from the extract on its own.

@@ -6,6 +6,7 @@
 #include "evscreen.h"
 #include "report.h"
 #include "summary.h"
+#include "sweep.h"
 #include "../kernel/config.h"
 #include "../kernel/clocks.h"
 #include "../kernel/console.h"
@@ -18,6 +19,7 @@
 #include "../kernel/trap.h"
 #include "../lib/cpus.h"
 #include "../lib/fmt.h"
+#include "../lib/latlevels.h"
 #include "../lib/qrtext.h"
 #include "../lib/string.h"
 #include "../lib/tscfreq.h"
@@ -93,6 +95,25 @@ static void qr_code_lines(const struct bench_results *res, struct qrtext_run *q)
 		ag[q->nagreements++] = (struct qrtext_agreement){ "tci"[u], a.agree,
 								  a.trusted >= 0 ? methods[a.trusted].name : 0,
 								  pairs[u], a.npairs };
+	}
+}
+
+/* The lat lines: sweep=latency's levels per unit (bench/sweep.h). */
+static void qr_latency_lines(struct qrtext_run *q)
+{
+	static struct qrtext_latency lat[2];
+	static struct qrtext_latlevel lv[2][LATLEVELS_MAX];
+	static char fig[2][LATLEVELS_MAX][24];
+	struct latlevels found;
+	q->latency = lat;
+	q->nlatency = 0;
+	for (int u = 0; u < 2; u++) {
+		if (!sweep_levels(u, &found))
+			continue;
+		for (int i = 0; i < found.n; i++)
+			lv[u][i] = (struct qrtext_latlevel){ found.l[i].name, found.l[i].cpuid_bytes, found.l[i].edge_bytes,
+							     fmt_milli(fig[u][i], 24, found.l[i].milli) };
+		lat[q->nlatency++] = (struct qrtext_latency){ "tc"[u], lv[u], found.n };
 	}
 }
 
@@ -175,6 +196,7 @@ static void screen_qr(const struct config *cfg, const struct cpu_info *cpu, cons
 		r.nworkloads++;
 	}
 	qr_code_lines(res, &r);
+	qr_latency_lines(&r);
 	int n = qrtext_body(&r, body, sizeof body);
 	if (n < 0)
 		kprintf("qr: no QR code of the results: their text is longer than %u bytes\n",
@@ -533,6 +555,9 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 		   fmt_fit_u64(a, sizeof a, cfg->max_var_of_vars, 6), fmt_fit_u64(b, sizeof b, cfg->max_var_of_mins, 6));
 	rows_used += 1 + screen_put(line);
 	rows_used += code_section(r);
+	for (int u = 0; u < 2; u++) /* sweep=latency's levels (bench/sweep.h) */
+		if (sweep_screen_text(u, line, (int)sizeof line))
+			rows_used += screen_put(line);
 
 	/* The workloads, net of the offset, by the recommended method, else
 	 * the first that ran (a TSC method before a counter method). */

@@ -226,6 +226,27 @@ int qrtext_body(const struct qrtext_run *r, char *buf, size_t size)
 		}
 	}
 	put_code(&o, r);
+	for (int i = 0; i < r->nlatency; i++) {
+		const struct qrtext_latency *l = &r->latency[i];
+		put(&o, "lat %c", l->unit);
+		if (!l->nlevels)
+			put(&o, " none");
+		for (int k = 0; k < l->nlevels; k++) {
+			const struct qrtext_latlevel *v = &l->levels[k];
+			put(&o, " ");
+			put_text(&o, v->name, 1);
+			if (v->cpuid_bytes)
+				put(&o, ":%llu", (unsigned long long)v->cpuid_bytes);
+			else
+				put(&o, ":-");
+			if (v->edge_bytes)
+				put(&o, ":%llu:", (unsigned long long)v->edge_bytes);
+			else
+				put(&o, ":-:");
+			put_text(&o, v->per_load, 1);
+		}
+		put(&o, "\n");
+	}
 	put(&o, "rec ");
 	put_text(&o, r->recommended ? r->recommended : "none", 1);
 	put(&o, "\nfinal ");

@@ -97,6 +97,15 @@
  *                          1-based COPY of code=, or for a part of the
  *                          loop the copy whose jump lands there (0: init,
  *                          or not known)
+ *   lat U LEVEL...         with sweep=latency (bench/sweep.h), one per unit
+ *                          measured (t TSC ticks, c core cycles): the
+ *                          levels lib/latlevels.h found, each
+ *                          NAME:CPUID:EDGE:FIG (L1d, L2, L3, L4, DRAM; the
+ *                          cache's bytes per CPUID, '-' for DRAM; the
+ *                          edge's bytes, '-' when the curve ends on the
+ *                          level; the figure per load, thousandths text),
+ *                          or the one word 'none' when no level was told
+ *                          apart (the latency_levels record)
  *   rec NAME               the recommended method, or 'none'
  *   final TEXT             the run's final line
  *
@@ -187,6 +196,19 @@ struct qrtext_event {
 	int verified;                    /* 0: '!' after the kind */
 };
 
+/* A lat line: sweep=latency's levels in one unit (lib/latlevels.h). */
+struct qrtext_latlevel {
+	const char *name;                /* "L1d", ..., "DRAM" */
+	uint64_t cpuid_bytes, edge_bytes; /* 0: '-' */
+	const char *per_load;            /* "5.000" */
+};
+
+struct qrtext_latency {
+	char unit;                       /* 't', 'c' */
+	const struct qrtext_latlevel *levels;
+	int nlevels;                     /* 0: "none" */
+};
+
 struct qrtext_codefault {
 	const char *method, *vector;     /* "#UD" */
 	const char *part;                /* "code", "init", "loop" */
@@ -222,6 +244,8 @@ struct qrtext_run {
 	int nevents;
 	const struct qrtext_codefault *code_faults;
 	int ncode_faults;
+	const struct qrtext_latency *latency; /* lat lines */
+	int nlatency;
 	const char *recommended;         /* NULL: none */
 	const char *final_line;
 };

@@ -21,7 +21,9 @@ machine (microcode), tsc_rate, config (sizes, methods, verdict limits),
 verdict and recommendation records, skips (without the kernel's reason),
 code= (code, per_copy, per_copy_agreement and code_fault records; with
 events= the pe lines as event_per_copy records without their least
-minimums, verified false where the line marks it '!'), the final line and an end
+minimums, verified false where the line marks it '!'), sweep=latency's
+levels (the lat lines as latency_levels records, without cpuid_caches),
+the final line and an end
 record from it; per method the empty window's
 series in each unit measured (min of mins = offset; total variance,
 variance of variances and variance of minimum values in the method's own
@@ -219,6 +221,27 @@ def code_of(log):
     return {"workload": recs[-1][1]["workload"], "copies": recs[-1][1]["copies"]}
 
 
+def latency_levels(toks, log):
+    """The latency_levels record of a lat line's tokens (lib/qrtext.h): the
+    levels as the record has them, ns from the tsc line for TSC ticks; the
+    CPUID caches are not in the text (absent), why only says where it is."""
+    unit = OWN_UNIT[toks[0]]
+    hz = log.by_kind["tsc_rate"][-1][1]["hz"] if log.by_kind["tsc_rate"] else 0
+    levels = []
+    if toks[1:] != ["none"]:
+        for t in toks[1:]:
+            name, cpuid, edge, fig = t.split(":")
+            if name not in ("L1d", "L2", "L3", "L4", "DRAM") or not re.match(r"^\d+\.\d{3}$", fig):
+                raise ValueError(f"level {t!r}")
+            milli = int(fig.replace(".", ""))
+            ns = milli * 10**9 // hz if unit == "tsc_ticks" and hz else None
+            levels.append({"name": name, "cpuid_bytes": None if cpuid == "-" else int(cpuid),
+                           "edge_bytes": None if edge == "-" else int(edge), "per_load": fig,
+                           "ns": None if ns is None else f"{ns // 1000}.{ns % 1000:03d}"})
+    return {"rec": "latency_levels", "unit": unit, "levels": levels,
+            "why": None if levels else "no level told apart (the reason is in the serial log)"}
+
+
 def parse_body(body, path="QR code", crc=None, problems=()):
     """A benchlog.Log of the joined body (module docstring)."""
     log = Log()
@@ -330,6 +353,8 @@ def parse_body(body, path="QR code", crc=None, problems=()):
                 log.by_kind["code_fault"].append((no, dict(code_of(log), **{
                     "rec": "code_fault", "method": toks[0], "name": toks[1], "part": toks[2],
                     "offset": int(toks[3]), "copy": int(toks[4])})))
+            elif kind == "lat":  # sweep=latency's levels in a unit: U NAME:CPUID:EDGE:FIG... or U none
+                log.by_kind["latency_levels"].append((no, latency_levels(toks, log)))
             elif kind == "rec":
                 log.by_kind["recommendation"].append((no, {"rec": "recommendation",
                                                            "method": None if rest == "none" else rest,

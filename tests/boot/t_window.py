@@ -37,14 +37,23 @@ def workloads_in(elf):
                   if len(l.split()) == 3 and l.split()[2].startswith("bench_workload_"))
 
 
+# sweep=latency's sampling functions (bench/sweep.c): the N and 2N windows
+# of every TSC method and of ctr_rdpmc.
+SWEEP_LOOPS = 2 * (len(TSC_METHODS) + 1)
+
+
+def sweep_loops_in(elf):
+    return sorted(n for n in check_windows.functions(elf) if n.startswith("bench_fill_sweep"))
+
+
 def expect_clean_windows(elf):
     n, problems = check_windows.check(elf)
     wls = workloads_in(elf)
-    want = len(wls) * (3 * len(TSC_METHODS) + len(COUNTER_METHODS))
+    want = len(wls) * (3 * len(TSC_METHODS) + len(COUNTER_METHODS)) + SWEEP_LOOPS
     check(not problems, f"{elf}: windows with code that is not the body:\n" + "\n".join(problems))
     check(n == want, f"{elf}: {n} sampling functions checked, expected {want} "
           f"({len(wls)} workloads x (3 x {len(TSC_METHODS)} TSC loops: alone, counters beside, events beside; "
-          f"+ {len(COUNTER_METHODS)} counter loops))")
+          f"+ {len(COUNTER_METHODS)} counter loops) + {SWEEP_LOOPS} sweep=latency loops)")
     return wls
 
 
@@ -52,6 +61,27 @@ def test_window_static_every_sampling_loop():
     """The built kernel: no sampling loop has code between its markers."""
     wls = expect_clean_windows(os.path.join(BUILD, "bench.elf"))
     check({"empty", "saddb", "vaddb", "measured_loop"} <= set(wls), f"workloads {wls}")
+
+
+def test_window_static_sweep_loads_only():
+    """sweep=latency's windows (bench/sweep.c) are checked with the others, and
+    each holds exactly its 251 or 502 dependent loads mov (%r8),%r8 between
+    the start's read and the stop's: nothing else, so 2N-N is N loads."""
+    elf = os.path.join(BUILD, "bench.elf")
+    loops = sweep_loops_in(elf)
+    check(len(loops) == SWEEP_LOOPS, f"{len(loops)} sweep loops, expected {SWEEP_LOOPS}: {loops}")
+    fns = check_windows.functions(elf)
+    ms = check_windows.marks(elf)
+    for name in loops:
+        a, size = fns[name]
+        begin = [x for x, k in ms if k == check_windows.BODY_BEGIN and a <= x < a + size]
+        end = [x for x, k in ms if k == check_windows.BODY_END and a <= x < a + size]
+        check(len(begin) == 1 and len(end) == 1, f"{name}: one window's markers ({begin}, {end})")
+        body = check_windows.disassemble(elf, begin[0], end[0])
+        loads = int(name[len("bench_fill_sweep"):].split("_")[0])
+        ops = [" ".join(l.split("\t")[1].split()) for l in body]
+        check(ops == ["mov (%r8),%r8"] * loads, f"{name}: its body is not {loads} loads mov (%r8),%r8: "
+              f"{len(ops)} instructions, first {ops[:3]}")
 
 
 def test_window_static_check_finds_an_event_read_inside():

@@ -156,6 +156,34 @@ def test_qr_text_methods_compared():
     check(len([p for p in bad.problems if "'pa'" in p.text]) == 2, f"malformed pa lines: {bad.problems}")
 
 
+def test_qr_text_latency_levels():
+    """A QR text's lat lines (lib/qrtext.c; issue 31 item 5) become
+    latency_levels records as the kernel's (docs/RECORDS.md): the unit, each
+    level's name, CPUID size, edge (null for '-'), figure per load and, in
+    TSC ticks, ns at the tsc line's rate; 'none' an empty list with a why;
+    a lat line of another form is a problem (failed before: 'a line of kind
+    'lat', not known to this tool: ignored')."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import benchqr  # noqa: E402
+    head = ("vendor GenuineIntel\nbrand -\ncpu 6 1 2 -\nhv none\ntsc 2500000000 5 pit\n"
+            "size 3 50 10\nlimits 1 1\nm rdtscp t 35 0 0 0 ergodic na 0\n")
+    tail = "rec rdtscp\nfinal bench: run complete\n"
+    log = benchqr.parse_body(head + "lat t L1d:49152:49152:5.000 L3:31457280:-:52.300 DRAM:-:-:227.500\n"
+                             "lat c none\n" + tail)
+    check(not log.problems, f"problems: {log.problems}")
+    got = [r for _, r in log.by_kind["latency_levels"]]
+    check(len(got) == 2, f"{len(got)} latency_levels records: {got}")
+    t, c = got
+    check(t == {"rec": "latency_levels", "unit": "tsc_ticks", "why": None, "levels": [
+        {"name": "L1d", "cpuid_bytes": 49152, "edge_bytes": 49152, "per_load": "5.000", "ns": "2.000"},
+        {"name": "L3", "cpuid_bytes": 31457280, "edge_bytes": None, "per_load": "52.300", "ns": "20.920"},
+        {"name": "DRAM", "cpuid_bytes": None, "edge_bytes": None, "per_load": "227.500", "ns": "91.000"}]},
+        f"the TSC ticks' record: {t}")
+    check(c["unit"] == "core_cycles" and c["levels"] == [] and c["why"], f"the core cycles' record: {c}")
+    bad = benchqr.parse_body(head + "lat t L9:1:1:1.000\nlat t L1d:1:1\n" + tail)
+    check(len([p for p in bad.problems if "'lat'" in p.text]) == 2, f"malformed lat lines: {bad.problems}")
+
+
 def test_log_agreement_checked():
     """tools/benchlog checks a per_copy_agreement record against the per_copy
     records of its unit (tools/benchlog/checks.py): a record that says the

@@ -208,6 +208,19 @@ static void test_code(void)
 			  "pe rdtscp BR_INST_RETIRED.ALL_BRANCHES figure! 2.210 0.070\n"
 			  "pe rdtscp MY_EVENT wrapped - -\n"
 			  "cf lfence #UD code 0 1\n") != NULL, "the pe lines after the pa lines:\n%s", buf);
+	/* sweep=latency (issue 31): a lat line per unit after code='s lines. */
+	static const struct qrtext_latlevel lv[] = {
+		{ "L1d", 49152, 49152, "5.000" }, { "L2", 1310720, 1101824, "15.060" }, { "DRAM", 0, 0, "210.400" },
+	};
+	static const struct qrtext_latency lat[] = { { 'c', lv, 3 }, { 't', 0, 0 } };
+	r.latency = lat;
+	r.nlatency = 2;
+	qrtext_body(&r, buf, sizeof buf);
+	CHECK(strstr(buf, "cf serialize #GP init 3 0\n"
+			  "lat c L1d:49152:49152:5.000 L2:1310720:1101824:15.060 DRAM:-:-:210.400\n"
+			  "lat t none\n"
+			  "rec rdtscp\n") != NULL, "the lat lines after code='s, before rec:\n%s", buf);
+	r.nlatency = 0;
 	r.code = 0;
 	qrtext_body(&r, buf, sizeof buf);
 	CHECK(strstr(buf, "\ncode ") == NULL && strstr(buf, "\npc ") == NULL && strstr(buf, "\npa ") == NULL &&
