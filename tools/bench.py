@@ -60,6 +60,10 @@
         One figure comparing the runs: bars of net per workload per method.
         With --event NAME: the event's nets, or with --figure per_copy
         code='s figures per copy in it, per method; unverified bars hatched.
+    bench.py plot --latency LOG [-o FILE.png]
+        The latency curve of a sweep=latency run: latency per load against
+        the area's size (log scale), CPUID's cache sizes as vertical lines,
+        the levels found annotated. Exit 1 when the log has no latency point.
     bench.py asm CODE [--init TEXT] [--unroll N] [--loops N] [--name WORD]
         Assemble CODE (nasm, Intel syntax, 64-bit; ';' between instructions)
         and print the boot parameters that measure it (code=HEX ...), to
@@ -122,6 +126,14 @@ def cmd_report(args):
         import benchplot
         try:
             figures = benchplot.all_figures(log, outdir)
+            if log.by_kind.get("latency_point"):
+                import benchmemplot
+                try:
+                    d = benchmemplot.plot(log, os.path.join(outdir, "latency.png"))
+                    figures.append((os.path.join(outdir, "latency.png"), f"the latency curve of sweep=latency "
+                                    f"({d['points']} points, {len(d['levels'])} levels)"))
+                except ValueError:
+                    pass
         except benchplot.NoMatplotlib as e:
             err = str(e)
     lines = report_text(log, figures, err)
@@ -247,6 +259,11 @@ def cmd_table(args):
 
 
 def cmd_plot(args):
+    if args.latency:
+        return plot_latency(args)
+    if not args.db:
+        print("bench.py plot: give --db LAB.sqlite (the runs stored), or --latency LOG", file=sys.stderr)
+        return 2
     conn = open_db(args)
     if conn is None:
         return 1
@@ -287,6 +304,28 @@ def plot_event(args, conn, benchplot):
           f"{args.event}, {bars} bars" + (f", {unverified} hatched as UNVERIFIED (its pass's check missed)"
                                            if unverified else ""))
     return 0
+
+
+def plot_latency(args):
+    """plot --latency LOG: the latency curve of sweep=latency (tools/benchmemplot.py)."""
+    import benchmemplot
+    import benchplot
+    if not os.path.isfile(args.latency):
+        print(f"bench.py plot: {args.latency}: no such file", file=sys.stderr)
+        return 1
+    log = benchlog.load(args.latency)
+    path = args.output or default_outdir(args.latency)[:-len("-report")] + "-latency.png"
+    try:
+        d = benchmemplot.plot(log, path)
+    except (benchplot.NoMatplotlib, ValueError) as e:
+        print(f"bench.py plot: no figure written: {e}", file=sys.stderr)
+        return 1
+    print(f"plot: {path}: latency per load in {', '.join(unit_name(u) for u in d['units'])} against the area's "
+          f"size (log scale), {d['points']} points" +
+          (f" ({d['left_out']} without a figure left out)" if d["left_out"] else "") +
+          f", {len(d['caches'])} CPUID cache sizes marked, {len(d['levels'])} levels annotated" +
+          ("" if log.valid else f"; the log is NOT valid ({len(log.problems)} problems: bench.py report lists them)"))
+    return 0 if log.valid else 1
 
 
 def cmd_qr(args):
@@ -378,7 +417,7 @@ def main(argv=None):
     for name, helptext, func in (("table", "the stored runs side by side", cmd_table),
                                  ("plot", "one figure comparing the stored runs", cmd_plot)):
         t_ = sub.add_parser(name, help=helptext)
-        t_.add_argument("--db", required=True, help="the database file")
+        t_.add_argument("--db", required=name == "table", help="the database file")
         t_.add_argument("--workload", help="only this workload")
         t_.add_argument("--method", help="only this method")
         t_.add_argument("--unit", default=TSC, help="tsc_ticks (default), core_cycles, instructions")
@@ -396,6 +435,8 @@ def main(argv=None):
         else:
             t_.add_argument("-o", "--output", help="PNG file (default: the database's name "
                                                    "without .sqlite, plus -FIGURE.png)")
+            t_.add_argument("--latency", metavar="LOG", help="the latency curve of a sweep=latency run's log "
+                                                             "(default -o: LOG without .log, plus -latency.png)")
         t_.set_defaults(func=func)
     q = sub.add_parser("qr", help="read the QR code of the results from photos of the screen")
     q.add_argument("photos", nargs="+", metavar="PHOTO",

@@ -8,6 +8,8 @@ record's counts against the records; each per_copy_agreement record
 against the per_copy records of its unit (the methods compared, the
 intervals that do not overlap); the performance events' records
 (events.py: fields, nets, per-copy figures recomputed, verified marks);
+memory, caches and clocks (memclock.py: areas, flushes, prefetchers and
+clocks taken only when read back, latency points recomputed, levels);
 where and why a log stops short.
 
 Per-CPU runs (cpus=): every check is made per CPU; a record of another CPU
@@ -20,6 +22,7 @@ Each problem is a Problem at the line it is about (log.problem); harmless
 oddities are notes (log.note).
 """
 from .events import check_events
+from .memclock import check_memclock
 from .model import (BEGIN, END, PAPER, RUN_KINDS, SERIES_KINDS, TSC, is_uint, summary_only, unit_name,
                     with_unit)
 from .stats import ensemble_stats, summary_stats
@@ -113,6 +116,7 @@ def check(log):
         _check_methods(log)
     _check_agreements(log)
     check_events(log)
+    check_memclock(log)
     for kind, n in sorted(log.unknown_kinds.items()):
         log.note(None, f"{n} record(s) of kind {kind!r}, not known to this tool: ignored")
     log.problems.sort(key=lambda p: (p.line is not None, p.line or 0))
