@@ -53,7 +53,10 @@
         zero, 0~ below the resolution); --figure per_copy: code='s figure
         per copy as the kernel states it (exactly, +-, below resolution,
         below zero) and the methods' agreement; --figure verdict: each
-        method's verdict (ergodic, NOT ergodic and why); --event NAME: a
+        method's verdict (ergodic, NOT ergodic and why); --figure latency:
+        sweep=latency's figure per load per area size, a column per run,
+        the levels below; the runs' settings (memory, caches, clocks) that
+        differ are listed per run; --event NAME: a
         performance event's net per window (events=), or with --figure
         per_copy code='s figure per copy in it; UNVERIFIED marked.
     bench.py plot --db LAB.sqlite [-o FILE.png] [--workload W] [--method M] [--event NAME]
@@ -242,6 +245,8 @@ def cmd_table(args):
     conn = open_db(args)
     if conn is None:
         return 1
+    if args.figure == "latency":
+        return table_latency(args, conn)
     made = benchtable.db_table(conn, args)
     conn.close()
     if isinstance(made, str):
@@ -255,6 +260,26 @@ def cmd_table(args):
         print("\n".join(benchtable.table_text(args, made)))
     except BrokenPipeError:
         pass
+    return 0
+
+
+def table_latency(args, conn):
+    """table --figure latency: sweep=latency's figures per load per size, a
+    column per run (tools/benchdbmem.py)."""
+    import benchdbmem
+    from benchtext import table
+    made = benchdbmem.latency_table(conn, args.unit)
+    conn.close()
+    if isinstance(made, str):
+        print(f"bench.py table: {args.db}: {made}", file=sys.stderr)
+        return 1
+    header, rows, notes = made
+    if args.csv:
+        import csv
+        csv.writer(sys.stdout, lineterminator="\n").writerows([[" ".join(h) for h in header]] + rows)
+        return 0
+    print("\n".join([f"table: {args.db}: latency per load of sweep=latency (a pointer chase, 2N-N), in "
+                     f"{unit_name(args.unit)}", ""] + table(header, rows) + [""] + [f"  {n}" for n in notes]))
     return 0
 
 
@@ -425,10 +450,11 @@ def main(argv=None):
                         help="a performance event of events= (e.g. L1D.REPLACEMENT): its net per window, or "
                              "with --figure per_copy code='s figure per copy in it")
         t_.add_argument("--figure", default="net",
-                        choices=list(benchdb.FIGURES) + (list(benchdbanswer.FIGURES) if name == "table" else
-                                                         ["per_copy"]),
+                        choices=list(benchdb.FIGURES) + (list(benchdbanswer.FIGURES) + ["latency"] if name == "table"
+                                                         else ["per_copy"]),
                         help="the summary figure (default net: min of mins - the method's offset)" +
-                             ("; per_copy: code='s figure per copy; verdict: each method's verdict"
+                             ("; per_copy: code='s figure per copy; verdict: each method's verdict; latency: "
+                              "sweep=latency's figures per load per size"
                               if name == "table" else ""))
         if name == "table":
             t_.add_argument("--csv", action="store_true", help="CSV on standard output")

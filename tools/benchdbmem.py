@@ -31,6 +31,8 @@ when opened: its runs' settings are unknown, never taken as the defaults):
 
     store_mem(conn, run_id, log)         # in the caller's transaction
     run_settings(conn) -> {run_id: {name: value}}
+    settings_lines(conn, runs)           # table's lines on the settings
+    latency_table(conn, unit)            # table --figure latency
 """
 import json
 
@@ -174,14 +176,38 @@ def settings_lines(conn, runs):
     return out
 
 
-def latency_cells(conn, unit):
-    """(sizes, cells) for table --latency: sizes [bytes] in order;
-    cells[(bytes, run_id)] the figure per load as the kernel states it."""
+def latency_table(conn, unit):
+    """table --figure latency: (header, rows, notes) of sweep=latency's
+    figures per load in unit, a row per area size, a column per run that
+    has points (with its machine), each cell as the kernel states it
+    ('5.000 exactly', '15.100 +-0.200'); the notes give each run's levels.
+    A str saying why there is nothing to show."""
     from benchlog import events as ev
+    from benchlog import unit_name
+    import benchdb
+    runs, _ = benchdb.list_runs(conn)
     sizes, cells = set(), {}
     for rid, b, status, per_copy, bound in conn.execute(
             "SELECT run_id, bytes, status, per_copy, bound FROM latency_points WHERE unit = ? ORDER BY rowid",
             (unit,)):
         sizes.add(b)
         cells[(b, rid)] = ev.figure_cell({"status": status, "per_copy": per_copy, "bound": bound})
-    return sorted(sizes), cells
+    have = [r for r in runs if any(k[1] == r["id"] for k in cells)]
+    if not have:
+        return (f"no latency points stored in {unit_name(unit)} (runs with sweep=latency have them; units stored: "
+                + (", ".join(u for (u,) in conn.execute("SELECT DISTINCT unit FROM latency_points")) or "none") + ")")
+    header = [("size",), ("bytes",)] + [(f"R{r['id']} {r['label']}", f"M{r['machine_id']}",
+                                         f"[{unit_name(unit)} per load]") for r in have]
+    rows = [[memclock.size_text(b), str(b)] + [cells.get((b, r["id"]), "-") for r in have] for b in sorted(sizes)]
+    notes = []
+    for r in have:
+        lv = conn.execute("SELECT name, cpuid_bytes, edge_bytes, per_load, ns FROM latency_levels WHERE run_id = ? "
+                          "AND unit = ? ORDER BY rowid", (r["id"], unit)).fetchall()
+        notes.append(f"R{r['id']} levels: " + ("; ".join(
+            f"{n} {memclock.size_text(c) if c is not None else '(not in CPUID)'}: {p}" + (f" ({ns} ns)" if ns else "")
+            for n, c, e, p, ns in lv) if lv else "none stored"))
+    if any("-" in row[2:] for row in rows):
+        notes.append("-: no point of that size in that run")
+    notes.append("settings of these runs (the pages, the memory type, the prefetchers and the clock shape the curve):")
+    notes += [line[2:] for line in settings_lines(conn, have)]
+    return header, rows, notes

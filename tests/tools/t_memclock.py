@@ -136,6 +136,12 @@ def test_memclock_database_and_table():
           re.search(r"\n  mem\.pages DIFFERS: R1 auto; R2 1g\n", out), "the differing settings per run", out)
     check(re.search(r"\n  the same in every run: .*regs default, cache warm, prefetch keep", out),
           "the settings alike once", out)
+    rc, out = bench("table", "--db", db, "--figure", "latency")
+    check(rc == 0 and re.search(r"\n  64 KiB +65536 +15\.000 exactly +15\.000 exactly\n", out) and
+          re.search(r"\n  R2 levels: L1d 32 KiB: 5\.000 \(5\.0\d\d ns\); L2 512 KiB: 15\.000", out) and
+          "turbo DIFFERS: R1 keep; R2 off" in out, f"table --figure latency: exit status {rc}", out)
+    rc, out = bench("table", "--db", db, "--figure", "latency", "--unit", "core_cycles")
+    check(rc == 1 and "no latency points stored in core cycles" in out, f"no points in core cycles: {rc}", out)
 
 
 def test_memclock_schema_4_database_upgraded():
