@@ -235,3 +235,28 @@ def test_memclock_plot_latency():
     rc, out = bench("report", log, "-o", os.path.join(d, "report"))
     check(rc == 0 and os.path.exists(os.path.join(d, "report", "latency.png")) and "the latency curve" in out,
           f"report: exit status {rc}, no latency.png", out)
+
+
+def test_memclock_guard_fault_log_valid():
+    """A run whose code= loads one byte past mem='s area (the guard page's
+    #PF, issue 31 item 1) has a method record without ensembles where it
+    faulted and a code_fault record saying so: the log is valid and store
+    keeps it (failed before: 'cpuid/mix.2n: a method record but no
+    ensemble records', store refused the log)."""
+    d = workdir("memclock_fault")
+    lines = read(memlogs.mem_log(d)).decode().split("\n")
+    start = next(i for i, ln in enumerate(lines) if ln.startswith('{"rec":"method"') and '"workload":"mix.2n"' in ln)
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("method "))
+    fault = ('{"rec":"code_fault","method":"cpuid","workload":"mix.2n","vector":14,"name":"#PF","error_code":0,'
+             '"cr2":9437184,"part":"code","offset":0,"copy":11,"after":false,"loop_offset":268,"jump_copy":null,'
+             '"jump_byte":null,"jump_lands":null,"halt":null}')
+    lines[start + 1:end] = ["code cpuid/mix.2n: FAULT #PF page fault (vector 14, error code 0x0, CR2=0x900000) at byte 0 "
+                            "of code= (copy 11 of 20); this workload is skipped for method cpuid, the run goes on",
+                            fault, ""]
+    path = os.path.join(d, "fault.log")
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+    rc, out = _problems(path)
+    check(rc == 0 and "no ensemble records" not in out, f"report: exit status {rc}: the fault log not valid", out)
+    rc, out = bench("store", path, "--db", os.path.join(d, "lab.sqlite"))
+    check(rc == 0 and "store: 1 stored" in out, f"store: exit status {rc}", out)

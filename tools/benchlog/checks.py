@@ -129,17 +129,26 @@ def _last_series(log):
     return None
 
 
+def _faulted(log, s):
+    """Whether code= faulted in s's window (a code_fault record of its
+    method, workload and CPU, bench/code.c): the kernel skips the workload
+    for the method, so its method record has no ensembles (a load past the
+    end of mem='s area: the guard page's #PF, issue 31)."""
+    return any((r.get("method"), r.get("workload"), r.get("cpu")) == (s.method, s.workload, s.cpu)
+               for _, r in log.by_kind.get("code_fault", []))
+
+
 def _check_series(log, s, in_progress):
     u = s.unit
     if summary_only(log):
         if s.ensembles or s.paper:
             log.problem((s.ensemble_lines or [s.paper[0][0] if s.paper else None])[0],
                         f"{s.name}: per-ensemble lines in an output=summary log")
-        elif s.header and s.summary is None and not in_progress:
+        elif s.header and s.summary is None and not in_progress and not _faulted(log, s):
             log.problem(s.header_line, f"{s.name}: a method record but no summary record")
         return
     if not s.ensembles and not s.summary:
-        if s.header and not in_progress and not s.paper:
+        if s.header and not in_progress and not s.paper and not _faulted(log, s):
             log.problem(s.header_line, f"{s.name}: a method record but no ensemble records")
         return
     # Numbering: 0, 1, 2, ... in order.
