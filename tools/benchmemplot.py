@@ -7,7 +7,8 @@ size on a log-2 x axis [bytes], the latency per load in each unit the log
 has (TSC ticks, core cycles) on the y axis, a point per latency_point
 record whose figure is a number (exact, or +- its bound as an error bar;
 below resolution and wrapped points are left out and counted), the caches
-CPUID lists as dashed vertical lines (latency_levels' cpuid_caches), and
+CPUID lists as dashed vertical lines (latency_levels' cpuid_caches; one
+line a size, naming every cache of it), and
 each level found annotated at its edge ('L2: 15.000'). What was drawn is
 written into the PNG's text chunks too (Software, and Description: the
 axes' scales and labels, the lines and the annotations), so a test or a
@@ -64,12 +65,15 @@ def plot(log, path):
         ax.set_ylabel(f"latency per load [{unit_name(u)}]")
         lvrecs = [r for _, r in memclock.usable(log, "latency_levels") if r["unit"] == u]
         caches = [c for r in lvrecs[:1] for c in r["cpuid_caches"]]
-        for k, c in enumerate(caches):
-            ax.axvline(c["bytes"], color="tab:gray", ls="--", lw=0.8)
-            ax.text(c["bytes"], 0.98, f" L{c['level']} {c['type']} {memclock.size_text(c['bytes'])} (CPUID)",
+        sizes = {}  # one line a size: L1 data and L1 instruction of 64 KiB share theirs
+        for c in caches:
+            sizes.setdefault(c["bytes"], []).append(f"L{c['level']} {c['type']}")
+        for b, names in sizes.items():
+            ax.axvline(b, color="tab:gray", ls="--", lw=0.8)
+            ax.text(b, 0.98, f" {', '.join(names)} {memclock.size_text(b)} (CPUID)",
                     transform=ax.get_xaxis_transform(), rotation=90, va="top", ha="right", fontsize=7,
                     color="tab:gray")
-            drawn["caches"].append(c["bytes"])
+            drawn["caches"].append(b)
         for r in lvrecs[:1]:
             for lv in r["levels"]:
                 x = lv["edge_bytes"] or (xs[-1] if xs else None)
@@ -83,7 +87,7 @@ def plot(log, path):
                 drawn["levels"].append(label)
         ax.set_ylim(bottom=0)
         ax.grid(True, which="major", lw=0.3)
-        ax.set_title(f"{unit_name(u)} per load" + (f" ({left} points without a figure left out)" if left else ""))
+        ax.set_title(f"{unit_name(u)} per load" + (f" ({left} point{'s' if left != 1 else ''} without a figure left out)" if left else ""))
         desc.append(f"unit={u}; xscale={ax.get_xscale()}; xlabel={ax.get_xlabel()}; ylabel={ax.get_ylabel()}; "
                     f"points={len(xs)}; cpuid_lines={','.join(str(c['bytes']) for c in caches)}; "
                     f"levels={' | '.join(drawn['levels'])}")
