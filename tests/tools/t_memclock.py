@@ -260,3 +260,13 @@ def test_memclock_guard_fault_log_valid():
     check(rc == 0 and "no ensemble records" not in out, f"report: exit status {rc}: the fault log not valid", out)
     rc, out = bench("store", path, "--db", os.path.join(d, "lab.sqlite"))
     check(rc == 0 and "store: 1 stored" in out, f"store: exit status {rc}", out)
+
+
+def test_memclock_settings_of_an_output_human_log():
+    """An output=human log has no config record: its settings come from the
+    line 'config: memory and clocks: ...', so compare finds them the same as
+    the output=json run's record (failed before: no settings line)."""
+    rc, out = bench("compare", boot("output-human"), boot("output-json"))
+    out = unwrapped(out)
+    check(rc == 0 and "settings: the same in both runs (mem 1M, mem.pages auto, mem.type wb, regs default, cache "
+          "warm, prefetch keep, turbo keep, pstate keep, sweep off)" in out, f"compare: exit status {rc}", out)
