@@ -53,13 +53,20 @@
         zero, 0~ below the resolution); --figure per_copy: code='s figure
         per copy as the kernel states it (exactly, +-, below resolution,
         below zero) and the methods' agreement; --figure verdict: each
-        method's verdict (ergodic, NOT ergodic and why); --event NAME: a
+        method's verdict (ergodic, NOT ergodic and why); --figure latency:
+        sweep=latency's figure per load per area size, a column per run,
+        the levels below; the runs' settings (memory, caches, clocks) that
+        differ are listed per run; --event NAME: a
         performance event's net per window (events=), or with --figure
         per_copy code='s figure per copy in it; UNVERIFIED marked.
     bench.py plot --db LAB.sqlite [-o FILE.png] [--workload W] [--method M] [--event NAME]
         One figure comparing the runs: bars of net per workload per method.
         With --event NAME: the event's nets, or with --figure per_copy
         code='s figures per copy in it, per method; unverified bars hatched.
+    bench.py plot --latency LOG [-o FILE.png]
+        The latency curve of a sweep=latency run: latency per load against
+        the area's size (log scale), CPUID's cache sizes as vertical lines,
+        the levels found annotated. Exit 1 when the log has no latency point.
     bench.py asm CODE [--init TEXT] [--unroll N] [--loops N] [--name WORD]
         Assemble CODE (nasm, Intel syntax, 64-bit; ';' between instructions)
         and print the boot parameters that measure it (code=HEX ...), to
@@ -122,6 +129,14 @@ def cmd_report(args):
         import benchplot
         try:
             figures = benchplot.all_figures(log, outdir)
+            if log.by_kind.get("latency_point"):
+                import benchmemplot
+                try:
+                    d = benchmemplot.plot(log, os.path.join(outdir, "latency.png"))
+                    figures.append((os.path.join(outdir, "latency.png"), f"the latency curve of sweep=latency "
+                                    f"({d['points']} points, {len(d['levels'])} levels)"))
+                except ValueError:
+                    pass
         except benchplot.NoMatplotlib as e:
             err = str(e)
     lines = report_text(log, figures, err)
@@ -230,6 +245,8 @@ def cmd_table(args):
     conn = open_db(args)
     if conn is None:
         return 1
+    if args.figure == "latency":
+        return table_latency(args, conn)
     made = benchtable.db_table(conn, args)
     conn.close()
     if isinstance(made, str):
@@ -246,7 +263,32 @@ def cmd_table(args):
     return 0
 
 
+def table_latency(args, conn):
+    """table --figure latency: sweep=latency's figures per load per size, a
+    column per run (tools/benchdbmem.py)."""
+    import benchdbmem
+    from benchtext import table
+    made = benchdbmem.latency_table(conn, args.unit)
+    conn.close()
+    if isinstance(made, str):
+        print(f"bench.py table: {args.db}: {made}", file=sys.stderr)
+        return 1
+    header, rows, notes = made
+    if args.csv:
+        import csv
+        csv.writer(sys.stdout, lineterminator="\n").writerows([[" ".join(h) for h in header]] + rows)
+        return 0
+    print("\n".join([f"table: {args.db}: latency per load of sweep=latency (a pointer chase, 2N-N), in "
+                     f"{unit_name(args.unit)}", ""] + table(header, rows) + [""] + [f"  {n}" for n in notes]))
+    return 0
+
+
 def cmd_plot(args):
+    if args.latency:
+        return plot_latency(args)
+    if not args.db:
+        print("bench.py plot: give --db LAB.sqlite (the runs stored), or --latency LOG", file=sys.stderr)
+        return 2
     conn = open_db(args)
     if conn is None:
         return 1
@@ -287,6 +329,28 @@ def plot_event(args, conn, benchplot):
           f"{args.event}, {bars} bars" + (f", {unverified} hatched as UNVERIFIED (its pass's check missed)"
                                            if unverified else ""))
     return 0
+
+
+def plot_latency(args):
+    """plot --latency LOG: the latency curve of sweep=latency (tools/benchmemplot.py)."""
+    import benchmemplot
+    import benchplot
+    if not os.path.isfile(args.latency):
+        print(f"bench.py plot: {args.latency}: no such file", file=sys.stderr)
+        return 1
+    log = benchlog.load(args.latency)
+    path = args.output or default_outdir(args.latency)[:-len("-report")] + "-latency.png"
+    try:
+        d = benchmemplot.plot(log, path)
+    except (benchplot.NoMatplotlib, ValueError) as e:
+        print(f"bench.py plot: no figure written: {e}", file=sys.stderr)
+        return 1
+    print(f"plot: {path}: latency per load in {', '.join(unit_name(u) for u in d['units'])} against the area's "
+          f"size (log scale), {d['points']} points" +
+          (f" ({d['left_out']} without a figure left out)" if d["left_out"] else "") +
+          f", {len(d['caches'])} CPUID cache sizes marked, {len(d['levels'])} levels annotated" +
+          ("" if log.valid else f"; the log is NOT valid ({len(log.problems)} problems: bench.py report lists them)"))
+    return 0 if log.valid else 1
 
 
 def cmd_qr(args):
@@ -378,7 +442,7 @@ def main(argv=None):
     for name, helptext, func in (("table", "the stored runs side by side", cmd_table),
                                  ("plot", "one figure comparing the stored runs", cmd_plot)):
         t_ = sub.add_parser(name, help=helptext)
-        t_.add_argument("--db", required=True, help="the database file")
+        t_.add_argument("--db", required=name == "table", help="the database file")
         t_.add_argument("--workload", help="only this workload")
         t_.add_argument("--method", help="only this method")
         t_.add_argument("--unit", default=TSC, help="tsc_ticks (default), core_cycles, instructions")
@@ -386,16 +450,19 @@ def main(argv=None):
                         help="a performance event of events= (e.g. L1D.REPLACEMENT): its net per window, or "
                              "with --figure per_copy code='s figure per copy in it")
         t_.add_argument("--figure", default="net",
-                        choices=list(benchdb.FIGURES) + (list(benchdbanswer.FIGURES) if name == "table" else
-                                                         ["per_copy"]),
+                        choices=list(benchdb.FIGURES) + (list(benchdbanswer.FIGURES) + ["latency"] if name == "table"
+                                                         else ["per_copy"]),
                         help="the summary figure (default net: min of mins - the method's offset)" +
-                             ("; per_copy: code='s figure per copy; verdict: each method's verdict"
+                             ("; per_copy: code='s figure per copy; verdict: each method's verdict; latency: "
+                              "sweep=latency's figures per load per size"
                               if name == "table" else ""))
         if name == "table":
             t_.add_argument("--csv", action="store_true", help="CSV on standard output")
         else:
             t_.add_argument("-o", "--output", help="PNG file (default: the database's name "
                                                    "without .sqlite, plus -FIGURE.png)")
+            t_.add_argument("--latency", metavar="LOG", help="the latency curve of a sweep=latency run's log "
+                                                             "(default -o: LOG without .log, plus -latency.png)")
         t_.set_defaults(func=func)
     q = sub.add_parser("qr", help="read the QR code of the results from photos of the screen")
     q.add_argument("photos", nargs="+", metavar="PHOTO",

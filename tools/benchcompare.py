@@ -3,7 +3,9 @@ opens with the two runs' answers side by side (answer(): each method's
 verdict, paper section 4, and code='s figures per copy, as the kernel
 states them, tools/benchanswer.py; why a method is not ergodic, and the
 methods' agreement), the performance events both runs have (events=:
-tools/benchevfig.py, their per-copy figures and nets), then an overview within 100 columns (WIDTH): one line
+tools/benchevfig.py, their per-copy figures and nets), the settings of
+memory, caches and clocks that differ (tools/benchmemtext.py: "settings
+differ: turbo keep -> off"), then an overview within 100 columns (WIDTH): one line
 per series both runs have, with the two least minimums (min of mins), their
 ratio B/A and how B stands to A ('B vs A', b_vs_a: same, same within the
 spread of the ensembles' minimums, B higher, B lower; not the paper's
@@ -22,6 +24,7 @@ import textwrap
 
 import benchanswer
 import benchevfig
+import benchmemtext
 from benchlog import unit_name, with_unit
 from benchtext import cpus_text, env_facts, ratio, table
 
@@ -55,6 +58,7 @@ def compare_text(a, b):
     keys_a, keys_b = list(series_a), set(series_b)
     out.extend(answer(a, b))
     out.extend(benchevfig.compare_lines(a, b))
+    out.extend(benchmemtext.compare_lines(a, b))
     out.extend(overview(series_a, series_b, [r[0] for r in rows if r[3] == "DIFFERS"]))
     w("")
     w("Details")

@@ -40,6 +40,12 @@ Tables (schema version SCHEMA_VERSION, in PRAGMA user_version):
              each event's encoding, counter and pass, the on-machine
              check, each window's net and code='s figure per copy in the
              event, verified or not.
+  settings, core_clocks, latency_points, latency_levels
+             memory, caches and clocks (issue 31; tools/benchdbmem.py):
+             every setting asked for (mem=, mem.pages=, ..., sweep=) and
+             what took effect (areas, cache flush, prefetchers, clock
+             MSRs taken or not), the core clock before and after, and
+             sweep=latency's points and levels.
   summaries  the paper's figures of a series (Paoloni 2010, section 3 and
              appendix lines 139-175; the kernel's summary record): min of
              mins (the least minimum), the method's offset (min of mins of
@@ -62,7 +68,10 @@ opened: the run_key and absent columns and the sources table are added;
 version 2 (before the answer was kept) gets the net_flag column and the
 per_copy, verdicts and agreements tables (tools/benchdbanswer.py), empty
 for the runs stored before; version 3 (before events=) gets the events
-tables (tools/benchdbevents.py), empty for the runs stored before.
+tables (tools/benchdbevents.py), empty for the runs stored before; version
+4 (before issue 31) gets the settings and latency tables
+(tools/benchdbmem.py), empty: the runs stored before have no settings,
+which table and compare say rather than take them as the defaults.
 
 Figures are exact integers. SQLite's integers are signed 64-bit, the
 kernel's figures unsigned 64-bit: a figure of 2^63 or more is stored as its
@@ -85,9 +94,10 @@ import sqlite3
 
 import benchdbanswer
 import benchdbevents
+import benchdbmem
 from benchlog import TSC
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 I64_MAX = (1 << 63) - 1
 RUN_KEY = re.compile(r"^[0-9a-f]{16}$")  # kernel/runid.h: 16 lower-case hex digits
 
@@ -168,7 +178,7 @@ CREATE TABLE summaries (
     absent      TEXT,     -- the figures no source stored carries, space-separated; NULL: none
     net_flag    TEXT      -- net's flag: below_zero, below_resolution, none; NULL: stored before flags
 );
-""" + benchdbanswer.TABLES + benchdbevents.TABLES
+""" + benchdbanswer.TABLES + benchdbevents.TABLES + benchdbmem.TABLES
 
 # Schema version 1 -> 2: run IDs, the sources, what a source does not carry.
 UPGRADE_1 = """
@@ -248,9 +258,10 @@ def connect(path, create=False):
             raise DbError(f"{path}: an empty database, no runs stored yet")
         conn.executescript("BEGIN IMMEDIATE;\n" + SCHEMA +
                            f"PRAGMA user_version = {SCHEMA_VERSION};\nCOMMIT;\n")
-    elif version in (1, 2, 3) and "runs" in tables:  # upgraded in place: its runs keep what they had
+    elif version in (1, 2, 3, 4) and "runs" in tables:  # upgraded in place: its runs keep what they had
         conn.executescript("BEGIN IMMEDIATE;\n" + (UPGRADE_1 if version == 1 else "") +
-                           (benchdbanswer.UPGRADE_2 if version <= 2 else "") + benchdbevents.UPGRADE_3 +
+                           (benchdbanswer.UPGRADE_2 if version <= 2 else "") +
+                           (benchdbevents.UPGRADE_3 if version <= 3 else "") + benchdbmem.UPGRADE_4 +
                            f"PRAGMA user_version = {SCHEMA_VERSION};\nCOMMIT;\n")
     elif version != SCHEMA_VERSION or "runs" not in tables:
         conn.close()
@@ -454,6 +465,7 @@ def _insert(conn, log, digest, source, label, fmt):
     n = sum(1 for s in log.series.values() if (s.summary or s.ensembles) and _add_series(conn, rid, log, s))
     benchdbanswer.store_answer(conn, rid, log)
     benchdbevents.store_events(conn, rid, log)
+    benchdbmem.store_mem(conn, rid, log)
     return Stored(rid, mid, label, new_machine=new, series=n, source=source, stored_utc=now)
 
 
@@ -556,6 +568,7 @@ def merge(conn, rid, log, digest, source, fmt):
     try:
         n += benchdbanswer.store_answer(conn, rid, log)
         n += benchdbevents.store_events(conn, rid, log)
+        n += benchdbmem.store_mem(conn, rid, log)
     except benchdbanswer.Conflict as e:
         raise Refused(f"run ID {run_key(log)} is already stored as run R{rid}, but {e}: not merged")
     conn.execute("INSERT INTO sources (run_id, digest, source, format, stored_utc) VALUES (?, ?, ?, ?, ?)",

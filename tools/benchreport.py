@@ -10,6 +10,8 @@ deviation, spurious minimums), per CPU and side by side for per-CPU runs
 statistics (verdicts, the resolution test, counters, the recommendation),
 the performance events (events=: tools/benchevfig.py, their encodings,
 passes, check, nets and per-copy figures, UNVERIFIED marked),
+memory, caches and clocks (tools/benchmemtext.py: the settings asked for
+and what took effect, the memory hierarchy's points and levels),
 the platform's and the measurement's records (tools/benchrecords.py), each
 dumped ensemble recomputed from its raw samples, the figures written, the
 notes, and the verdict on the log.
@@ -17,6 +19,7 @@ notes, and the verdict on the log.
 import benchanswer
 import benchasm
 import benchevfig
+import benchmemtext
 import benchlog
 from benchlog import TSC, unit_name, with_unit
 from benchrecords import platform_lines
@@ -246,6 +249,7 @@ def report_text(log, figures=None, figure_error=None):
             w(f"  {name}: {why} (line {no})")
     extra_kinds(log, w)
     out.extend(benchevfig.report_lines(log))
+    out.extend(benchmemtext.report_lines(log))
     platform = platform_lines(log)
     if platform:
         w("")

@@ -6,7 +6,8 @@ the end screen marks it: -20! below zero, 0~ below the resolution), or the
 answer's (tools/benchdbanswer.py: per_copy, code='s figure per copy as the
 kernel states it; verdict, each method's), or with --event NAME the
 event's net per window or figure per copy (tools/benchdbevents.py,
-UNVERIFIED marked); the machines and runs listed
+UNVERIFIED marked); the machines, runs and their settings (memory,
+caches, clocks: those alike once, each that differs per run) listed
 above it and notes on what the cells mean below; or the same table as CSV
 rows.
 """
@@ -14,6 +15,7 @@ import benchanswer
 import benchdb
 import benchdbanswer
 import benchdbevents
+import benchdbmem
 from benchlog import unit_name
 from benchtext import table
 
@@ -139,13 +141,13 @@ def db_table(conn, args):
     if per_cpu:
         notes.append("a column per CPU of a run with per-CPU runs (cpus=; APIC IDs and core types: "
                      "bench.py report LOG); boot CPU: a run of the boot CPU only")
-    return header, body, (runs, machines, cols), notes
+    return header, body, (runs, machines, cols, benchdbmem.settings_lines(conn, runs)), notes
 
 
 def csv_rows(made):
     """The CSV of db_table's (header, body, ...): a header row naming each
     column's run, CPU and unit, then the body."""
-    header, body, (_, _, cols), _ = made
+    header, body, (_, _, cols, _), _ = made
     return [["method", "workload"] + [f"{benchdb.run_name(r)}"
                                       f"{' CPU ' + str(c) if c is not None else ''} {h[-1]}"
                                       for (r, c), h in zip(cols, header[2:])]] + body
@@ -154,7 +156,7 @@ def csv_rows(made):
 def table_text(args, made):
     """The lines of the table of db_table's result made for args (--db,
     --figure, --unit): the machines, the runs, the table, the notes."""
-    header, body, (runs, machines, _), notes = made
+    header, body, (runs, machines, _, settings), notes = made
     what = (benchdbanswer.FIGURES[args.figure] if args.figure in benchdbanswer.FIGURES
             else benchdb.FIGURES[args.figure][0])
     unit = ("in each method's own unit" if args.figure == "verdict" else f"in {unit_name(args.unit)}")
@@ -172,6 +174,8 @@ def table_text(args, made):
                    f"{benchdb.rate_text(r['tsc_hz'], r['tsc_ppm'], r['tsc_source'])}, stored "
                    f"{r['stored_utc']} from {r['source']}" +
                    (f"; CPUs {', '.join(map(str, r['cpus']))}" if r["cpus"] else ""))
+    out += ["", "Settings (memory, caches and clocks: asked for, and what took effect; tools/benchdbmem.py):"]
+    out += settings
     out.append("")
     out += table(header, body)
     if notes:

@@ -39,6 +39,9 @@ The package, one concept a module:
     checks.py   the consistency checks (per CPU)
     events.py   performance events by name (events=): the five records, their
                 checks, the figures' words (figure_text, figure_cell)
+    memclock.py memory, caches and clocks (issue 31): the config's settings, the
+                seven records (mem_area ... latency_levels), their checks,
+                settings(log) for compare and the lab database
     __main__.py python3 tools/benchlog LOG: the problems and a line a series
 
 Everything a caller uses is imported here: `import benchlog` (tools/ on

@@ -8,6 +8,8 @@ record's counts against the records; each per_copy_agreement record
 against the per_copy records of its unit (the methods compared, the
 intervals that do not overlap); the performance events' records
 (events.py: fields, nets, per-copy figures recomputed, verified marks);
+memory, caches and clocks (memclock.py: areas, flushes, prefetchers and
+clocks taken only when read back, latency points recomputed, levels);
 where and why a log stops short.
 
 Per-CPU runs (cpus=): every check is made per CPU; a record of another CPU
@@ -20,6 +22,7 @@ Each problem is a Problem at the line it is about (log.problem); harmless
 oddities are notes (log.note).
 """
 from .events import check_events
+from .memclock import check_memclock
 from .model import (BEGIN, END, PAPER, RUN_KINDS, SERIES_KINDS, TSC, is_uint, summary_only, unit_name,
                     with_unit)
 from .stats import ensemble_stats, summary_stats
@@ -113,6 +116,7 @@ def check(log):
         _check_methods(log)
     _check_agreements(log)
     check_events(log)
+    check_memclock(log)
     for kind, n in sorted(log.unknown_kinds.items()):
         log.note(None, f"{n} record(s) of kind {kind!r}, not known to this tool: ignored")
     log.problems.sort(key=lambda p: (p.line is not None, p.line or 0))
@@ -125,17 +129,26 @@ def _last_series(log):
     return None
 
 
+def _faulted(log, s):
+    """Whether code= faulted in s's window (a code_fault record of its
+    method, workload and CPU, bench/code.c): the kernel skips the workload
+    for the method, so its method record has no ensembles (a load past the
+    end of mem='s area: the guard page's #PF, issue 31)."""
+    return any((r.get("method"), r.get("workload"), r.get("cpu")) == (s.method, s.workload, s.cpu)
+               for _, r in log.by_kind.get("code_fault", []))
+
+
 def _check_series(log, s, in_progress):
     u = s.unit
     if summary_only(log):
         if s.ensembles or s.paper:
             log.problem((s.ensemble_lines or [s.paper[0][0] if s.paper else None])[0],
                         f"{s.name}: per-ensemble lines in an output=summary log")
-        elif s.header and s.summary is None and not in_progress:
+        elif s.header and s.summary is None and not in_progress and not _faulted(log, s):
             log.problem(s.header_line, f"{s.name}: a method record but no summary record")
         return
     if not s.ensembles and not s.summary:
-        if s.header and not in_progress and not s.paper:
+        if s.header and not in_progress and not s.paper and not _faulted(log, s):
             log.problem(s.header_line, f"{s.name}: a method record but no ensemble records")
         return
     # Numbering: 0, 1, 2, ... in order.

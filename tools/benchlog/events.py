@@ -106,10 +106,11 @@ KINDS = tuple(FIELDS)
 WRAPPED = 1 << 63
 
 
-def malformed(kind, rec):
+def malformed(kind, rec, fields=None):
     """Why an events record cannot be used (a key missing or not what it
-    holds), or None."""
-    for k, ok in FIELDS.get(kind, {}).items():
+    holds), or None; fields: another module's table of keys and tests
+    instead of FIELDS (memclock.py)."""
+    for k, ok in (FIELDS if fields is None else fields).get(kind, {}).items():
         if k not in rec:
             return f"lacks the key {k!r}"
         if not ok(rec[k]):

@@ -140,5 +140,8 @@ def from_human_lines(log):
         for k, key in (("verdict.var_of_vars", "max_var_of_vars"), ("verdict.var_of_mins", "max_var_of_mins")):
             if words.get(k, "").isdigit():
                 cfg[key] = int(words[k])
+        if getattr(log, "memclock_line", None):  # "config: memory and clocks: ...": its settings
+            cfg.update(log.memclock_line[1])
         log.config, log.config_line = cfg, no
+        log.config_from_human = True
 

@@ -44,7 +44,10 @@ SHOWN_KINDS = ("verdict", "resolution", "recommendation", "counters", "counters_
                "clocks", "smp", "smp_test", "tsc_sync", "tsc_adjust", "smi_unreadable", "walk",
                "code_offset", "code_fault", "cpu_compare",
                # performance events by name (events=): events.py checks them
-               "event", "event_pass", "event_check", "event_window", "event_per_copy", "topdown")
+               "event", "event_pass", "event_check", "event_window", "event_per_copy", "topdown",
+               # memory, caches and clocks (issue 31): memclock.py checks them
+               "mem_area", "cache_state", "prefetch", "clock_setting", "core_clock", "latency_point",
+               "latency_levels")
 # Every kind the tools know: a record of another kind is noted "not known to
 # this tool: ignored" (tests/tools/t_kinds.py: every kind the kernel's
 # source prints is here).
@@ -246,6 +249,8 @@ class Log:
         self.cpu_runs = collections.OrderedDict()     # cpu -> (line, cpu_run record)
         self.cpu_lines = collections.OrderedDict()    # cpu -> (line, APIC ID): "cpus: measuring on"
         self.human_config = None  # (line, match)
+        self.memclock_line = None  # (line, settings): "config: memory and clocks: ..." (memclock.py)
+        self.config_from_human = False  # the config made from the human lines (output=human)
         self.from_paper = []      # the series made from human lines (no records)
         self.compact = 0          # ensemble records read from compact ones
         self.cpu_current = None   # (line, cpu_run record) of the CPU being read

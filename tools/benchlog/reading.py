@@ -26,7 +26,7 @@ import decimal
 import json
 import re
 
-from . import events
+from . import events, memclock
 from .checks import check, check_cpu
 from .human import from_human_lines, human_line
 from .model import BEGIN, END, KNOWN_KINDS, PAPER, TSC, Dump, Log, Problem, is_uint
@@ -128,6 +128,8 @@ def _malformed(kind, rec):
     """Why a record of a known kind cannot be used, or None."""
     if kind in events.FIELDS:
         return events.malformed(kind, rec)
+    if kind in memclock.FIELDS:
+        return memclock.malformed(kind, rec)
     for k, ok in REQUIRED.get(kind, {}).items():
         if k not in rec:
             return f"lacks the key {k!r}"
@@ -209,6 +211,9 @@ def parse(text):
             log.paper.setdefault(current, []).append((no, line))
         if inside and not line.startswith("{"):
             human_line(log, no, line, current, cpu)
+            said = memclock.line_settings(line)
+            if said is not None and getattr(log, "memclock_line", None) is None:
+                log.memclock_line = (no, said)
         # Every line that starts with "{" between the markers is a record
         # (README); a record after noise on its line is recovered.
         start = 0 if line.startswith("{") else line.find('{"rec"')
