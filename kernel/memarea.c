@@ -179,9 +179,7 @@ static uint64_t page_bytes_of(uint64_t mem_pages, uint64_t bytes)
 	case MEM_PAGES_1G:
 		return PG_SIZE_1G;
 	}
-	/* auto: 2 MiB pages, as the boot map gives the image (the 1 MiB
-	 * scratch area's before), 1 GiB ones for areas of 1 GiB or more. */
-	return bytes >= PG_SIZE_1G && paging_has_1g() ? PG_SIZE_1G : PG_SIZE_2M;
+	return pages_for(bytes); /* auto (README "Boot parameters") */
 }
 
 int memarea_prepare(const struct config *cfg, const struct cpu_info *cpu)

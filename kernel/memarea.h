@@ -50,8 +50,8 @@ struct mem_area {
 
 /* memarea_prepare - with code= given, the areas of its register contract:
  * one (R14) by default, five under regs=nanobench, mem= bytes each, in
- * mem.pages= pages (auto: 2 MiB, as the image's own; 1 GiB for mem=1G or
- * more where the CPU has them) of type mem.type=, taken
+ * mem.pages= pages (auto: the largest the CPU has that is not larger
+ * than mem=, as memarea_take's 0) of type mem.type=, taken
  * before the sample buffers (bench/main.c calls it before code_prepare).
  * Prints one "mem:" line and one mem_area record per area (printed when
  * memarea_print is called). Returns the command-line problems: mem=

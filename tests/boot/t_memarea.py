@@ -107,3 +107,20 @@ def test_memarea_refusals():
     run = expect_complete(rc, text)
     check(sum(l.startswith("config: mem=, mem.pages=, mem.type= and regs= apply to code= and sweep=")
               for l in run.lines) == 1 and not run.by("mem_area"), "mem= without code=", text)
+
+
+def test_memarea_above_4g_1g_pages():
+    """test.buffers=high on -m 6G: R14's area from RAM above 4 GiB in a 1 GiB
+    page (its tables there too): the last byte measured, the byte after a #PF
+    with CR2 = its end."""
+    code = f"code=438a040649ffc0 init=49b8{little(4096 - 1)}"
+    rc, text = qemu("memarea-high-1g", "m6g-icount", f"{SMALL} test.buffers=high {code} mem=4K mem.pages=1g")
+    run = expect_complete(rc, text)
+    area = run.one("mem_area")
+    guard = int(area["guard"], 16)
+    check(int(area["phys"], 16) >= 1 << 32 and area["page_bytes"] == 1 << 30 and guard % (1 << 30) == 0,
+          f"area above 4 GiB in a 1 GiB page: {area}", text)
+    check(run.one("summary", method="rdtscp", workload="code", unit="tsc_ticks")["net_min"] == 2,
+          "the last byte's load not measured", text)
+    f = run.one("code_fault", method="rdtscp")
+    check(f["workload"] == "code.2n" and f["vector"] == 14 and f["cr2"] == guard, f"fault {f}", text)
