@@ -266,9 +266,10 @@ def cmd_table(args):
 def table_latency(args, conn):
     """table --figure latency: sweep=latency's figures per load per size, a
     column per run (tools/benchdbmem.py)."""
+    import benchdb
     import benchdbmem
     from benchtext import table
-    made = benchdbmem.latency_table(conn, args.unit)
+    made = benchdbmem.latency_table(conn, args.unit, benchdb.list_runs(conn)[0])
     conn.close()
     if isinstance(made, str):
         print(f"bench.py table: {args.db}: {made}", file=sys.stderr)

@@ -32,7 +32,7 @@ when opened: its runs' settings are unknown, never taken as the defaults):
     store_mem(conn, run_id, log)         # in the caller's transaction
     run_settings(conn) -> {run_id: {name: value}}
     settings_lines(conn, runs)           # table's lines on the settings
-    latency_table(conn, unit)            # table --figure latency
+    latency_table(conn, unit, runs)      # table --figure latency
 """
 import json
 
@@ -176,16 +176,14 @@ def settings_lines(conn, runs):
     return out
 
 
-def latency_table(conn, unit):
+def latency_table(conn, unit, runs):
     """table --figure latency: (header, rows, notes) of sweep=latency's
-    figures per load in unit, a row per area size, a column per run that
-    has points (with its machine), each cell as the kernel states it
+    figures per load in unit, a row per area size, a column per run of
+    runs (tools/benchdb.py list_runs) that has points (with its machine), each cell as the kernel states it
     ('5.000 exactly', '15.100 +-0.200'); the notes give each run's levels.
     A str saying why there is nothing to show."""
     from benchlog import events as ev
     from benchlog import unit_name
-    import benchdb
-    runs, _ = benchdb.list_runs(conn)
     sizes, cells = set(), {}
     for rid, b, status, per_copy, bound in conn.execute(
             "SELECT run_id, bytes, status, per_copy, bound FROM latency_points WHERE unit = ? ORDER BY rowid",

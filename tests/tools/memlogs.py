@@ -109,8 +109,13 @@ def mem_log(d, name="mem.log", settings=None, edit=None, tag=None):
         edit(recs)
     cfg = recs["config"][0]
     out = []
+    own = tuple('{"rec":"%s"' % k for k in ("mem_area", "cache_state", "prefetch", "clock_setting", "core_clock",
+                                           "latency_point", "latency_levels"))
     for ln in lines:
-        if ln.startswith("config: memory and clocks:"):
+        # the kernel's own lines and records of these kinds (the boot log has
+        # some: core_clock, prefetch, R14's mem_area) give way to the ones above
+        if ln.startswith(("config: memory and clocks:", "mem: ", "cache: ", "prefetch: ", "clock: ", "sweep: ",
+                          "latency: ") + own):
             continue
         if ln.startswith('{"rec":"config"'):
             out.append(_line(dict(json.loads(ln), **cfg)))

@@ -269,4 +269,4 @@ def test_memclock_settings_of_an_output_human_log():
     rc, out = bench("compare", boot("output-human"), boot("output-json"))
     out = unwrapped(out)
     check(rc == 0 and "settings: the same in both runs (mem 1M, mem.pages auto, mem.type wb, regs default, cache "
-          "warm, prefetch keep, turbo keep, pstate keep, sweep off)" in out, f"compare: exit status {rc}", out)
+          "warm, prefetch keep, turbo keep, pstate keep, sweep off" in out, f"compare: exit status {rc}", out)
