@@ -185,6 +185,9 @@ MASKS = [
     (re.compile(r'"tsc_rate","hz":\d+,"ppm":\d+,"source":"(pmtimer|hpet)"'
                 r'|"(pmtimer|hpet)_hz":\[[\d,]*\],"(pmtimer|hpet)_ppm":\[[\d,]*\]'),
      _numbers, "the same, in the tsc_rate record (the rate itself only when one of those was used)"),
+    (re.compile(r'("rec":"core_clock",.*?"tsc_hz":)\d+'), r"\1N",
+     "the core_clock record repeats the TSC rate used (the tsc_rate record's, masked above when the PM "
+     "timer or the HPET gave it)"),
     (re.compile(r"this run prints about \d+ KB \(\d+ bytes\), about \d+\.\d s"),
      "this run prints about N KB (N bytes), about N s",
      "the serial estimate counts the bytes printed so far: the calibration's lines above, a digit "
