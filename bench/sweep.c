@@ -267,10 +267,14 @@ static struct latpoint points[2][SWEEP_POINTS];
 static void point_out(int u, uint64_t bytes, const struct percopy *p, uint64_t least_n, uint64_t least_2n,
 		      uint64_t hz)
 {
-	char what[200], sz[24], ns[24];
+	char what[200], sz[24], ns[24], nb[24];
 	if (config_human()) {
 		per_load_words(what, sizeof what, p, unit_name[u]);
-		if (u == UNIT_TSC && hz && (p->kind == PERCOPY_EXACT || p->kind == PERCOPY_FIGURE) && !p->neg)
+		/* the time carries the figure's bound, as the ticks do */
+		if (u == UNIT_TSC && hz && p->kind == PERCOPY_FIGURE && !p->neg)
+			kprintf("latency: %s: %s (%s +- %s ns)\n", size_text(sz, bytes), what, ns_text(ns, p->milli, hz),
+				ns_text(nb, p->bound_milli, hz));
+		else if (u == UNIT_TSC && hz && p->kind == PERCOPY_EXACT && !p->neg)
 			kprintf("latency: %s: %s (%s ns)\n", size_text(sz, bytes), what, ns_text(ns, p->milli, hz));
 		else
 			kprintf("latency: %s: %s\n", size_text(sz, bytes), what);
