@@ -88,7 +88,17 @@ static const struct config *cfg; /* code_prepare's */
  * stack: kernel/trap.c) before they reach anything else. */
 static uint8_t stack_area[GUARD_BYTES + STACK_BYTES + GUARD_BYTES] __attribute__((aligned(4096)));
 static uint8_t *const stack = stack_area + GUARD_BYTES;
-static uint64_t state[CG_STATE_BYTES / 8] __attribute__((aligned(64)));
+/* The loop's state (lib/codegen.h), at 0xC0 within a 256-byte block. The
+ * epilogue reads it through absolute addresses, and a jump of the code into
+ * the middle of one decodes the address's bytes as instructions: code=eb60
+ * from copy 1 under cpuid lands on state.cr0's, whose low byte is now
+ * always 0xF0 (LOCK, which most opcodes after it cannot take: #UD, or here
+ * a #PF through the zeroed registers), where with the state at the image's
+ * next 64-byte boundary its bytes went on to the epilogue's MOV to CR0
+ * with the code's RAX, and the machine stopped (CI: t_code_reach, fuzz
+ * case 10). The higher bytes still follow the image's layout. */
+static uint64_t state_block[(0xC0 + CG_STATE_BYTES) / 8] __attribute__((aligned(256)));
+static uint64_t *const state = state_block + 0xC0 / 8;
 /* The vector state's save area (lib/codegen.h save_area): 64-aligned for
  * XSAVE64, its header zero as .bss leaves it (SDM Vol. 1 13.4.2). */
 static uint8_t vector_area[XSAVE_AREA_MAX] __attribute__((aligned(64)));
