@@ -30,6 +30,7 @@
 #include "../kernel/memarea.h"
 #include "../kernel/multiboot.h"
 #include "../kernel/pic.h"
+#include "../kernel/planfile.h"
 #include "../kernel/pmu.h"
 #include "../kernel/prefetch.h"
 #include "../kernel/probe.h"
@@ -139,6 +140,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	bench_config_choices(&choices);
 	const struct config *cfg = config_parse(&line, &choices);
 	exit_set_after((int)cfg->after);
+	planfile_load(&bi, cfg->plan); /* before mem_init hands a module's memory out */
 	console_init(&bi, &cfg->console, config_console_problems());
 	pic_mask_all();
 
@@ -163,6 +165,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 
 	kprintf("%s\n", RECORDS_BEGIN);
 	probe_print(&cpu, &bi);
+	planfile_print(); /* plan=: the file, from where, bytes, CRC-32 */
 	acpi_init(&bi, cfg->test_acpi_corrupt);
 	quiet_timers(&cpu);
 	static struct tsc_rate rate;

@@ -31,6 +31,7 @@ static const char *const regs_words[] = { "default", "nanobench", 0 };
 static const char *const cache_words[] = { "warm", "flush", "wbinvd", 0 };
 static const char *const knob_words[] = { "keep", "off", "on", 0 };
 static const char *const sweep_words[] = { "off", "latency", 0 };
+static const char *const identity_words[] = { "short", "full", 0 };
 
 /* mem=SIZE (lib/memsize.h): a multiple of 4 KiB in
  * [CONFIG_MEM_MIN, CONFIG_MEM_MAX]. */
@@ -175,6 +176,8 @@ static const struct cfg_key keys[] = {
 	{ .name = "pstate", .type = CFG_CUSTOM, .parse = parse_pstate, .show = show_pstate,
 	  .accepted = "keep, base, max or a ratio 1..255 (pstate=24)", .object = &cfg.pstate },
 	{ .name = "sweep", .type = CFG_CHOICE, .choices = sweep_words, .value = &cfg.sweep },
+	{ .name = "plan", .type = CFG_TEXT, .max = sizeof cfg.plan - 1, .value = (uint64_t *)cfg.plan },
+	{ .name = "identity", .type = CFG_CHOICE, .choices = identity_words, .value = &cfg.identity },
 	{ .name = "test.smp", .type = CFG_CHOICE, .choices = test_smp_words, .value = &cfg.test_smp, .internal = 1 },
 };
 
@@ -205,7 +208,8 @@ const struct config *config_parse(const struct cfg_line *line, const struct conf
 	cfg.save = 1;
 	cfg.test_efi_watchdog = 0;
 	cfg.test_acpi_corrupt[0] = '\0';
-	cfg.code[0] = cfg.init[0] = cfg.cpus[0] = cfg.events[0] = '\0';
+	cfg.code[0] = cfg.init[0] = cfg.cpus[0] = cfg.events[0] = cfg.plan[0] = '\0';
+	cfg.identity = IDENTITY_SHORT;
 	cfg.unroll = 1;
 	cfg.loops = 0;
 	fmt_format(cfg.code_name, sizeof cfg.code_name, "code");

@@ -65,6 +65,10 @@ enum sweep_kind { SWEEP_OFF, SWEEP_LATENCY };
 #define CONFIG_MEM_MIN 4096ull
 #define CONFIG_MEM_MAX (1ull << 46)
 
+/* identity=: the machine's identity from SMBIOS (kernel/smbios.h): every
+ * field but serial numbers (short), or with them (full). */
+enum identity_mode { IDENTITY_SHORT, IDENTITY_FULL };
+
 struct config {
 	uint64_t ensembles;  /* the paper's BOUND_OF_LOOP */
 	uint64_t samples;    /* the paper's SIZE_OF_STAT */
@@ -110,6 +114,10 @@ struct config {
 	uint64_t smp_park;   /* enum smp_park */
 	uint64_t test_smp;   /* enum test_smp */
 	struct console_choice console; /* console= (kernel/console.h) */
+	char plan[64];       /* plan=FILE: the plan file's name on the boot device (under UEFI)
+			      * or a module's string (GRUB module2, QEMU -initrd);
+			      * "" or "off": no plan (kernel/planfile.h, bench/plan.h) */
+	uint64_t identity;   /* enum identity_mode: SMBIOS serial numbers left out, or shown */
 	int problems;        /* command-line problems: config_parse's and its users' */
 	uint64_t on_problems; /* enum problems_policy */
 };

@@ -283,6 +283,13 @@ uint64_t efi_early(uint64_t info_phys)
 	return 0;
 }
 
+static struct efi_plan_read plan_read;
+
+const struct efi_plan_read *efi_plan_read(void)
+{
+	return &plan_read;
+}
+
 int efi_booted(void)
 {
 	return eb.entered && eb.st;

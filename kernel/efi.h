@@ -43,6 +43,26 @@ struct efi_cpu_state {
  * halt. Returns 0. */
 uint64_t efi_early(uint64_t info_phys);
 
+/* What efi_early read of the plan file (kernel/planfile.h): efi_early
+ * finds plan=FILE in the multiboot2 command line tag itself (the
+ * configuration is parsed later) and, unless FILE is "off", opens \FILE
+ * ('/' read as '\') on the file system of the device GRUB was loaded from
+ * (EFI_LOADED_IMAGE_PROTOCOL.DeviceHandle, EFI_SIMPLE_FILE_SYSTEM_PROTOCOL
+ * .OpenVolume, EFI_FILE_PROTOCOL.Open/GetInfo/Read; UEFI 2.x 9.1, 13.4,
+ * 13.5) and reads it into pages of its own (AllocatePages, EfiLoaderData:
+ * never in the kernel's memory map, so never handed out). */
+struct efi_plan_read {
+	int tried;          /* 1: plan= was found and the read attempted */
+	const char *step;   /* the step that failed ("OpenVolume", "Open", ...), or NULL */
+	uint64_t status;    /* its EFI_STATUS (lib/efistatus.h names it); 0 on success */
+	const uint8_t *data; /* the bytes (NULL unless read) */
+	uint64_t bytes;     /* the file's size in bytes (may exceed what was read) */
+};
+
+/* efi_plan_read - the read above; tried 0 when not an EFI boot, no plan=,
+ * or plan=off. */
+const struct efi_plan_read *efi_plan_read(void);
+
 /* efi_booted - 1 when the kernel came in through the EFI entry with boot
  * services kept (efi_early ran), else 0. */
 int efi_booted(void);

@@ -63,6 +63,18 @@ static void keep_mmap(void *ctx, uint64_t base, uint64_t len, uint32_t type)
 	add_mmap(ctx, base, len, type);
 }
 
+static void add_module(struct boot_info *bi, uint64_t start, uint64_t end, const char *name)
+{
+	if (bi->nmodules >= BOOT_MODULES_MAX) {
+		bi->modules_dropped++;
+		return;
+	}
+	struct boot_module *m = &bi->modules[bi->nmodules++];
+	m->start = start;
+	m->end = end;
+	copy_str(m->name, sizeof m->name, name ? name : "");
+}
+
 static void parse_mb1(const uint8_t *info, struct boot_info *bi)
 {
 	uint32_t flags = *(const uint32_t *)info;
@@ -75,6 +87,13 @@ static void parse_mb1(const uint8_t *info, struct boot_info *bi)
 		const char *line = (const char *)(uint64_t)*(const uint32_t *)(info + 16);
 		copy_str(bi->cmdline, sizeof bi->cmdline, line);
 		bi->cmdline_len = str_len(line, CFG_LINE_COUNT_MAX);
+	}
+	if (flags & (1u << 3)) { /* mods_count, mods_addr: 16 bytes each */
+		uint32_t n = *(const uint32_t *)(info + 20);
+		const uint8_t *m = (const uint8_t *)(uint64_t)*(const uint32_t *)(info + 24);
+		for (uint32_t i = 0; m && i < n; i++, m += 16)
+			add_module(bi, *(const uint32_t *)m, *(const uint32_t *)(m + 4),
+				   (const char *)(uint64_t)*(const uint32_t *)(m + 8));
 	}
 	if (flags & (1u << 6))
 		walk_mb1_mmap(info, keep_mmap, bi);
@@ -103,6 +122,10 @@ static void parse_mb2(const uint8_t *info, struct boot_info *bi)
 			copy_str(bi->cmdline, sizeof bi->cmdline, (const char *)(p + 8));
 			bi->cmdline_len = str_len((const char *)(p + 8), size - 8 < CFG_LINE_COUNT_MAX ?
 						  size - 8 : CFG_LINE_COUNT_MAX);
+			break;
+		case 3: /* module: mod_start, mod_end, its string */
+			add_module(bi, *(const uint32_t *)(p + 8), *(const uint32_t *)(p + 12),
+				   size > 16 ? (const char *)(p + 16) : "");
 			break;
 		case 2: /* boot loader name */
 			copy_str(bi->loader, sizeof bi->loader, (const char *)(p + 8));

@@ -13,6 +13,14 @@
 
 #define BOOT_MMAP_MAX 64
 #define MMAP_AVAILABLE 1
+/* Modules kept (Multiboot 0.6.96 3.3 flags bit 3 mods_*; Multiboot2 3.6.6
+ * tag type 3): the first BOOT_MODULES_MAX, with their strings. */
+#define BOOT_MODULES_MAX 8
+
+struct boot_module {
+	uint64_t start, end; /* physical, end exclusive (the loader's mod_end) */
+	char name[64];       /* the module's string (GRUB: the words after its path) */
+};
 
 struct mmap_entry {
 	uint64_t base, length;
@@ -42,6 +50,13 @@ struct boot_info {
 	/* The EFI tags 12, 17, 18, 20 (lib/mb2tags.h); all 0 under BIOS. Its
 	 * mmap points into the loader's structure (EfiLoaderData under GRUB). */
 	struct mb2_efi efi;
+	/* The loader's modules (GRUB `module2 FILE STRING`, QEMU -initrd
+	 * "FILE STRING"): where they are and their strings; their bytes stay
+	 * where the loader put them (kernel/planfile.h copies the plan's out
+	 * before mem_init hands that memory out). */
+	struct boot_module modules[BOOT_MODULES_MAX];
+	int nmodules;
+	int modules_dropped; /* more than BOOT_MODULES_MAX given */
 };
 
 /* multiboot_parse - fill *bi from (magic, info_phys) as kernel_main got
