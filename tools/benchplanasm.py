@@ -33,7 +33,7 @@ GIVEN = {"code": "the bytes of its ';; code' part", "init": "the bytes of its ';
 # experiment's (README "A plan: many experiments in one boot").
 BOOT_WIDE = ("console", "after", "save", "plan", "identity", "problems", "output", "pmu", "smp",
              "smp.park", "cpus", "turbo", "pstate", "prefetch", "send")
-ANNOTATION = re.compile(r"^\s*;;\s*([A-Za-z_.-]+)(?:\s+(.*?))?\s*$")
+ANNOTATION = re.compile(r"^\s*;;\s*(\S+)(?:\s+(.*?))?\s*$")
 
 
 class PlanAsmError(Exception):

@@ -53,6 +53,9 @@ def test_plan_annotation_errors():
     cases = [
         (";; experiment a\n  nop\n;; experimnet b\n  nop\n",
          "x.asm line 3: ';; experimnet' is not an annotation (did you mean ';; experiment'?)"),
+        (";; experiment a\n;; code:\n  nop\n",
+         "x.asm line 2: ';; code:' is not an annotation (did you mean ';; code'?)"),
+        (";; Experiment a\n  nop\n", "x.asm line 1: ';; Experiment' is not an annotation (did you mean ';; experiment'?)"),
         (";; init\n  nop\n;; experiment a\n  nop\n", "x.asm line 1: ';; init' before any ';; experiment NAME'"),
         (";; experiment a\n;; init\n nop\n;; init\n nop\n;; code\n nop\n",
          "x.asm line 4: a second ';; init' in experiment a (line 1)"),
