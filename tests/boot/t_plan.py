@@ -146,3 +146,23 @@ def test_plan_missing_file_says_why():
     check(run.one("end")["status"] == "config_problems", f"end record {run.by('end')}", log)
     check(run.final_line().startswith("bench: run aborted: 1 command-line problem,"),
           f"final line {run.final_line()!r}", log)
+
+
+def test_plan_end_screen_rows():
+    """The end screen (VGA text) has a row per experiment in the plan's order,
+    its status and its answer with the unit (failed before: no plan rows, the
+    last experiment's 'your code' section)."""
+    from screen import HALTED, Machine
+    path = plan_file("plan-screen", f"defaults {SMALL}\nimul_lat code=480fafc0 unroll=100\nud code=0f0b\n"
+                                    "add_tp code=4801c04801c3 unroll=50\n")
+    with Machine("plan-screen", machine=MACHINE, append="plan=plan.txt", args=["-initrd", f"{path} plan.txt"]) as m:
+        m.wait_for(HALTED, m.serial_text, m.timeout)
+        m.wait_halted(60)
+        rows, serial = m.vga_text(), m.serial_text()
+    want = ["plan plan.txt: 3 experiments, each its code's figure per copy",
+            "imul_lat         complete rdtscp 1.000 exactly TSC ticks per copy",
+            "ud               faulted  your code faulted under 1 method",
+            "add_tp           complete rdtscp 2.000 exactly TSC ticks per copy"]
+    at = [next((i for i, r in enumerate(rows) if r.rstrip() == w), None) for w in want]
+    check(None not in at and at == sorted(at), f"the screen lacks the rows {want} in order:\n" + "\n".join(rows),
+          serial)
