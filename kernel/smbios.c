@@ -143,6 +143,11 @@ const char *smbios_banner(void)
 	return banner;
 }
 
+void smbios_texts(const char **system, const char **board, const char **bios)
+{
+	*system = sys_short, *board = board_short, *bios = bios_short;
+}
+
 const struct smbios_info *smbios_get(void)
 {
 	return &info;

@@ -35,6 +35,10 @@ void smbios_env(struct rec *r);
  * saying why. */
 void smbios_print(uint64_t identity);
 
+/* smbios_texts - the env record's system, board and bios texts (""
+ * when null), for the QR text's sys line (lib/qrtext.h). */
+void smbios_texts(const char **system, const char **board, const char **bios);
+
 /* smbios_get - what was decoded (info->entry.kind SMBIOS_NONE: nothing). */
 const struct smbios_info *smbios_get(void);
 
