@@ -41,6 +41,16 @@ def _problems(d, name, **kw):
     return log, "\n".join(map(str, log.problems))
 
 
+def _edit(kind, index, old, new):
+    """An edit of planlogs.plan_log: old replaced by new in the record of
+    kind of experiment index."""
+    def edit(lines):
+        for k, ln in enumerate(lines):
+            if ln.startswith('{"rec":"%s"' % kind) and f'"index":{index},' in ln:
+                lines[k] = ln.replace(old, new)
+    return edit
+
+
 def test_plan_log_checks():
     """Each broken contract is a problem naming its line and experiment."""
     d = workdir("plan_log_checks")
@@ -63,18 +73,10 @@ def test_plan_log_checks():
     log, text = _problems(d, "unclosed.log", edit=unclosed)
     check("experiment 3 of 3 (chase): not closed by its experiment_end record" in text, "unclosed", text)
 
-    def faulted(lines):
-        for k, ln in enumerate(lines):
-            if ln.startswith('{"rec":"experiment_end"') and '"index":1' in ln:
-                lines[k] = ln.replace('"status":"complete"', '"status":"faulted"')
-    log, text = _problems(d, "faulted.log", edit=faulted)
+    log, text = _problems(d, "faulted.log", edit=_edit("experiment_end", 1, '"status":"complete"',
+                                                       '"status":"faulted"'))
     check("experiment 1 of 3 (imul_lat): status faulted with code_faults 0" in text, "faulted", text)
-
-    def counts(lines):
-        for k, ln in enumerate(lines):
-            if ln.startswith('{"rec":"experiment_end"') and '"index":2' in ln:
-                lines[k] = ln.replace('"methods_run":3', '"methods_run":4')
-    log, text = _problems(d, "counts.log", edit=counts)
+    log, text = _problems(d, "counts.log", edit=_edit("experiment_end", 2, '"methods_run":3', '"methods_run":4'))
     check("experiment 2 of 3 (add_tp): its experiment_end says methods_run=4, the records give 3" in text,
           "the experiment_end's counts are not checked", text)
 
