@@ -511,7 +511,7 @@ def _insert(conn, log, digest, source, label, fmt):
     benchdbanswer.store_answer(conn, rid, log)
     benchdbevents.store_events(conn, rid, log)
     benchdbmem.store_mem(conn, rid, log)
-    benchdbplan.store_plan(conn, rid, log)
+    benchdbanswer.store_answer(conn, rid, log, rows=benchdbplan.plan_rows(log))
     return Stored(rid, mid, label, new_machine=new, series=n, source=source, stored_utc=now)
 
 
@@ -615,7 +615,7 @@ def merge(conn, rid, log, digest, source, fmt):
         n += benchdbanswer.store_answer(conn, rid, log)
         n += benchdbevents.store_events(conn, rid, log)
         n += benchdbmem.store_mem(conn, rid, log)
-        n += benchdbplan.store_plan(conn, rid, log)
+        n += benchdbanswer.store_answer(conn, rid, log, rows=benchdbplan.plan_rows(log))
     except benchdbanswer.Conflict as e:
         raise Refused(f"run ID {run_key(log)} is already stored as run R{rid}, but {e}: not merged")
     conn.execute("INSERT INTO sources (run_id, digest, source, format, stored_utc) VALUES (?, ?, ?, ?, ?)",

@@ -28,7 +28,7 @@ before have an unknown identity, never taken as equal to a known one):
                   locator, bank, size [bytes], type, speed and configured
                   speed [MT/s], manufacturer, part, serial.
 
-    store_plan(conn, run_id, log)        # in the caller's transaction
+    benchdbanswer.store_answer(conn, run_id, log, rows=plan_rows(log))  # in the caller's transaction
     machine_lines(conn, machine_id)      # the identity, firmware, DIMMs of a machine, in words
     identity_text(m)                     # a machines row's SMBIOS identity
 """
@@ -133,14 +133,6 @@ def plan_rows(log):
     for d in ident.memory_devices(log):
         out.append(("memory_devices", {"handle": d.get("handle")}, {k: d.get(k) for k in DEVICE}))
     return out
-
-
-def store_plan(conn, rid, log):
-    """Store log's experiment, identity and memory devices into run rid
-    (benchdbanswer.store_answer's rule: a row the run lacks is added, a
-    column it lacks filled; a value both carry that differs raises
-    benchdbanswer.Conflict). Returns the rows added or completed."""
-    return benchdbanswer.store_answer(conn, rid, log, rows=plan_rows(log))
 
 
 def identity_text(m):
