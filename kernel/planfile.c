@@ -37,6 +37,8 @@ static void take(const void *p, uint64_t bytes, int source)
 	pf.bytes = bytes;
 	if (bytes > PLANFILE_MAX) {
 		pf.too_large = 1;
+		fmt_format(pf.why, sizeof pf.why, "%llu bytes, more than the %d a plan may have: not read",
+			   (unsigned long long)bytes, PLANFILE_MAX);
 		return;
 	}
 	memcpy(text, p, bytes);
@@ -114,8 +116,7 @@ void planfile_print(void)
 	if (pf.source == PLANFILE_NONE)
 		kprintf("plan: %s: not found: %s\n", pf.name, pf.why);
 	else if (pf.too_large)
-		kprintf("plan: %s %s: %llu bytes, more than the %d a plan may have: not read\n", pf.name, from,
-			(unsigned long long)pf.bytes, PLANFILE_MAX);
+		kprintf("plan: %s %s: %s\n", pf.name, from, pf.why);
 	else
 		kprintf("plan: %s %s: %llu bytes, CRC-32 0x%08x\n", pf.name, from, (unsigned long long)pf.bytes,
 			pf.crc32);

@@ -36,8 +36,9 @@ struct planfile {
 	uint64_t bytes;     /* their count, 0..PLANFILE_MAX */
 	uint32_t crc32;     /* CRC-32 (IEEE 802.3, lib/crc32.h) of the bytes */
 	int too_large;      /* 1: the file had more than PLANFILE_MAX bytes (none kept) */
-	char why[PLANFILE_WHY_MAX]; /* when source is PLANFILE_NONE: why, one line
-			     * (the firmware's step and EFI_STATUS by name, no module) */
+	char why[PLANFILE_WHY_MAX]; /* why there are no bytes, one line: when source
+			     * is PLANFILE_NONE the firmware's step and EFI_STATUS by
+			     * name, no module; when too_large the size and the limit */
 	char efi_why[PLANFILE_WHY_MAX]; /* when efi_early's read failed: its step,
 			     * the path and EFI_STATUS by name ("" otherwise) */
 };
