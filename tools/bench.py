@@ -239,7 +239,7 @@ def cmd_store(args):
     conn = open_db(args, create=True)
     if conn is None:
         return 1
-    refused = stored = there = merged = aborted = 0
+    refused = stored = there = merged = aborted = skipped = 0
     for path in incomplete:
         print(f"store: incomplete (the run's write did not finish): {path}; not stored")
     for path, files, log, fmt in store_groups(paths):
@@ -252,30 +252,41 @@ def cmd_store(args):
         try:
             if isinstance(log, benchdb.Refused):
                 raise log
-            r = benchdb.store(conn, log, source=", ".join(files), label=args.label, fmt=fmt)
+            if getattr(log, "experiments", None):  # a plan run: a run per experiment, a line each
+                done = [(f"{shown}: {x.label}", x.log, r, x) for x, r in
+                        benchdb.store_experiments(conn, log, source=", ".join(files), label=args.label, fmt=fmt)]
+            else:
+                done = [(shown, log, benchdb.store(conn, log, source=", ".join(files), label=args.label, fmt=fmt),
+                         None)]
         except benchdb.Refused as e:
             more = f" ('bench.py report {path}' lists the problems)" if e.invalid else ""
             print(f"store: {shown}: REFUSED: {e}; nothing of it stored{more}")
             refused += 1
             continue
-        if r.duplicate:
-            there += 1
-            print(f"store: {shown}: already stored as run R{r.run_id} '{r.label}' on machine "
-                  f"M{r.machine_id} (from {r.source}, {r.stored_utc}): not stored again")
-        elif r.merged:
-            merged += 1
-            print(f"store: {shown}: the same run (run ID {benchdb.run_key(log)}) as run R{r.run_id} "
-                  f"'{r.label}' on machine M{r.machine_id}: merged into it ({fmt}), {r.series} series "
-                  "added or completed")
-        else:
-            stored += 1
-            m = benchdb.list_runs(conn)[1][r.machine_id]
-            print(f"store: {shown}: stored as run R{r.run_id} '{r.label}' ({fmt}), {r.series} series, on "
-                  f"{'a new' if r.new_machine else 'the known'} machine M{r.machine_id}: "
-                  f"{benchdb.machine_text(m)}")
+        for what, one, r, x in done:
+            if r is None:
+                skipped += 1
+                print(f"store: {what}: skipped by the kernel ({x.end.get('why') or 'no why given'}): no figures, "
+                      "nothing stored")
+            elif r.duplicate:
+                there += 1
+                print(f"store: {what}: already stored as run R{r.run_id} '{r.label}' on machine "
+                      f"M{r.machine_id} (from {r.source}, {r.stored_utc}): not stored again")
+            elif r.merged:
+                merged += 1
+                print(f"store: {what}: the same run (run ID {benchdb.run_key(one)}) as run R{r.run_id} "
+                      f"'{r.label}' on machine M{r.machine_id}: merged into it ({fmt}), {r.series} series "
+                      "added or completed")
+            else:
+                stored += 1
+                m = benchdb.list_runs(conn)[1][r.machine_id]
+                print(f"store: {what}: stored as run R{r.run_id} '{r.label}' ({fmt}), {r.series} series, on "
+                      f"{'a new' if r.new_machine else 'the known'} machine M{r.machine_id}: "
+                      f"{benchdb.machine_text(m)}")
     conn.close()
     print(f"store: {stored} stored, {there} already there, {merged} merged into a run already there, "
-          f"{len(incomplete)} incomplete, {aborted} aborted, {refused} refused")
+          f"{len(incomplete)} incomplete, {aborted} aborted, {refused} refused" +
+          (f", {skipped} experiments skipped by the kernel" if skipped else ""))
     return 1 if refused else 0
 
 

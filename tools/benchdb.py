@@ -46,6 +46,12 @@ Tables (schema version SCHEMA_VERSION, in PRAGMA user_version):
              what took effect (areas, cache flush, prefetchers, clock
              MSRs taken or not), the core clock before and after, and
              sweep=latency's points and levels.
+  experiments, smbios, memory_devices
+             a plan run's experiments (each stored as a run of its own,
+             run_key 'RUNID/NAME'), each run's SMBIOS identity and firmware,
+             the DIMMs it saw (issue 32; tools/benchdbplan.py); machines
+             gain the SMBIOS system's manufacturer, product and UUID and
+             the board's manufacturer and product (NULL: unknown).
   summaries  the paper's figures of a series (Paoloni 2010, section 3 and
              appendix lines 139-175; the kernel's summary record): min of
              mins (the least minimum), the method's offset (min of mins of
@@ -71,7 +77,10 @@ for the runs stored before; version 3 (before events=) gets the events
 tables (tools/benchdbevents.py), empty for the runs stored before; version
 4 (before issue 31) gets the settings and latency tables
 (tools/benchdbmem.py), empty: the runs stored before have no settings,
-which table and compare say rather than take them as the defaults.
+which table and compare say rather than take them as the defaults;
+version 5 (before issue 32) gets the experiments, smbios and
+memory_devices tables and the machines' SMBIOS columns, NULL: its
+machines' identity is unknown, never equal to a known one.
 
 Figures are exact integers. SQLite's integers are signed 64-bit, the
 kernel's figures unsigned 64-bit: a figure of 2^63 or more is stored as its
@@ -95,9 +104,11 @@ import sqlite3
 import benchdbanswer
 import benchdbevents
 import benchdbmem
+import benchdbplan
 from benchlog import TSC
+from benchlog import identity as smbios_identity
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 I64_MAX = (1 << 63) - 1
 RUN_KEY = re.compile(r"^[0-9a-f]{16}$")  # kernel/runid.h: 16 lower-case hex digits
 
@@ -113,7 +124,13 @@ CREATE TABLE machines (
     hypervisor  TEXT,       -- 'none', or the hypervisor's vendor string; NULL: unknown
     tsc_hz      INTEGER,    -- TSC rate [Hz] of the first run stored; NULL: unknown
     tsc_ppm     INTEGER,    -- its bound [ppm]
-    tsc_source  TEXT        -- cpuid, pit, ...
+    tsc_source  TEXT,       -- cpuid, pit, ...
+    -- SMBIOS (DSP0134; tools/benchdbplan.py MACHINE_COLUMNS); NULL all: the identity is unknown
+    sys_manufacturer   TEXT,   -- type 1 (System Information): Manufacturer
+    sys_product        TEXT,   -- Product Name
+    sys_uuid           TEXT,   -- UUID, as dmidecode prints it, lower case; NULL: none given
+    board_manufacturer TEXT,   -- type 2 (Baseboard Information): Manufacturer
+    board_product      TEXT    -- Product
 );
 CREATE TABLE runs (
     id          INTEGER PRIMARY KEY,
@@ -178,7 +195,8 @@ CREATE TABLE summaries (
     absent      TEXT,     -- the figures no source stored carries, space-separated; NULL: none
     net_flag    TEXT      -- net's flag: below_zero, below_resolution, none; NULL: stored before flags
 );
-""" + benchdbanswer.TABLES + benchdbevents.TABLES + benchdbmem.TABLES
+""" + benchdbanswer.TABLES + benchdbevents.TABLES + benchdbmem.TABLES + \
+    benchdbplan.TABLES
 
 # Schema version 1 -> 2: run IDs, the sources, what a source does not carry.
 UPGRADE_1 = """
@@ -258,10 +276,11 @@ def connect(path, create=False):
             raise DbError(f"{path}: an empty database, no runs stored yet")
         conn.executescript("BEGIN IMMEDIATE;\n" + SCHEMA +
                            f"PRAGMA user_version = {SCHEMA_VERSION};\nCOMMIT;\n")
-    elif version in (1, 2, 3, 4) and "runs" in tables:  # upgraded in place: its runs keep what they had
+    elif version in (1, 2, 3, 4, 5) and "runs" in tables:  # upgraded in place: its runs keep what they had
         conn.executescript("BEGIN IMMEDIATE;\n" + (UPGRADE_1 if version == 1 else "") +
                            (benchdbanswer.UPGRADE_2 if version <= 2 else "") +
-                           (benchdbevents.UPGRADE_3 if version <= 3 else "") + benchdbmem.UPGRADE_4 +
+                           (benchdbevents.UPGRADE_3 if version <= 3 else "") +
+                           (benchdbmem.UPGRADE_4 if version <= 4 else "") + benchdbplan.UPGRADE_5 +
                            f"PRAGMA user_version = {SCHEMA_VERSION};\nCOMMIT;\n")
     elif version != SCHEMA_VERSION or "runs" not in tables:
         conn.close()
@@ -323,7 +342,8 @@ def tsc_rate(log):
 
 
 def machine_identity(log):
-    """The machines columns for a log's env, machine and tsc_rate records."""
+    """The machines columns for a log's env, machine, tsc_rate and smbios
+    records (the SMBIOS columns None where the log has no SMBIOS: unknown)."""
     e = log.env or {}
     recs = log.by_kind.get("machine") or []
     mc = recs[0][1].get("microcode") if recs else None
@@ -333,10 +353,15 @@ def machine_identity(log):
     return {"vendor": e.get("vendor"), "family": e.get("family"), "model": e.get("model"),
             "stepping": e.get("stepping"), "brand": e.get("brand"),
             "microcode": mc if isinstance(mc, int) else None, "hypervisor": hyper,
-            "tsc_hz": hz, "tsc_ppm": ppm, "tsc_source": source}
+            "tsc_hz": hz, "tsc_ppm": ppm, "tsc_source": source,
+            **(smbios_identity.identity(log) or dict.fromkeys(benchdbplan.MACHINE_COLUMNS))}
 
 
-IDENTITY = ("vendor", "family", "model", "stepping", "brand", "microcode", "hypervisor")
+# What a machine is: its CPU (CPUID), microcode, hypervisor, and its SMBIOS
+# system and board (benchdbplan.MACHINE_COLUMNS; all NULL: unknown, which
+# only an unknown identity matches: never one that is known).
+IDENTITY = ("vendor", "family", "model", "stepping", "brand", "microcode", "hypervisor") + \
+    benchdbplan.MACHINE_COLUMNS
 
 
 def same_rate(hz_a, ppm_a, hz_b, ppm_b):
@@ -385,9 +410,15 @@ def series_figures(log, s):
 
 def run_key(log):
     """The kernel's run ID of a log (the env record's run_id, or the QR
-    code's run line), or None for a log before run IDs."""
+    code's run line), or None for a log before run IDs; an experiment's log
+    of a plan run (tools/benchlog/plan.py): 'RUNID/NAME' (its name is
+    unique in the plan), so each experiment is a run of its own and another
+    source of the same boot merges into the experiment of its name."""
     v = (log.env or {}).get("run_id")
-    return v if isinstance(v, str) and RUN_KEY.match(v) else None
+    if not (isinstance(v, str) and RUN_KEY.match(v)):
+        return None
+    x = getattr(log, "experiment", None)
+    return f"{v}/{x.name}" if x is not None else v
 
 
 def refusal(log):
@@ -437,6 +468,20 @@ def store(conn, log, source=None, label=None, fmt="serial log"):
         raise
 
 
+def store_experiments(conn, log, source=None, label=None, fmt="serial log"):
+    """Store each experiment of a plan run's log (log.experiments,
+    tools/benchlog/plan.py) as a run of its own (store(): run_key
+    'RUNID/NAME', label 'LABEL/NAME'); returns [(Experiment, Stored or None:
+    skipped, nothing to store)]. Raises Refused (nothing written) when the
+    plan log is not valid or lacks an env record."""
+    why = refusal(log)
+    if why:
+        raise Refused(why, invalid=not log.valid)
+    label = label or (os.path.splitext(os.path.basename(source))[0] if source else "run")
+    return [(x, store(conn, x.log, source=source, label=f"{label}/{x.name}", fmt=fmt) if x.log else None)
+            for x in log.experiments]
+
+
 def _insert(conn, log, digest, source, label, fmt):
     ident = machine_identity(log)
     mid = find_machine(conn, ident)
@@ -466,6 +511,7 @@ def _insert(conn, log, digest, source, label, fmt):
     benchdbanswer.store_answer(conn, rid, log)
     benchdbevents.store_events(conn, rid, log)
     benchdbmem.store_mem(conn, rid, log)
+    benchdbanswer.store_answer(conn, rid, log, rows=benchdbplan.plan_rows(log))
     return Stored(rid, mid, label, new_machine=new, series=n, source=source, stored_utc=now)
 
 
@@ -569,6 +615,7 @@ def merge(conn, rid, log, digest, source, fmt):
         n += benchdbanswer.store_answer(conn, rid, log)
         n += benchdbevents.store_events(conn, rid, log)
         n += benchdbmem.store_mem(conn, rid, log)
+        n += benchdbanswer.store_answer(conn, rid, log, rows=benchdbplan.plan_rows(log))
     except benchdbanswer.Conflict as e:
         raise Refused(f"run ID {run_key(log)} is already stored as run R{rid}, but {e}: not merged")
     conn.execute("INSERT INTO sources (run_id, digest, source, format, stored_utc) VALUES (?, ?, ?, ?, ?)",
@@ -587,7 +634,8 @@ def machine_text(m):
           f"hypervisor {m['hypervisor']}" if m["hypervisor"] else "hypervisor unknown")
     return (f"{m['vendor'] or '?'} family {hx(m['family'])} model {hx(m['model'])} stepping "
             f"{m['stepping'] if m['stepping'] is not None else '?'}, \"{m['brand'] or '?'}\", {mc}, "
-            f"{hv}, TSC {rate_text(m['tsc_hz'], m['tsc_ppm'], m['tsc_source'])}")
+            f"{hv}, TSC {rate_text(m['tsc_hz'], m['tsc_ppm'], m['tsc_source'])}; "
+            f"{benchdbplan.identity_text(m)}")
 
 
 def rate_text(hz, ppm, source):

@@ -42,6 +42,11 @@ The package, one concept a module:
     memclock.py memory, caches and clocks (issue 31): the config's settings, the
                 seven records (mem_area ... latency_levels), their checks,
                 settings(log) for compare and the lab database
+    plan.py     a plan run (issue 32): the plan, experiment and experiment_end
+                records, the log split into an Experiment (with its own Log)
+                per experiment (log.experiments), their checks
+    identity.py the machine's identity (SMBIOS: the smbios and memory_device
+                records, the env's system, board, bios fields), its checks
     __main__.py python3 tools/benchlog LOG: the problems and a line a series
 
 Everything a caller uses is imported here: `import benchlog` (tools/ on

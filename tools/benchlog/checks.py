@@ -22,6 +22,7 @@ Each problem is a Problem at the line it is about (log.problem); harmless
 oddities are notes (log.note).
 """
 from .events import check_events
+from .identity import check_identity
 from .memclock import check_memclock
 from .model import (BEGIN, END, PAPER, RUN_KINDS, SERIES_KINDS, TSC, is_uint, summary_only, unit_name,
                     with_unit)
@@ -90,7 +91,8 @@ def check(log):
                              f"({shown!r}), after '{END}' (line {log.end_marker_line})")
     if log.final_line and not log.final_line.startswith("bench: run complete"):
         log.problem(log.final_line_no, f"the run did not complete: {log.final_line}")
-    if log.begin_line and log.end_marker_line and not log.skips and not summary_only(log) and \
+    boot = log.part == "plan"  # a plan log's boot: its experiments are checked on their own (plan.py)
+    if log.begin_line and log.end_marker_line and not log.skips and not summary_only(log) and not boot and \
             not any(s.ensembles for s in log.series.values()):
         log.problem(log.end_marker_line, "no ensemble records and no paper-format lines between "
                                          "the markers")
@@ -112,11 +114,13 @@ def check(log):
                       (s.method, s.workload, s.cpu) == (last.method, last.workload, last.cpu))
     for d in log.dumps:
         _check_dump(log, d)
-    if log.end_marker_line:
+    if log.end_marker_line and not boot:
         _check_methods(log)
     _check_agreements(log)
     check_events(log)
     check_memclock(log)
+    if log.part is None:  # a plan log's: plan.py, once its experiments' configs are read
+        check_identity(log)
     for kind, n in sorted(log.unknown_kinds.items()):
         log.note(None, f"{n} record(s) of kind {kind!r}, not known to this tool: ignored")
     log.problems.sort(key=lambda p: (p.line is not None, p.line or 0))

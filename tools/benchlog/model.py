@@ -47,7 +47,9 @@ SHOWN_KINDS = ("verdict", "resolution", "recommendation", "counters", "counters_
                "event", "event_pass", "event_check", "event_window", "event_per_copy", "topdown",
                # memory, caches and clocks (issue 31): memclock.py checks them
                "mem_area", "cache_state", "prefetch", "clock_setting", "core_clock", "latency_point",
-               "latency_levels")
+               "latency_levels",
+               # a plan run (issue 32): plan.py reads them; the machine's identity: identity.py
+               "plan", "experiment", "experiment_end", "smbios", "memory_device")
 # Every kind the tools know: a record of another kind is noted "not known to
 # this tool: ignored" (tests/tools/t_kinds.py: every kind the kernel's
 # source prints is here).
@@ -254,6 +256,9 @@ class Log:
         self.from_paper = []      # the series made from human lines (no records)
         self.compact = 0          # ensemble records read from compact ones
         self.cpu_current = None   # (line, cpu_run record) of the CPU being read
+        self.part = None          # plan.py: 'plan' (a plan log's boot), 'experiment' (one of its experiments)
+        self.experiments = []     # plan.py: an Experiment per experiment record of a plan log
+        self.experiment = None    # plan.py: the Experiment this Log is the log of
 
     @property
     def valid(self):

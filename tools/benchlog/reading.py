@@ -26,7 +26,7 @@ import decimal
 import json
 import re
 
-from . import events, memclock
+from . import events, identity, memclock, plan
 from .checks import check, check_cpu
 from .human import from_human_lines, human_line
 from .model import BEGIN, END, KNOWN_KINDS, PAPER, TSC, Dump, Log, Problem, is_uint
@@ -130,6 +130,10 @@ def _malformed(kind, rec):
         return events.malformed(kind, rec)
     if kind in memclock.FIELDS:
         return memclock.malformed(kind, rec)
+    if kind in identity.FIELDS:
+        return identity.malformed(kind, rec)
+    if kind in plan.FIELDS:
+        return plan.malformed(kind, rec)
     for k, ok in REQUIRED.get(kind, {}).items():
         if k not in rec:
             return f"lacks the key {k!r}"
@@ -170,10 +174,16 @@ def expand_compact(values, header):
             "nmis": nmis, "smis": smis, "error": None if var is not None else "overflow"}
 
 
-def parse(text):
+def parse(text, part=None):
     """The Log of a log's text, read and checked: what is wrong with it is
-    in log.problems (each at its line), never an exception."""
+    in log.problems (each at its line), never an exception. A plan run's
+    log (plan.py) is read as the boot's Log with an experiment's Log each
+    (log.experiments); part is plan.py's: 'plan' (the boot's lines of a
+    plan log) or 'experiment' (one experiment's)."""
+    if part is None and plan.is_plan_log(text):
+        return plan.parse_plan(text, parse, logical_lines)
     log = Log()
+    log.part = part
     header = None   # the last method record: the context of compact records
     log.lines = list(logical_lines(text))
     log.line_count = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
