@@ -106,10 +106,15 @@ $(BUILD)/bench32.elf: $(BUILD)/bench.elf
 	@echo "  ELF32 $@"
 	@$(OBJCOPY) -O elf32-i386 $< $@
 
-$(BUILD)/bench.iso: $(BUILD)/bench.elf iso/grub.cfg iso/xorriso_esp.py
+# iso/plan.txt, the example plan, is the ISO's /boot/plan.txt (GRUB's
+# "run the plan (the ISO's example)" entry) and, by iso/xorriso_esp.py, the
+# FAT partition's /plan-example.txt (never /plan.txt: a stick runs a plan
+# only when its user puts one there).
+$(BUILD)/bench.iso: $(BUILD)/bench.elf iso/grub.cfg iso/xorriso_esp.py iso/plan.txt
 	@rm -rf $(BUILD)/isoroot && mkdir -p $(BUILD)/isoroot/boot/grub
 	@cp $(BUILD)/bench.elf $(BUILD)/isoroot/boot/bench.elf
 	@cp iso/grub.cfg $(BUILD)/isoroot/boot/grub/grub.cfg
+	@cp iso/plan.txt $(BUILD)/isoroot/boot/plan.txt
 	@echo "  ISO   $@"
 	@grub-mkrescue --xorriso=$(CURDIR)/iso/xorriso_esp.py -o $@ $(BUILD)/isoroot 2> $(BUILD)/grub-mkrescue.log || \
 		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }

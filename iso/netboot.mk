@@ -3,6 +3,12 @@
 #
 #   $(BUILD)/netboot/                      the TFTP server's root directory
 #     boot/bench.elf                       the kernel (multiboot2)
+#     boot/plan.txt                        iso/plan.txt, the example plan: the
+#                                          menu's "run the plan (the ISO's
+#                                          example)" entry loads it as a boot
+#                                          module; put your own plan here
+#                                          (docs/LAB.md "A plan over the
+#                                          network")
 #     boot/grub/grub.cfg                   iso/grub.cfg as it is: GRUB's root
 #                                          is the TFTP server, so the ISO's
 #                                          /boot/bench.elf paths hold
@@ -26,7 +32,7 @@ GRUB_PC_DIR      := /usr/lib/grub/i386-pc
 GRUB_EFI_DIR     := /usr/lib/grub/x86_64-efi
 
 .PHONY: netboot
-netboot: $(BUILD)/bench.elf iso/grub.cfg
+netboot: $(BUILD)/bench.elf iso/grub.cfg iso/plan.txt
 	@command -v grub-mknetdir >/dev/null || { echo "netboot: grub-mknetdir is missing (Debian package grub-common)"; exit 1; }
 	@test -d $(GRUB_PC_DIR) || { echo "netboot: $(GRUB_PC_DIR) is missing (Debian package grub-pc-bin)"; exit 1; }
 	@rm -rf $(NETBOOT_DIR) && mkdir -p $(NETBOOT_DIR)/boot/grub
@@ -42,5 +48,6 @@ netboot: $(BUILD)/bench.elf iso/grub.cfg
 	else echo "netboot: $(GRUB_EFI_DIR) is missing (Debian package grub-efi-amd64-bin): no UEFI image"; fi
 	@cp $(BUILD)/bench.elf $(NETBOOT_DIR)/boot/bench.elf
 	@cp iso/grub.cfg $(NETBOOT_DIR)/boot/grub/grub.cfg
+	@cp iso/plan.txt $(NETBOOT_DIR)/boot/plan.txt
 	@echo "netboot: TFTP root $(NETBOOT_DIR): BIOS boot file boot/grub/i386-pc/core.0$$( \
 		[ -f $(NETBOOT_DIR)/boot/grub/x86_64-efi/core.efi ] && echo ', UEFI boot file boot/grub/x86_64-efi/core.efi')"

@@ -3,7 +3,11 @@
 `grub-mkrescue --xorriso=iso/xorriso_esp.py`): the ISO as grub-mkrescue
 makes it, but its EFI system partition a FAT of ESP_BYTES with room for
 the runs' logs and an empty results/ folder (issue 23; the kernel writes
-results/<run ID>.log there under UEFI).
+results/<run ID>.log there under UEFI), and the ISO's example plan
+(boot/plan.txt of the tree, the Makefile's copy of iso/plan.txt) as
+/plan-example.txt: never /plan.txt, which GRUB's menu runs by default
+(README "Where the plan comes from"); a tree without one (a test's ISO)
+gives none.
 
 grub-mkrescue (GRUB 2.06) asks xorriso for `--efi-boot efi.img
 -efi-boot-part --efi-boot-image --protective-msdos-label`: its efi.img, a
@@ -30,8 +34,12 @@ import tempfile
 # sectors (xorriso(1), -boot_image load_size=: 33,552,384 bytes), lets a
 # CD's firmware load the whole FAT: 32 MiB less 2 KiB.
 ESP_BYTES = 65532 * 512
-# The FAT's volume label: where a laptop mounts it (/media/$USER/BENCH).
+# The FAT's volume label: where a laptop mounts it (/media/$USER/BENCH),
+# and how iso/grub.cfg finds it (search --label).
 ESP_LABEL = "BENCH"
+# The example plan: the tree's, and its name on the FAT.
+PLAN_EXAMPLE = os.path.join("boot", "plan.txt")
+PLAN_EXAMPLE_ESP = "::/plan-example.txt"
 GRUB_EFI = ["--efi-boot", "efi.img", "-efi-boot-part", "--efi-boot-image", "--protective-msdos-label"]
 ENV = dict(os.environ, MTOOLS_SKIP_CHECK="1")
 
@@ -43,8 +51,9 @@ def mtools(*args):
         sys.exit(f"iso/xorriso_esp.py: {' '.join(args)} failed:\n{p.stdout.decode(errors='replace')}")
 
 
-def make_esp(grub_efi_img, esp):
-    """esp: a FAT of ESP_BYTES holding grub_efi_img's files and results/."""
+def make_esp(grub_efi_img, esp, example=None):
+    """esp: a FAT of ESP_BYTES holding grub_efi_img's files, results/ and,
+    when example (a path) is given, that file as /plan-example.txt."""
     with open(esp, "wb") as f:
         f.truncate(ESP_BYTES)
     mtools("mformat", "-i", esp, "-T", str(ESP_BYTES // 512), "-h", "64", "-s", "32", "-v", ESP_LABEL, "::")
@@ -52,6 +61,18 @@ def make_esp(grub_efi_img, esp):
         mtools("mcopy", "-s", "-n", "-i", grub_efi_img, "::/*", stage)
         mtools("mcopy", "-s", "-i", esp, *[os.path.join(stage, n) for n in sorted(os.listdir(stage))], "::/")
     mtools("mmd", "-i", esp, "::/results")
+    if example:
+        mtools("mcopy", "-i", esp, example, PLAN_EXAMPLE_ESP)
+
+
+def example_plan(args):
+    """boot/plan.txt of the first directory among xorriso's arguments that
+    has one (grub-mkrescue passes the trees it was given last), or None."""
+    for a in args:
+        p = os.path.join(a, PLAN_EXAMPLE)
+        if not a.startswith("-") and os.path.isdir(a) and os.path.isfile(p):
+            return p
+    return None
 
 
 def main(args):
@@ -67,7 +88,7 @@ def main(args):
     efi_img = os.path.join(args[args.index("-r") + 1], "efi.img")
     out = args[args.index("-o") + 1]
     esp = os.path.splitext(out)[0] + "-esp.img"
-    make_esp(efi_img, esp)
+    make_esp(efi_img, esp, example_plan(args))
     os.remove(efi_img)
     args = args[:at] + ["-append_partition", "2", "0xef", esp,
                         "-eltorito-alt-boot", "-e", "--interval:appended_partition_2:all::", "-no-emul-boot",

@@ -20,6 +20,7 @@
 #include "../lib/fmt.h"
 #include "../lib/logbuf.h"
 #include "../lib/mb2tags.h"
+#include "../lib/planpath.h"
 #include "../lib/resultname.h"
 #include "../lib/string.h"
 
@@ -133,6 +134,7 @@ static const struct efi_guid file_info_guid = { 0x09576E92, 0x6D3F, 0x11d2,
 static const struct efi_guid timer_arch_guid = { 0x26BACCB3, 0x6F42, 0x11D4,
 						 { 0xBC, 0xE7, 0x00, 0x80, 0xC7, 0x3C, 0x88, 0x81 } };
 
+#define ALLOCATE_ANY_PAGES 0
 #define ALLOCATE_MAX_ADDRESS 1
 #define ALLOCATE_ADDRESS 2
 #define FILE_MODE_READ 0x1ull
@@ -140,6 +142,8 @@ static const struct efi_guid timer_arch_guid = { 0x26BACCB3, 0x6F42, 0x11D4,
 #define FILE_MODE_CREATE 0x8000000000000000ull
 #define FILE_DIRECTORY 0x10ull
 #define FILE_INFO_NAME 80 /* EFI_FILE_INFO.FileName's offset, 13.5.12 */
+#define FILE_INFO_FILE_SIZE 8  /* EFI_FILE_INFO.FileSize's offset (bytes, u64), 13.5.12 */
+#define FILE_INFO_ATTRIBUTE 72 /* EFI_FILE_INFO.Attribute's offset (u64) */
 
 #define RESERVE_MIN (16ull << 20) /* bytes of the largest range left to the firmware, at least */
 #define AP_PAGE_MAX 0x9EFFFull    /* the AP start-up page's last byte: below 0x9F000, where an EBDA may begin */
@@ -211,6 +215,84 @@ static uint64_t loader_page(uint64_t info, uint64_t size)
 	return best;
 }
 
+static struct efi_plan_read plan_read;
+static char plan_cmdline[CFG_MAX_LINE + 1];
+static char plan_name[64]; /* kernel/config.h's plan[] */
+static uint8_t plan_info[512] __attribute__((aligned(8))); /* EFI_FILE_INFO of \FILE */
+static const uint8_t plan_empty[1];
+
+#define PLAN_FAIL(what, st)             \
+	do {                            \
+		plan_read.step = (what); \
+		plan_read.status = (st); \
+		goto out;               \
+	} while (0)
+
+/* efi_plan_read's read (efi.h), on the firmware's state: plan=FILE from
+ * the multiboot2 command line tag (type 1, Multiboot2 3.6.3), then \FILE
+ * through the firmware, every step's EFI_STATUS kept. */
+static void plan_read_early(const uint8_t *info)
+{
+	for (const uint8_t *p = mb2_tag_next(info, 0); p; p = mb2_tag_next(info, p))
+		if (mb2_tag_type(p) == MB2_TAG_CMDLINE) {
+			uint32_t n = mb2_tag_size(p) - 8;
+			if (n > CFG_MAX_LINE)
+				n = CFG_MAX_LINE; /* config reads no more either */
+			memcpy(plan_cmdline, p + 8, n);
+			plan_cmdline[n] = '\0';
+		}
+	if (!planpath_find(plan_cmdline, plan_name, sizeof plan_name))
+		return;
+	plan_read.tried = 1;
+	struct efi_boot_services *bs = eb.st->boot_services;
+	struct efi_loaded_image *li = 0;
+	struct efi_simple_fs *fs = 0;
+	struct efi_file *root = 0, *f = 0;
+	uint16_t path[sizeof plan_name + 1];
+	efi_status s;
+	if (!planpath_ucs2(path, sizeof path / sizeof path[0], plan_name))
+		PLAN_FAIL("the file's name (not printable ASCII)", EFI_INVALID_PARAMETER);
+	if ((s = bs->handle_protocol(eb.image, &loaded_image_guid, (void **)&li)) != EFI_SUCCESS || !li)
+		PLAN_FAIL("HandleProtocol(EFI_LOADED_IMAGE_PROTOCOL)", s ? s : EFI_NOT_FOUND);
+	if ((s = bs->handle_protocol(li->device_handle, &simple_fs_guid, (void **)&fs)) != EFI_SUCCESS || !fs)
+		PLAN_FAIL("HandleProtocol(EFI_SIMPLE_FILE_SYSTEM_PROTOCOL) of the boot device", s ? s : EFI_NOT_FOUND);
+	if ((s = fs->open_volume(fs, &root)) != EFI_SUCCESS) {
+		root = 0;
+		PLAN_FAIL("OpenVolume", s);
+	}
+	if ((s = root->open(root, &f, path, FILE_MODE_READ, 0)) != EFI_SUCCESS) {
+		f = 0;
+		PLAN_FAIL("Open", s);
+	}
+	uint64_t isize = sizeof plan_info;
+	if ((s = f->get_info(f, &file_info_guid, &isize, plan_info)) != EFI_SUCCESS)
+		PLAN_FAIL("GetInfo(EFI_FILE_INFO)", s);
+	if (*(const uint64_t *)(plan_info + FILE_INFO_ATTRIBUTE) & FILE_DIRECTORY)
+		PLAN_FAIL("Open (a folder, not a file)", EFI_INVALID_PARAMETER);
+	uint64_t bytes = *(const uint64_t *)(plan_info + FILE_INFO_FILE_SIZE);
+	plan_read.bytes = bytes;
+	if (bytes > EFI_PLAN_READ_MAX)
+		goto out; /* not read: planfile says so, with its size */
+	if (!bytes) {
+		plan_read.data = plan_empty;
+		goto out;
+	}
+	uint64_t addr = 0xFFFFFFFFull, pages = (bytes + EFI_PAGE_SIZE - 1) / EFI_PAGE_SIZE;
+	if ((s = bs->allocate_pages(ALLOCATE_MAX_ADDRESS, EFI_LOADER_DATA, pages, &addr)) != EFI_SUCCESS)
+		PLAN_FAIL("AllocatePages (EfiLoaderData, below 4 GiB)", s);
+	uint64_t got = bytes;
+	if ((s = f->read(f, &got, (void *)(uintptr_t)addr)) != EFI_SUCCESS)
+		PLAN_FAIL("Read", s);
+	if (got != bytes)
+		PLAN_FAIL("Read (fewer bytes than EFI_FILE_INFO.FileSize)", EFI_DEVICE_ERROR);
+	plan_read.data = (const uint8_t *)(uintptr_t)addr;
+out:
+	if (f)
+		f->close(f);
+	if (root)
+		root->close(root);
+}
+
 uint64_t efi_early(uint64_t info_phys)
 {
 	struct mb2_efi tags;
@@ -280,10 +362,9 @@ uint64_t efi_early(uint64_t info_phys)
 		if (eb.timer != EFI_SUCCESS)
 			eb.timer_arch = 0;
 	}
+	plan_read_early(info);
 	return 0;
 }
-
-static struct efi_plan_read plan_read;
 
 const struct efi_plan_read *efi_plan_read(void)
 {

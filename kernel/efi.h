@@ -45,12 +45,23 @@ uint64_t efi_early(uint64_t info_phys);
 
 /* What efi_early read of the plan file (kernel/planfile.h): efi_early
  * finds plan=FILE in the multiboot2 command line tag itself (the
- * configuration is parsed later) and, unless FILE is "off", opens \FILE
- * ('/' read as '\') on the file system of the device GRUB was loaded from
- * (EFI_LOADED_IMAGE_PROTOCOL.DeviceHandle, EFI_SIMPLE_FILE_SYSTEM_PROTOCOL
- * .OpenVolume, EFI_FILE_PROTOCOL.Open/GetInfo/Read; UEFI 2.x 9.1, 13.4,
- * 13.5) and reads it into pages of its own (AllocatePages, EfiLoaderData:
- * never in the kernel's memory map, so never handed out). */
+ * configuration is parsed later; lib/planpath.h reads it as kernel/config.c
+ * does) and, unless FILE is "off", opens \FILE ('/' read as '\') on the
+ * file system of the device GRUB was loaded from (HandleProtocol
+ * EFI_LOADED_IMAGE_PROTOCOL, its DeviceHandle's
+ * EFI_SIMPLE_FILE_SYSTEM_PROTOCOL, OpenVolume, EFI_FILE_PROTOCOL.Open
+ * (read), GetInfo (EFI_FILE_INFO.FileSize), Read, Close; UEFI 2.x 9.1,
+ * 13.4, 13.5) into pages of its own (AllocatePages, AllocateMaxAddress
+ * below 4 GiB, EfiLoaderData: never in the kernel's memory map, so never
+ * handed out). A file larger than EFI_PLAN_READ_MAX is not read: step
+ * NULL, data NULL, bytes its size. Errors: the first step that failed and
+ * its EFI_STATUS (EFI_NOT_FOUND from Open: no such file; EFI_UNSUPPORTED
+ * from HandleProtocol: a boot device without a file system, e.g. a
+ * network boot); nothing is printed here. */
+/* The largest plan file efi_early reads, in bytes: kernel/planfile.h's
+ * PLANFILE_MAX (planfile.c checks that they agree). */
+#define EFI_PLAN_READ_MAX 65536
+
 struct efi_plan_read {
 	int tried;          /* 1: plan= was found and the read attempted */
 	const char *step;   /* the step that failed ("OpenVolume", "Open", ...), or NULL */

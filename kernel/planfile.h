@@ -23,6 +23,9 @@
 /* The largest plan file read, in bytes; a larger one is a problem. */
 #define PLANFILE_MAX 65536
 
+/* The longest why, in bytes with its NUL. */
+#define PLANFILE_WHY_MAX 240
+
 enum planfile_source { PLANFILE_NONE, PLANFILE_EFI, PLANFILE_MODULE };
 
 struct planfile {
@@ -33,8 +36,11 @@ struct planfile {
 	uint64_t bytes;     /* their count, 0..PLANFILE_MAX */
 	uint32_t crc32;     /* CRC-32 (IEEE 802.3, lib/crc32.h) of the bytes */
 	int too_large;      /* 1: the file had more than PLANFILE_MAX bytes (none kept) */
-	char why[200];      /* when source is PLANFILE_NONE: why, one line (the
-			     * firmware's step and EFI_STATUS by name, no module) */
+	char why[PLANFILE_WHY_MAX]; /* why there are no bytes, one line: when source
+			     * is PLANFILE_NONE the firmware's step and EFI_STATUS by
+			     * name, no module; when too_large the size and the limit */
+	char efi_why[PLANFILE_WHY_MAX]; /* when efi_early's read failed: its step,
+			     * the path and EFI_STATUS by name ("" otherwise) */
 };
 
 /* planfile_load - called after config_parse and before mem_init: when

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #define MB2_TAG_END 0
+#define MB2_TAG_CMDLINE 1 /* 3.6.3 Boot command line: a NUL-terminated string at 8 */
 #define MB2_TAG_EFI64 12
 #define MB2_TAG_EFI_MMAP 17
 #define MB2_TAG_EFI_BS 18

@@ -107,10 +107,24 @@ def read_result(img, name):
 def put_result(img, name, data):
     """Write data (bytes) to results/NAME on img's EFI system partition,
     replacing a file of that name (a test's leftover, e.g. a .part)."""
+    put_file(img, f"{RESULTS}/{name}", data)
+
+
+def put_file(img, path, data):
+    """Write data (bytes) to path (mtools' form, "::/plan.txt") on img's
+    EFI system partition, replacing a file of that name, as a laptop
+    would."""
     with tempfile.NamedTemporaryFile() as f:
         f.write(data)
         f.flush()
-        mtools(img, "mcopy", "-o", f.name, f"{RESULTS}/{name}")
+        mtools(img, "mcopy", "-o", f.name, path)
+
+
+def root_files(img):
+    """What the root folder of img's EFI system partition holds, sorted
+    (long names; a folder's ends in "/", as mdir -b prints it)."""
+    paths = mtools(img, "mdir", "-b", "::/").decode().splitlines()
+    return sorted(p[len("::/"):] for p in paths if p.startswith("::/"))
 
 
 def fill(img, leave_bytes):

@@ -328,11 +328,11 @@ def grub_test_iso(name, entry, xorriso=None):
                     f'menuentry "{name}" {{\n{entry}\n\tboot\n}}\n', xorriso)
 
 
-def grub_iso(name, cfg, xorriso=None, elf=None):
+def grub_iso(name, cfg, xorriso=None, elf=None, files=None):
     """A test-only ISO (logs/NAME.iso): build/bench.elf (elf: another
-    build's, e.g. the fake PMU's) and the GRUB menu cfg; xorriso:
-    grub-mkrescue's --xorriso (tests/boot/stick.py: the shipped ISO's EFI
-    partition)."""
+    build's, e.g. the fake PMU's), the GRUB menu cfg and files ({path in
+    the ISO: bytes}, e.g. boot/plan.txt); xorriso: grub-mkrescue's
+    --xorriso (tests/boot/stick.py: the shipped ISO's EFI partition)."""
     if not shutil.which("grub-mkrescue"):
         raise Skip("grub-mkrescue is not installed")
     top = os.path.join(LOGS, f"iso-{name}")
@@ -341,6 +341,9 @@ def grub_iso(name, cfg, xorriso=None, elf=None):
     shutil.copyfile(elf or os.path.join(BUILD, "bench.elf"), os.path.join(top, "boot", "bench.elf"))
     with open(os.path.join(top, "boot", "grub", "grub.cfg"), "w") as f:
         f.write(cfg)
+    for path, data in (files or {}).items():
+        with open(os.path.join(top, path), "wb") as f:
+            f.write(data)
     iso = os.path.join(LOGS, f"{name}.iso")
     p = subprocess.run(["grub-mkrescue"] + ([f"--xorriso={xorriso}"] if xorriso else []) + ["-o", iso, top],
                        stdout=subprocess.PIPE,

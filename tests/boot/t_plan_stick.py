@@ -1,0 +1,202 @@
+"""tests/boot/t_plan_stick.py - where the plan comes from (issue 32 item 1,
+the boot side; README "Where the plan comes from", kernel/planfile.h):
+the stick's plan.txt read through the firmware by GRUB's default entry,
+the ISO's example as GRUB's boot module under BIOS, a stick without a plan
+booting today's first entry, and a plan too large to read. The sticks are
+writable copies of the shipped build/bench.iso (tests/boot/stick.py), its
+menu as a lab user meets it: what is tested is what is shipped."""
+import os
+import re
+import zlib
+
+from machines import ACCEL
+from qemu import ROOT, Run, check, expect_complete, qemu
+from screen import Machine
+from stick import list_results, make_stick, put_file, read_result, root_files
+from t_bootpaths import grub_iso
+from t_stick import saved_file, store_folder
+
+# A plan of four experiments, each boot small (the defaults line); under
+# -icount each one's figure per copy is the instructions of one copy.
+PLAN = (b"# four experiments, each a few instructions a copy\n"
+        b"defaults ensembles=2 samples=20 warmup=0 methods=rdtscp workloads=none\n"
+        b"one_nop    code=90\n"
+        b"two_adds   code=4801c04801c0\n"
+        b"three_imul code=480fafc0480fafdb480fafc9 \\\n"
+        b"           unroll=10\n"
+        b"four_nops  code=90909090\n")
+NAMES = ["one_nop", "two_adds", "three_imul", "four_nops"]
+PER_COPY = {"one_nop": "1.000", "two_adds": "2.000", "three_imul": "3.000", "four_nops": "4.000"}
+# The plan: line of a file read through the firmware from the stick.
+FIRMWARE_LINE = ("plan: plan.txt read through the firmware from the boot device (\\plan.txt): "
+                 "{bytes} bytes, CRC-32 0x{crc:08x}")
+# The kernel's first record, after the plan: line (bench/main.c probe_print
+# then planfile_print): a boot is watched up to here when its run is not
+# the test's subject.
+BOOTED = "plan: "
+
+
+def watch(name, machine, image, until, timeout=None):
+    """Boot image on machine and return the serial text once it holds until
+    (its last line whole); QEMU is then stopped. AssertionError when QEMU
+    exits first or time runs out (the machine's timeout)."""
+    with Machine(name, machine=machine, image=image, debug_exit=True) as m:
+        text = m.wait_for(until, m.serial_text, timeout or m.timeout, every=1.0)
+        at = text.find(until)
+        if "\n" not in text[at:]:
+            text = m.wait_for(until + text[at + len(until):] + "\n", m.serial_text, 30, every=0.5)
+    return text.replace("\r", "")
+
+
+def grub_booted(text, title):
+    """GRUB's serial output says it booted the entry title ("Booting
+    `TITLE'", its terminal's escape sequences left out)."""
+    plain = re.sub(r"\x1b\[[0-9;?=]*[A-Za-z]", "", text).replace("\r", "")
+    return f"Booting `{title}'" in plain
+
+
+def plan_lines(text):
+    return [l for l in text.split("\n") if l.startswith("plan: ")]
+
+
+def test_plan_stick_too_large():
+    """A plan.txt of PLANFILE_MAX + 1 bytes on the stick: GRUB's default
+    entry runs it; the firmware's read says its size and that it is not
+    read (kernel/planfile.h PLANFILE_MAX). Failed before: the default
+    entry was the short run, no plan: line."""
+    img = make_stick("plan-large")
+    put_file(img, "::/plan.txt", b"#" * 65536 + b"\n")
+    text = watch("plan-large", "ovmf-stick", img, BOOTED)
+    lines = plan_lines(text)
+    check(lines and lines[0] == "plan: plan.txt read through the firmware from the boot device (\\plan.txt): "
+          "65537 bytes, more than the 65536 a plan may have: not read", f"the plan: lines {lines}", text[-3000:])
+
+
+def answers(run):
+    """Each experiment's rdtscp per_copy figure in TSC ticks, in the order
+    of the records: [(name, per_copy)], the name from the experiment
+    record the per_copy record follows."""
+    out, name = [], None
+    for r in run.recs:
+        if r.get("rec") == "experiment":
+            name = r["name"]
+        elif r.get("rec") == "per_copy" and r.get("method") == "rdtscp" and r.get("unit") == "tsc_ticks":
+            out.append((name, r["per_copy"]))
+        elif r.get("rec") == "experiment_end":
+            name = None
+    return out
+
+
+def expect_plan_run(run, text):
+    """Every experiment of PLAN complete, in order, each with its answer
+    (exact: -icount) under its name; the end record counts them."""
+    exps = [r["name"] for r in run.by("experiment")]
+    check(exps == NAMES, f"experiment records {exps}, expected {NAMES}", text[-3000:])
+    ends = [(r["name"], r["status"]) for r in run.by("experiment_end")]
+    check(ends == [(n, "complete") for n in NAMES], f"experiment_end records {ends}", text[-3000:])
+    got = answers(run)
+    check(got == [(n, PER_COPY[n]) for n in NAMES], f"the answers per copy {got}, expected {PER_COPY} in order",
+          text[-3000:])
+    end = run.one("end")
+    check(end.get("experiments_run") == 4 and end.get("experiments_faulted") == 0
+          and end.get("experiments_skipped") == 0, f"the end record {end}", text[-3000:])
+
+
+def test_plan_stick_default_entry_runs_the_plan():
+    """A plan.txt of four experiments put on the stick's FAT as a laptop
+    would (mtools); one boot under OVMF (-icount): GRUB's default entry is
+    'run the plan', the plan: line says read through the firmware with the
+    file's size and CRC-32, every experiment runs in order, and the results
+    file on the stick holds every answer under its name, in order;
+    tools/bench.py store files it. Failed before: the default entry was the
+    short run (no plan entry in iso/grub.cfg; efi_early read no file)."""
+    img = make_stick("plan-stick")
+    put_file(img, "::/plan.txt", PLAN)
+    rc, text = qemu("plan-stick", "ovmf-stick", image=img, extra=ACCEL["icount"])
+    run = expect_complete(rc, text)
+    check(grub_booted(text, "bench: run the plan (plan.txt on the stick's BENCH partition)"),
+          "GRUB did not boot the entry 'run the plan' by default", text[:3000])
+    check(run.one("env")["cmdline"] == "plan=plan.txt", f"the command line {run.one('env')['cmdline']!r}", text)
+    line = FIRMWARE_LINE.format(bytes=len(PLAN), crc=zlib.crc32(PLAN))
+    check(line in run.lines, f"no line {line!r}; the plan: lines {plan_lines(text)[:3]}", text[-3000:])
+    pf = run.one("plan_file")
+    check(pf["source"] == "efi" and pf["bytes"] == len(PLAN) and pf["crc32"] == f"0x{zlib.crc32(PLAN):08x}",
+          f"the plan_file record {pf}", text)
+    expect_plan_run(run, text)
+    name, data = saved_file(img, text)
+    saved = Run(None, data.decode("utf-8", errors="replace"))
+    check(answers(saved) == answers(run), f"the results file {name} holds the answers {answers(saved)}", text)
+    check(list_results(img) == [name], f"results/ holds {list_results(img)}", text)
+    rc, out = store_folder(name, data)
+    check(rc == 0 and "1 stored" in out, f"bench.py store of the stick's results: {rc}\n{out}")
+
+
+def plan_iso(name, plan):
+    """The shipped iso/grub.cfg, its entry 'run the plan (the ISO's
+    example, /boot/plan.txt)' the default and no menu delay, on an ISO
+    whose /boot/plan.txt is plan (logs/NAME.iso)."""
+    with open(os.path.join(ROOT, "iso", "grub.cfg")) as f:
+        cfg = f.read()
+    entries = re.findall(r'^\s*menuentry "([^"]*)"', cfg, re.M)
+    example = [e for e in entries if e == "bench: run the plan (the ISO's example, /boot/plan.txt)"]
+    check(len(example) == 1, f"iso/grub.cfg's entries {entries}: no one 'run the plan (the ISO's example)'")
+    # The stick's entry exists only with a plan.txt there: the index among
+    # the entries a CD's menu has.
+    shown = [e for e in entries if "on the stick's BENCH partition" not in e]
+    cfg = re.sub(r"^set default=\d+", f"set default={shown.index(example[0])}", cfg, flags=re.M)
+    cfg = re.sub(r"^set timeout=\d+", "set timeout=0", cfg, flags=re.M)
+    return grub_iso(name, cfg, files={"boot/plan.txt": plan})
+
+
+def test_plan_bios_module_same_answers():
+    """The same plan as the ISO's /boot/plan.txt, GRUB's example entry
+    under BIOS (SeaBIOS, -cdrom, -icount): a boot module, said so with the
+    same size and CRC-32; every experiment gives the answers of the stick's
+    UEFI boot (test_plan_stick_default_entry_runs_the_plan), exactly.
+    Failed before: no such entry."""
+    iso = plan_iso("plan-bios", PLAN)
+    rc, text = qemu("plan-bios", "icount-cdrom", image=iso)
+    run = expect_complete(rc, text)
+    line = f"plan: boot/plan.txt from the boot module: {len(PLAN)} bytes, CRC-32 0x{zlib.crc32(PLAN):08x}"
+    check(line in run.lines, f"no line {line!r}; the plan: lines {plan_lines(text)[:3]}", text[-3000:])
+    check(run.one("plan_file")["source"] == "module", f"the plan_file record {run.one('plan_file')}", text)
+    expect_plan_run(run, text)
+
+
+def test_plan_stick_without_plan_boots_first_entry():
+    """The shipped stick as it is: its FAT holds plan-example.txt, never
+    plan.txt, so GRUB's default entry is today's first (the short run), no
+    plan: line. Watched up to its config record."""
+    img = make_stick("plan-none")
+    files = root_files(img)
+    check("plan-example.txt" in files and "plan.txt" not in files,
+          f"the shipped stick's FAT holds {files}: expected plan-example.txt and no plan.txt")
+    with open(os.path.join(ROOT, "iso", "plan.txt"), "rb") as f:
+        check(read_root(img, "plan-example.txt") == f.read(), "the FAT's plan-example.txt is not iso/plan.txt")
+    text = watch("plan-none", "ovmf-stick", img, '{"rec":"config"')
+    check(grub_booted(text, "bench: short run (100 ensembles x 10000 samples per method)"),
+          "GRUB did not boot the short run by default", text[:3000])
+    check(not plan_lines(text) and "run the plan (plan.txt" not in text,
+          f"a stick without plan.txt: {plan_lines(text)}", text[-3000:])
+
+
+def read_root(img, name):
+    from stick import mtools
+    return mtools(img, "mcopy", f"::/{name}", "-")
+
+
+def test_plan_stick_bad_line_stops():
+    """A plan on the stick with a mistyped key in its third experiment: the
+    run stops before measuring, naming the file, the line and the
+    experiment with a did-you-mean; its log is on the stick too."""
+    img = make_stick("plan-bad")
+    bad = PLAN.replace(b"four_nops  code=90909090", b"four_nops  code=90909090 unrol=10")
+    put_file(img, "::/plan.txt", bad)
+    rc, text = qemu("plan-bad", "ovmf-stick", image=img)
+    run = Run(rc, text)
+    probs = [l for l in run.lines if l.startswith("plan: plan.txt line 7 (four_nops): ")]
+    check(probs and "unrol" in probs[0] and "did you mean unroll?" in probs[0],
+          f"no problem line naming plan.txt line 7 (four_nops) and unroll: {plan_lines(text)}", text[-3000:])
+    check(not run.by("experiment") and not run.by("per_copy"), "something was measured", text[-3000:])
+    check(run.one("end")["status"] == "config_problems", f"the end record {run.one('end')}", text[-3000:])
+    saved_file(img, text)
