@@ -353,6 +353,9 @@ void plan_run(const struct config *cfg, const struct cpu_info *cpu, int counters
 						       outcomes[i].has_pc ? outcomes[i].answer : outcomes[i].why,
 						       outcomes[i].has_pc ? &outcomes[i].pc : 0 };
 	screen_plan(pf->name, shown, plan.n);
+	static struct bench_results none; /* every experiment skipped: nothing measured to show */
+	if (!x.results)
+		x = (struct experiment_result){ .results = &none, .totals = &sum, .measured = per ? 0 : -1 };
 	cfg = config_plan_experiment(plan.defaults, "", "", boot_problems + bad, 0);
 	finish_run(cfg, cpu, &x, &sum, per != 0, &tally);
 }
