@@ -106,3 +106,17 @@ def test_smbios_corrupt():
         else:
             check(run.one("env")["system"] == "Acme Corp Widget 9000 Rev B" and run.one("memory_device"),
                   f"{what}: what came before the End-of-Table structure is used", text)
+
+
+def test_smbios_end_screen_header():
+    """VGA text, 80 columns: the end screen's first row names the system
+    after the CPU when it fits ("bench summary: BRAND on SYSTEM"), and only
+    the CPU when it does not (QEMU's own, longer system name)."""
+    from screen import HALTED, Machine
+    for name, smbios, want in (("smbios-screen-short", ["-smbios", "type=1,manufacturer=Acme,product=W9,version=2"],
+                                "bench summary: QEMU TCG CPU version 2.5+ on Acme W9 2"),
+                               ("smbios-screen-long", [], "bench summary: QEMU TCG CPU version 2.5+")):
+        with Machine(name, append=SMALL, args=smbios) as m:
+            m.wait_for(HALTED, m.vga_text, m.timeout, every=2.0)
+            lines = m.vga_text()
+        check(lines[0] == want, f"{name}: the first row {lines[0]!r}, expected {want!r}", "\n".join(lines))
