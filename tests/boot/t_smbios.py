@@ -83,10 +83,14 @@ def test_smbios_seabios_30_full():
 
 def test_smbios_ovmf():
     """OVMF through GRUB (multiboot2 with the EFI system table tag): the entry
-    point from the EFI configuration table."""
+    point from the EFI configuration table: SMBIOS_TABLE_GUID's 2.1 one by
+    default, SMBIOS3_TABLE_GUID's 3.0 one with smbios-entry-point-type=64
+    (OVMF then installs only that)."""
     iso = grub_test_iso("smbios-ovmf", f"\tmultiboot2 /boot/bench.elf {SMALL}")
-    run, text = identity_run("smbios-ovmf", "ovmf-cdrom", image=iso)
-    expect_identity(run, text, run.one("smbios")["entry"], "efi", False)
+    for name, entry, extra in (("smbios-ovmf", "2.1", []),
+                               ("smbios-ovmf-64", "3.0", ["-machine", "smbios-entry-point-type=64"])):
+        run, text = identity_run(name, "ovmf-cdrom", image=iso, extra=extra)
+        expect_identity(run, text, entry, "efi", False)
 
 
 def test_smbios_corrupt():
