@@ -28,7 +28,10 @@
         the spread of the minimums, B higher, B lower), and which facts of
         the environments differ; then the details: every figure of each
         series side by side with the ratio B/A, and the environments; series
-        matched per CPU, and said when the runs measured different CPUs.
+        matched per CPU, and said when the runs measured different CPUs;
+        whether the runs come from different machines (the SMBIOS identity
+        fields that differ) or the same machine with other firmware; plan
+        runs' experiments paired by name (those only in one said).
         Exit 0 when both logs are valid.
     bench.py store LOG|PHOTO|FOLDER... --db LAB.sqlite [--label NAME]
         Store runs in a lab's SQLite database (machines, runs, series, the
@@ -43,10 +46,12 @@
         aborted ...") is said ABORTED with that line, nothing of it stored.
         Photos of the QR code (or its text) are stored with the
         figures the code carries; the codes of all photos given are joined
-        by run. Last a line counting what was stored, already there, merged,
+        by run. A plan run's log: a run per experiment (run key RUNID/NAME,
+        label LABEL/NAME), a line each; a skipped experiment said, not
+        stored. Last a line counting what was stored, already there, merged,
         incomplete, aborted and refused. Exit 1 when a log was refused.
     bench.py table --db LAB.sqlite [--workload W] [--method M] [--unit U]
-                   [--figure F] [--event NAME] [--csv]
+                   [--figure F] [--event NAME] [--csv] [--by machine] [--experiment NAME]
         The stored runs side by side (a column per run, with its machine,
         and per CPU for per-CPU runs; a row per method and workload), net
         least minimum by default (marked as on the end screen: -20! below
@@ -59,6 +64,11 @@
         differ are listed per run; --event NAME: a
         performance event's net per window (events=), or with --figure
         per_copy code='s figure per copy in it; UNVERIFIED marked.
+        --by machine: the runs grouped under their machine (CPU, SMBIOS
+        system and board, each run's BIOS, DIMMs); with --figure per_copy
+        one's own experiments of plan runs, a row each, a column per
+        machine, each cell the trusted method's figure per copy;
+        --experiment NAME: only the runs of that experiment.
     bench.py plot --db LAB.sqlite [-o FILE.png] [--workload W] [--method M] [--event NAME]
         One figure comparing the runs: bars of net per workload per method.
         With --event NAME: the event's nets, or with --figure per_copy
@@ -109,7 +119,7 @@ import benchlog  # noqa: E402
 import benchqr  # noqa: E402
 import mkevents  # noqa: E402
 import benchtable  # noqa: E402
-from benchcompare import compare_text  # noqa: E402
+import benchplan  # noqa: E402
 from benchinput import expand_folders, store_groups  # noqa: E402
 from benchlog import TSC, unit_name  # noqa: E402
 from benchreport import report_text  # noqa: E402
@@ -125,7 +135,14 @@ def cmd_report(args):
     log = benchlog.load(args.log)
     figures = err = None
     outdir = args.outdir or default_outdir(args.log)
-    if not args.no_figures and any(s.ensembles for s in log.series.values()):
+    if not args.no_figures and log.experiments:  # a plan run: each experiment's figures in OUTDIR/NAME/
+        import benchplot
+        try:
+            figures = {x.name: benchplot.all_figures(x.log, os.path.join(outdir, x.name))
+                       for x in log.experiments if x.log and any(s.ensembles for s in x.log.series.values())}
+        except benchplot.NoMatplotlib as e:
+            err = str(e)
+    elif not args.no_figures and any(s.ensembles for s in log.series.values()):
         import benchplot
         try:
             figures = benchplot.all_figures(log, outdir)
@@ -139,7 +156,7 @@ def cmd_report(args):
                     pass
         except benchplot.NoMatplotlib as e:
             err = str(e)
-    lines = report_text(log, figures, err)
+    lines = benchplan.report_lines(log, figures, err)
     text = "\n".join(lines) + "\n"
     try:
         sys.stdout.write(text)
@@ -160,7 +177,7 @@ def cmd_report(args):
 def cmd_compare(args):
     a, b = benchlog.load(args.log_a), benchlog.load(args.log_b)
     try:
-        print("\n".join(compare_text(a, b)))
+        print("\n".join(benchplan.compare_lines(a, b)))
     except BrokenPipeError:
         pass
     return 0 if a.valid and b.valid else 1
@@ -258,6 +275,8 @@ def cmd_table(args):
         return 1
     if args.figure == "latency":
         return table_latency(args, conn)
+    if args.by == "machine" and args.figure == "per_copy" and not args.event:
+        return table_experiments(args, conn)
     made = benchtable.db_table(conn, args)
     conn.close()
     if isinstance(made, str):
@@ -271,6 +290,34 @@ def cmd_table(args):
         print("\n".join(benchtable.table_text(args, made)))
     except BrokenPipeError:
         pass
+    return 0
+
+
+def table_experiments(args, conn):
+    """table --figure per_copy --by machine [--experiment NAME]: one's own
+    experiments across machines, uops.info-style (tools/benchdbplan.py)."""
+    import benchdbplan
+    from benchtext import table
+    runs, machines = benchdb.list_runs(conn)
+    made = benchdbplan.experiment_table(conn, args.unit, runs, machines, args.experiment)
+    if isinstance(made, str):
+        conn.close()
+        print(f"bench.py table: {args.db}: {made}", file=sys.stderr)
+        return 1
+    header, rows, notes = made
+    if args.csv:
+        conn.close()
+        import csv
+        csv.writer(sys.stdout, lineterminator="\n").writerows([[" ".join(h) for h in header]] + rows)
+        return 0
+    out = [f"table: {args.db}: figure per copy of each experiment by the method the kernel trusts, in "
+           f"{unit_name(args.unit)}, a column per machine", "", "Machines:"]
+    for h in header[2:]:
+        mid = int(h[0][1:])
+        out += [f"  {benchdbplan.machine_heading(machines[mid])}"]
+        out += [f"        {line}" for line in benchdbplan.machine_lines(conn, mid, runs)]
+    conn.close()
+    print("\n".join(out + [""] + table(header, rows) + [""] + [f"  {n}" for n in notes]))
     return 0
 
 
@@ -470,6 +517,11 @@ def main(argv=None):
                               if name == "table" else ""))
         if name == "table":
             t_.add_argument("--csv", action="store_true", help="CSV on standard output")
+            t_.add_argument("--by", choices=("machine",),
+                            help="machine: the runs grouped under their machine (SMBIOS system, board, BIOS); "
+                                 "with --figure per_copy one's own experiments, a row each, a column per machine")
+            t_.add_argument("--experiment", metavar="NAME",
+                            help="only the runs of this experiment of a plan run (its name in the plan)")
         else:
             t_.add_argument("-o", "--output", help="PNG file (default: the database's name "
                                                    "without .sqlite, plus -FIGURE.png)")

@@ -122,15 +122,14 @@ CREATE TABLE machines (
     brand       TEXT,       -- CPUID.80000002H-80000004H
     microcode   INTEGER,    -- revision (IA32_BIOS_SIGN_ID or PATCH_LEVEL); NULL: unreadable
     hypervisor  TEXT,       -- 'none', or the hypervisor's vendor string; NULL: unknown
+    -- SMBIOS (DSP0134; tools/benchdbplan.py MACHINE_COLUMNS), NULL all: the identity is unknown:
+    -- type 1 (System Information) Manufacturer, Product Name, UUID (as dmidecode prints it, lower
+    -- case; NULL: none given); type 2 (Baseboard Information) Manufacturer, Product (an upgraded
+    -- database has them last)
+    sys_manufacturer TEXT, sys_product TEXT, sys_uuid TEXT, board_manufacturer TEXT, board_product TEXT,
     tsc_hz      INTEGER,    -- TSC rate [Hz] of the first run stored; NULL: unknown
     tsc_ppm     INTEGER,    -- its bound [ppm]
-    tsc_source  TEXT,       -- cpuid, pit, ...
-    -- SMBIOS (DSP0134; tools/benchdbplan.py MACHINE_COLUMNS); NULL all: the identity is unknown
-    sys_manufacturer   TEXT,   -- type 1 (System Information): Manufacturer
-    sys_product        TEXT,   -- Product Name
-    sys_uuid           TEXT,   -- UUID, as dmidecode prints it, lower case; NULL: none given
-    board_manufacturer TEXT,   -- type 2 (Baseboard Information): Manufacturer
-    board_product      TEXT    -- Product
+    tsc_source  TEXT        -- cpuid, pit, ...
 );
 CREATE TABLE runs (
     id          INTEGER PRIMARY KEY,

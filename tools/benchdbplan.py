@@ -31,7 +31,9 @@ before have an unknown identity, never taken as equal to a known one):
     benchdbanswer.store_answer(conn, run_id, log, rows=plan_rows(log))  # in the caller's transaction
     machine_lines(conn, machine_id)      # the identity, firmware, DIMMs of a machine, in words
     identity_text(m)                     # a machines row's SMBIOS identity
+    experiment_table(conn, unit, runs, machines, name)  # table --figure per_copy --by machine
 """
+import benchanswer
 import benchdbanswer
 from benchlog import identity as ident
 
@@ -185,3 +187,68 @@ def machine_lines(conn, machine_id, runs):
         for d in dimms:
             out.append(f"memory device {d[0]}: {ident.dimm_text(dict(zip(DEVICE, d[1:])))} (R{last})")
     return out
+
+
+def machine_heading(m):
+    """'M1: system ..., board ...' of a machines row (a dict), the CPU's brand after it."""
+    return f"M{m['id']}: {identity_text(m)}; CPU \"{m.get('brand') or '?'}\""
+
+
+def experiment_cells(conn, unit, runs, name=None):
+    """{(experiment name, workload): {run_id: (cell, method)}} of the trusted
+    method's figure per copy (its per_copy_agreement's trusted, benchanswer's
+    words) in unit, for each run of runs that is an experiment (of that name
+    when given); cell 'no method trusted (why)' where none is."""
+    exps = run_experiments(conn)
+    out = {}
+    for r in runs:
+        x = exps.get(r["id"])
+        if x is None or (name and x["name"].lower() != name.lower()):
+            continue
+        for w, trusted, why in conn.execute("SELECT workload, trusted, why FROM agreements WHERE run_id = ? AND "
+                                            "unit = ? AND cpu IS NULL ORDER BY rowid", (r["id"], unit)):
+            row = conn.execute(f"SELECT {', '.join(benchdbanswer.PER_COPY)} FROM per_copy WHERE run_id = ? AND "
+                               "method IS ? AND workload IS ? AND unit = ? AND cpu IS NULL",
+                               (r["id"], trusted, w, unit)).fetchone() if trusted else None
+            if row is None:
+                cell = f"no method trusted ({why or 'no why given'})"
+            else:
+                rec = {k: (int(v) if isinstance(v, str) and k not in ("status", "per_copy", "bound") else v)
+                       for k, v in zip(benchdbanswer.PER_COPY, row)}
+                cell = f"{benchanswer.per_copy_cell(rec)} ({trusted})"
+            out.setdefault((x["name"], w), {})[r["id"]] = cell
+    return out
+
+
+def experiment_table(conn, unit, runs, machines, name=None):
+    """table --figure per_copy --by machine: (header, rows, notes) of a
+    uops.info-style table of one's own experiments: a row per experiment
+    (and workload), a column per machine, each cell the trusted method's
+    figure per copy in unit as the kernel words it, of the machine's last
+    run of that experiment; the notes say which run each cell is and which
+    machines ran an experiment more than once. A str saying why there is
+    nothing to show."""
+    from benchlog import unit_name
+    cells = experiment_cells(conn, unit, runs, name)
+    if not cells:
+        known = sorted({x["name"] for x in run_experiments(conn).values()})
+        return (f"no figure per copy in {unit_name(unit)} of " + (f"experiment {name}" if name else "any experiment")
+                + f" stored (experiments stored: {', '.join(known) if known else 'none: plan runs have them'})")
+    by_id = {r["id"]: r for r in runs}
+    cols = sorted({by_id[rid]["machine_id"] for per in cells.values() for rid in per})
+    header = [("experiment",), ("workload",)] + [(f"M{mid}", f"[{unit_name(unit)} per copy]") for mid in cols]
+    rows, notes = [], []
+    for (xname, w), per in cells.items():
+        line = [xname, w or "-"]
+        for mid in cols:
+            mine = [rid for rid in per if by_id[rid]["machine_id"] == mid]
+            line.append(per[mine[-1]] if mine else "-")
+            if mine:
+                notes.append(f"{xname} on M{mid}: R{mine[-1]}" + (
+                    f" (the last of {len(mine)} runs: {', '.join(f'R{k}' for k in mine)})" if len(mine) > 1 else ""))
+        rows.append(line)
+    notes = [f"each cell: the figure per copy (2N-N) of the method the kernel's per_copy_agreement trusts, "
+             "in its words ('exactly' only where the minimums did not spread; +- its bound)"] + notes
+    if any("-" in r[2:] for r in rows):
+        notes.append("-: that machine has no run of that experiment stored")
+    return header, rows, notes
