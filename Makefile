@@ -200,10 +200,12 @@ $(BUILD)/host/test_events: $(BUILD)/host/events_expect.txt $(BUILD)/host/cpuid_c
 unit: $(UNIT_BINS)
 	@BENCH_BUILD=$(abspath $(BUILD)) $(PYTHON) tests/run_unit.py $(UNIT_BINS)
 
-# libFuzzer on the command-line parser for FUZZ_SECONDS, when clang is here.
+# libFuzzer on the command-line parser, then on the plan file's parser
+# (FUZZ_PLAN_SECONDS), when clang is here.
 FUZZ_SECONDS ?= 20
+FUZZ_PLAN_SECONDS ?= 10
 fuzz:
-	@mkdir -p $(BUILD)/host $(BUILD)/results $(BUILD)/fuzz-corpus
+	@mkdir -p $(BUILD)/host $(BUILD)/results $(BUILD)/fuzz-corpus $(BUILD)/fuzz-plan-corpus
 	@if ! command -v clang >/dev/null 2>&1; then \
 		echo "fuzz: SKIP: clang is not installed (Debian package clang)"; echo "0 0 1" > $(BUILD)/results/fuzz.txt; exit 0; fi; \
 	if ! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' | \
@@ -212,11 +214,19 @@ fuzz:
 		echo "0 0 1" > $(BUILD)/results/fuzz.txt; exit 0; fi; \
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -o $(BUILD)/host/fuzz_cmdline \
 		tests/unit/fuzz_cmdline.c lib/cmdline.c lib/nearest.c lib/fmt.c || { echo "0 1 0" > $(BUILD)/results/fuzz.txt; exit 1; }; \
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -o $(BUILD)/host/fuzz_plan \
+		tests/unit/fuzz_plan.c lib/plan.c lib/fmt.c || { echo "0 1 0" > $(BUILD)/results/fuzz.txt; exit 1; }; \
+	passed=0; failed=0; \
 	if $(BUILD)/host/fuzz_cmdline -max_total_time=$(FUZZ_SECONDS) -max_len=2048 \
 		$(BUILD)/fuzz-corpus > $(BUILD)/fuzz.log 2>&1; then \
-		echo "fuzz: $$(grep -c . $(BUILD)/fuzz.log) log lines, $$(tail -1 $(BUILD)/fuzz.log)"; \
-		echo "fuzz: 1 passed, 0 failed"; echo "1 0 0" > $(BUILD)/results/fuzz.txt; \
-	else tail -30 $(BUILD)/fuzz.log; echo "fuzz: 0 passed, 1 failed"; echo "0 1 0" > $(BUILD)/results/fuzz.txt; exit 1; fi
+		echo "fuzz: cmdline: $$(grep -c . $(BUILD)/fuzz.log) log lines, $$(tail -1 $(BUILD)/fuzz.log)"; passed=$$((passed + 1)); \
+	else tail -30 $(BUILD)/fuzz.log; failed=$$((failed + 1)); fi; \
+	if $(BUILD)/host/fuzz_plan -max_total_time=$(FUZZ_PLAN_SECONDS) -max_len=4096 -artifact_prefix=$(BUILD)/fuzz-plan- \
+		$(BUILD)/fuzz-plan-corpus > $(BUILD)/fuzz-plan.log 2>&1; then \
+		echo "fuzz: plan: $$(grep -c . $(BUILD)/fuzz-plan.log) log lines, $$(tail -1 $(BUILD)/fuzz-plan.log)"; passed=$$((passed + 1)); \
+	else tail -30 $(BUILD)/fuzz-plan.log; failed=$$((failed + 1)); fi; \
+	echo "fuzz: $$passed passed, $$failed failed"; echo "$$passed $$failed 0" > $(BUILD)/results/fuzz.txt; \
+	[ $$failed -eq 0 ]
 
 # As many tests at a time as -jN, or the CPUs when make has no -jN; BOOT_JOBS=N
 # to choose (tests/boot/run_boot_tests.py).

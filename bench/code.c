@@ -77,6 +77,8 @@ static const struct tpl tpls[METHOD_COUNT] = { FOR_EACH_TSC_METHOD(CODE__ROW_TSC
 static uint8_t code_bytes[CODE_MAX_BYTES], init_bytes[CODE_MAX_BYTES];
 static size_t code_len, init_len;
 static int configured;
+static int ev_done; /* code_ev_prepare: 0 not yet, 1 ready, -1 no memory (said once) */
+static uint64_t longest_sample[6]; /* TSC ticks per sample, per gens[]: the watchdog's bound */
 static const struct config *cfg; /* code_prepare's */
 /* R14's area is kernel/memarea.c's (mem= bytes, from free RAM); its first
  * MiB at most is zeroed per call, as the 1 MiB scratch area always was. */
@@ -259,6 +261,10 @@ int code_prepare(const struct config *c)
 	cfg = c;
 	int problems = 0;
 	configured = 0;
+	ev_done = 0; /* the events' loops taken again (a plan's next experiment: bench/plan.h) */
+	code_len = init_len = 0;
+	for (int k = 0; k < 6; k++) /* a plan's experiment: its own samples bound its watchdog */
+		longest_sample[k] = 0;
 	if (!cfg->code[0]) {
 		if (cfg->init[0] || cfg->unroll != 1 || cfg->loops)
 			kprintf("config: init=, unroll= and loops= apply to code=, which is not given; ignored\n");
@@ -426,8 +432,6 @@ static int code_trap(struct trap_frame *f)
  * ensemble, 10000). A single-stepped fill (walk=on, RFLAGS.TF) is no
  * measure of a sample. A fault not yet reported (code_fault_take) runs no
  * loop: the run reports it first. */
-static uint64_t longest_sample[6]; /* TSC ticks per sample, per gens[] */
-
 static void fill_bounded(int k, struct samples *s, uint64_t n, struct wl_ctx *c)
 {
 	if (fault.pending)
@@ -468,11 +472,10 @@ static const fill_fn efills[3] = { efill_empty, efill_n, efill_2n };
 
 int code_ev_prepare(void)
 {
-	static int done;
 	if (!configured)
 		return 0;
-	if (done)
-		return done;
+	if (ev_done)
+		return ev_done;
 	size_t sizes[3] = { most_bytes(0, 1), most_bytes(cfg->unroll, 1), most_bytes(2 * cfg->unroll, 1) };
 	uint64_t free_bytes = mem_free_bytes();
 	for (int k = 0; k < 3; k++) {
@@ -482,11 +485,11 @@ int code_ev_prepare(void)
 			kprintf("code: the generated loops of code= with the events beside need %llu bytes, more than "
 				"the %llu bytes of free memory: code= is left out of the events passes\n",
 				(unsigned long long)(sizes[0] + sizes[1] + sizes[2]), (unsigned long long)free_bytes);
-			done = -1;
+			ev_done = -1;
 			return -1;
 		}
 	}
-	done = 1;
+	ev_done = 1;
 	return 1;
 }
 

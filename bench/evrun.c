@@ -52,6 +52,19 @@ void evrun_begin(const struct config *c, uint64_t *tsc)
 	tsc_buf = tsc;
 }
 
+void evrun_release(void)
+{
+	prepared = 0;
+	kept_copy = 0;
+	kept_net = 0;
+	kept_events = kept_rows = 0;
+	ev_cap = 0;
+	ev_slots = 0;
+	code_ok = 0;
+	for (int s = 0; s < BENCH_EV_SLOTS; s++)
+		ev_buf[s] = ev_mins[s] = ev_medians[s] = 0;
+}
+
 /* The most events one pass measures (0: none can count). */
 static int most_per_pass(void)
 {

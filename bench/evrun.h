@@ -25,6 +25,12 @@
 struct config;
 void evrun_begin(const struct config *c, uint64_t *tsc);
 
+/* evrun_release - between the experiments of a plan (bench/plan.h), when
+ * their memory is handed out again (kernel/mem.h mem_release): the
+ * buffers forgotten, taken again (for the next experiment's events=
+ * and ensembles) at its first window. */
+void evrun_release(void);
+
 /* evrun_method - measure every pass of events for TSC method m (nothing
  * when events_passes() is 0 or m is a counter method). capacity: the
  * samples the TSC buffer holds. Call after the method's own windows and

@@ -9,14 +9,14 @@
 #include "code.h"
 #include "coderesult.h"
 #include "estimate.h"
-#include "events.h"
+#include "experiment.h"
+#include "finish.h"
 #include "percpu.h"
+#include "plan.h"
 #include "progress.h"
 #include "report.h"
 #include "run.h"
 #include "screen.h"
-#include "summary.h"
-#include "sweep.h"
 #include "workload.h"
 #include "../kernel/acpi.h"
 #include "../kernel/clocks.h"
@@ -51,28 +51,6 @@ static struct boot_info bi;
 static struct cpu_info cpu;
 
 void kernel_main(uint32_t magic, uint32_t info);
-
-/* The end record and the records' closing marker: status, and for a
- * complete run its totals and (cpus >= 0) the CPUs measured. */
-static void end_record(const struct config *cfg, const char *status, const struct run_totals *t, int cpus)
-{
-	struct rec r;
-	rec_begin(&r, "end");
-	rec_str(&r, "status", status);
-	if (t) {
-		rec_i64(&r, "methods_run", t->methods_run);
-		rec_i64(&r, "methods_skipped", t->methods_skipped);
-		rec_u64(&r, "ensemble_errors", t->ensemble_errors);
-		rec_i64(&r, "config_problems", cfg->problems);
-		rec_u64(&r, "nmis", trap_nmi_count());
-		if (code_configured())
-			rec_u64(&r, "code_faults", t->code_faults);
-		if (cpus >= 0)
-			rec_i64(&r, "cpus_measured", cpus);
-	}
-	rec_end(&r);
-	kprintf("%s\n", RECORDS_END);
-}
 
 /* Provoke the exception test.fault= asks for (tests of the diagnostics). */
 static void provoke_fault(const struct config *cfg)
@@ -141,6 +119,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	const struct config *cfg = config_parse(&line, &choices);
 	exit_set_after((int)cfg->after);
 	planfile_load(&bi, cfg->plan); /* before mem_init hands a module's memory out */
+	plan_load(); /* its lines parsed, its defaults applied to the boot (bench/plan.h) */
 	console_init(&bi, &cfg->console, config_console_problems());
 	pic_mask_all();
 
@@ -157,6 +136,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 
 	mem_init(&bi);
 	config_print_problems();
+	plan_print_problems();
 	mem_test_setup(cfg);
 	probe_cpu(&cpu);
 	runid_make(); /* the run's ID: the run: line, the env record, the screen, the QR code */
@@ -199,25 +179,17 @@ void kernel_main(uint32_t magic, uint32_t info)
 	pmu_print(config_json());
 	clockctl_apply(cfg, &cpu);  /* turbo=, pstate= (kernel/clockctl.h) */
 	prefetch_apply(cfg, &cpu);  /* prefetch= (kernel/prefetch.h) */
-	problems += events_prepare(cfg, &cpu); /* events= resolved, passes planned (bench/events.h) */
-	problems += memarea_prepare(cfg, &cpu); /* code='s areas (kernel/memarea.h) */
-	problems += sweep_prepare(cfg, &cpu);   /* sweep='s area */
-	problems += code_prepare(cfg); /* its loops' memory before the sample buffers */
 	int counters = bench_counters_possible();
-	config_set_samples(bench_fit_samples(cfg->samples, cfg->ensembles, counters, &problems));
+	if (plan_active()) /* plan=: each experiment in turn, then the end (bench/plan.h) */
+		plan_run(cfg, &cpu, counters, per, ncpus, problems);
+	problems += experiment_prepare(cfg, &cpu, counters); /* events=, mem=, sweep=, code=, samples= */
 	config_add_problems(problems);
-	if (cfg->problems && cfg->on_problems == PROBLEMS_STOP) { /* before measuring */
-		config_print();
-		end_record(cfg, "config_problems", 0, 0);
-		config_screen_problems();
-		kprintf("bench: run aborted: %d command-line problem%s, said above (problems=ignore measures anyway) "
-			"(exit code 0x%x)\n", cfg->problems, cfg->problems == 1 ? "" : "s", EXIT_FAILURE_CODE);
-		bench_exit(EXIT_FAILURE_CODE);
-	}
+	if (cfg->problems && cfg->on_problems == PROBLEMS_STOP) /* before measuring */
+		finish_stop_for_problems(cfg);
 	uint64_t *ticks = cfg->samples ? mem_alloc(cfg->samples * sizeof(uint64_t)) : 0;
 	if (!ticks) {
 		config_print();
-		end_record(cfg, "no_memory", 0, 0);
+		finish_end_record(cfg, "no_memory", 0, 0, 0);
 		kprintf("bench: run aborted: no memory for a sample buffer (exit code 0x%x)\n",
 			EXIT_FAILURE_CODE);
 		bench_exit(EXIT_FAILURE_CODE);
@@ -236,7 +208,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 
 	if (!cpu.has_tsc) {
 		kprintf("bench: no time-stamp counter (CPUID.1:EDX[4]=0): no method can run\n");
-		end_record(cfg, "no_tsc", 0, 0);
+		finish_end_record(cfg, "no_tsc", 0, 0, 0);
 		kprintf("bench: run aborted: no time-stamp counter (exit code 0x%x)\n", EXIT_FAILURE_CODE);
 		bench_exit(EXIT_FAILURE_CODE);
 	}
@@ -245,49 +217,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	provoke_fault(cfg);
 	exit_set_stage(EXIT_STAGE_MEASURING); /* an abort from here: "the results above are incomplete" */
 
-	static struct bench_results results;
-	const struct run_totals *t = &results.totals;
-	int measured = 0;
-	static struct screen_cpus cpus;
-	if (per) {
-		static struct run_totals sum;
-		measured = percpu_run(cfg, ticks, cfg->samples, per, &sum);
-		for (int k = 0; k < measured; k++)
-			sum.code_faults += per[k].totals.code_faults;
-		t = &sum;
-		percpu_screen(&cpus);
-	} else {
-		bench_run(cfg, &cpu, ticks, cfg->samples, &results);
-		summary_tables(&results);
-	}
-	sweep_run(cfg, &cpu); /* sweep=latency (bench/sweep.h) */
-	mem_test_report();
-
-	char on_cpus[40] = "";
-	if (per)
-		fmt_format(on_cpus, sizeof on_cpus, ", on %d CPU%s", measured, measured == 1 ? "" : "s");
-	end_record(cfg, "complete", t, per ? measured : -1);
-	/* Faults in the user's code are results (bench/coderesult.h), not the
-	 * run's failure: the exit code stays, `make run` reads this line. */
-	char faults[64] = "";
-	if (t->code_faults)
-		fmt_format(faults, sizeof faults, ", your code FAULTED under %llu method%s",
-			   (unsigned long long)t->code_faults, t->code_faults == 1 ? "" : "s");
-	char final_line[240];
-	fmt_format(final_line, sizeof final_line,
-		   "bench: run complete: %d method%s run, %d skipped, %llu ensemble errors, "
-		   "%d command-line problem%s%s%s (exit code 0x%x)",
-		   t->methods_run, t->methods_run == 1 ? "" : "s", t->methods_skipped,
-		   (unsigned long long)t->ensemble_errors, cfg->problems, cfg->problems == 1 ? "" : "s",
-		   faults, on_cpus, EXIT_SUCCESS_CODE);
-	progress_end();
-	efi_save_before_final((int)cfg->save);
-	console_log_line();
-	kprintf("%s\n", final_line);
-	exit_set_stage(EXIT_STAGE_REPORTED);
-	bench_screen_summary(cfg, &cpu, per && measured ? per : &results, per ? &cpus : 0, final_line);
-	efi_save_log((int)cfg->save, runid_text(), cfg->test_efi_watchdog); /* under UEFI: the log to the boot device */
-	exit_begin(EXIT_SUCCESS_CODE);
-	qr_hold(); /* the summary and the QR code pages in turn, when there are pages */
-	halt_forever();
+	struct experiment_result x;
+	experiment_measure(cfg, &cpu, ticks, per, &x);
+	finish_run(cfg, &cpu, &x, x.totals, per != 0, 0);
 }

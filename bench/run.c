@@ -369,6 +369,15 @@ static void run_code(enum method_id m, const struct workload_result *empty, uint
 			results_keep_code_windows(res, m, (enum unit)u, code_copies_executed(), &empty[u], &wn[u], &w2[u]);
 }
 
+void bench_run_release(void)
+{
+	bufs.ins = bufs.cyc = 0;
+	counters_exist = 0;
+	for (int u = 0; u < UNIT_COUNT; u++)
+		ens_arrays[u][0] = ens_arrays[u][1] = 0;
+	evrun_release();
+}
+
 void bench_run(const struct config *c, const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 	       struct bench_results *r)
 {

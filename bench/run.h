@@ -28,6 +28,12 @@ struct config;
 void bench_run(const struct config *c, const struct cpu_info *cpu, uint64_t *ticks, uint64_t capacity,
 	       struct bench_results *r);
 
+/* bench_run_release - between the experiments of a plan (bench/plan.h),
+ * when their memory is handed out again (kernel/mem.h mem_release): the
+ * counters' sample buffers and the ensembles' arrays (sized by the
+ * experiment's samples= and ensembles=) forgotten, taken again by the
+ * next bench_run; the events windows' buffers likewise (bench/evrun.h). */
+void bench_run_release(void);
 
 /* bench_counters_possible - 1 when counters can be read beside the TSC
  * methods: an instructions-retired counter (IA32_FIXED_CTR0 or AMD's

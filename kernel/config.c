@@ -193,7 +193,34 @@ static uint64_t take_words(const char **words, const char *const *names)
 	return n ? ~0ull >> (64 - n) : 0;
 }
 
-const struct config *config_parse(const struct cfg_line *line, const struct config_choices *ch)
+
+/* The choices config_parse was given and the boot's command line, from
+ * which a plan's experiment (config_plan_experiment) starts again. */
+static const struct config_choices *choices;
+static struct cfg_line boot_line;
+static uint64_t all_workloads_mask; /* the registered workloads' bits ("none"'s not among them) */
+
+/* The keys checked against each other after a parse: a dump= beyond the
+ * last ensemble (ensembles are numbered 0..ensembles-1) is turned off, one
+ * message to report. "none" among workloads= selects nothing. Returns the
+ * problems (0 or 1). */
+static int check_together(cfg_report_fn report, void *ctx)
+{
+	cfg.workloads &= all_workloads_mask; /* "none" selects nothing */
+	if (cfg.dump != CFG_OFF && cfg.dump >= cfg.ensembles) {
+		char msg[160];
+		fmt_format(msg, sizeof msg, "config: dump=%llu is beyond the last ensemble (ensembles=%llu: 0..%llu); "
+			   "no samples are dumped", (unsigned long long)cfg.dump,
+			   (unsigned long long)cfg.ensembles, (unsigned long long)(cfg.ensembles - 1));
+		report(ctx, msg);
+		cfg.dump = CFG_OFF;
+		return 1;
+	}
+	return 0;
+}
+
+/* Every key at its default (README "Boot parameters"). */
+static void set_defaults(const struct config_choices *ch)
 {
 	uint64_t all_methods = take_words(method_words, ch->methods);
 	uint64_t all_workloads = take_words(workload_words, ch->workloads);
@@ -202,6 +229,7 @@ const struct config *config_parse(const struct cfg_line *line, const struct conf
 		none++;
 	if (none < CONFIG_CHOICES_MAX)
 		workload_words[none] = "none", workload_words[none + 1] = 0;
+	all_workloads_mask = all_workloads;
 	cfg.workloads = ch->default_workloads & all_workloads;
 	cfg.resolution = 0;
 	cfg.walk = 0;
@@ -241,21 +269,133 @@ const struct config *config_parse(const struct cfg_line *line, const struct conf
 	cfg.sweep = SWEEP_OFF;
 	cfg.on_problems = PROBLEMS_STOP;
 	cfg.console = (struct console_choice){ .port = 0, .baud = CONSOLE_DEFAULT_BAUD };
+}
+
+const struct config *config_parse(const struct cfg_line *line, const struct config_choices *ch)
+{
+	choices = ch;
+	boot_line = *line;
+	set_defaults(ch);
 	console_msgs.used = config_msgs.used = 0;
 	console_msgs.dropped = config_msgs.dropped = 0;
 	cfg.problems = cfg_parse_line(line, keys, (int)(sizeof keys / sizeof keys[0]), 0, keep, &config_msgs);
-	cfg.workloads &= all_workloads; /* "none" selects nothing */
-	/* Ensembles are numbered 0..ensembles-1 (loop sizes, with resolution=on). */
-	if (cfg.dump != CFG_OFF && cfg.dump >= cfg.ensembles) {
-		char msg[160];
-		fmt_format(msg, sizeof msg, "config: dump=%llu is beyond the last ensemble (ensembles=%llu: 0..%llu); "
-			   "no samples are dumped", (unsigned long long)cfg.dump,
-			   (unsigned long long)cfg.ensembles, (unsigned long long)(cfg.ensembles - 1));
-		keep(&config_msgs, msg);
-		cfg.dump = CFG_OFF;
-		cfg.problems++;
-	}
+	cfg.problems += check_together(keep, &config_msgs);
 	return &cfg;
+}
+
+/* A plan's messages: each config: message of lib/cmdline.c with its
+ * "config: " replaced by the plan's prefix ("plan: FILE line N (NAME): "),
+ * to sink (kept for later, or printed now). */
+struct plan_report {
+	const char *prefix;
+	cfg_report_fn sink;
+	void *sink_ctx;
+};
+
+static void plan_report(void *ctx, const char *msg)
+{
+	const struct plan_report *p = ctx;
+	char line[1024];
+	if (!memcmp(msg, "config: ", strlen(msg) < 8 ? strlen(msg) + 1 : 8))
+		msg += 8;
+	fmt_format(line, sizeof line, "%s%s", p->prefix, msg);
+	p->sink(p->sink_ctx, line);
+}
+
+static void print_now(void *ctx, const char *msg)
+{
+	(void)ctx;
+	kprintf("%s\n", msg);
+}
+
+static void drop(void *ctx, const char *msg)
+{
+	(void)ctx, (void)msg;
+}
+
+/* The keys that apply to the whole boot (README "Running a plan"): on the
+ * command line or in a plan's defaults line, never in an experiment's. */
+static const char *const boot_wide[] = { "console", "after", "save", "plan", "identity", "problems", "output",
+					 "pmu", "smp", "smp.park", "cpus", "turbo", "pstate", "prefetch", "send", 0 };
+
+int config_boot_wide(const char *key, int len)
+{
+	if (len >= 5 && !memcmp(key, "test.", 5))
+		return 1;
+	for (int i = 0; boot_wide[i]; i++)
+		if ((int)strlen(boot_wide[i]) == len && !memcmp(boot_wide[i], key, (size_t)len))
+			return 1;
+	return 0;
+}
+
+int config_plan_defaults(const char *words, const char *prefix)
+{
+	if (!words || !words[0])
+		return 0;
+	struct plan_report pr = { prefix, keep, &config_msgs };
+	int n = cfg_parse(words, keys, (int)(sizeof keys / sizeof keys[0]), plan_report, &pr);
+	n += check_together(plan_report, &pr);
+	cfg.problems += n;
+	return n;
+}
+
+/* An experiment's words without its boot-wide keys (each one message). */
+static char exp_words[CFG_MAX_LINE + 1];
+
+const struct config *config_plan_experiment(const char *defaults, const char *words, const char *prefix,
+					    int boot_problems, int *problems)
+{
+	struct plan_report pr = { prefix, print_now, 0 };
+	int n = 0;
+	size_t o = 0;
+	for (const char *w = words ? words : ""; *w;) {
+		while (*w == ' ')
+			w++;
+		const char *e = w;
+		while (*e && *e != ' ')
+			e++;
+		if (e == w)
+			break;
+		int klen = 0;
+		while (w + klen < e && w[klen] != '=')
+			klen++;
+		if (config_boot_wide(w, klen)) {
+			char msg[256];
+			fmt_format(msg, sizeof msg, "%.*s= applies to the whole boot: put it in the defaults line or on "
+				   "the command line; ignored here", klen > 64 ? 64 : klen, w);
+			plan_report(&pr, msg);
+			n++;
+		} else if (o + (size_t)(e - w) + 2 <= sizeof exp_words) {
+			if (o)
+				exp_words[o++] = ' ';
+			memcpy(exp_words + o, w, (size_t)(e - w));
+			o += (size_t)(e - w);
+		}
+		w = e;
+	}
+	exp_words[o] = '\0';
+	/* The boot's own layers again, silently: their messages were said at
+	 * boot (console='s kept ones left as they were). */
+	size_t console_used = console_msgs.used;
+	set_defaults(choices);
+	cfg_parse_line(&boot_line, keys, (int)(sizeof keys / sizeof keys[0]), 0, drop, 0);
+	if (defaults && defaults[0])
+		cfg_parse(defaults, keys, (int)(sizeof keys / sizeof keys[0]), drop, 0);
+	console_msgs.used = console_used;
+	if (console_msgs.used < sizeof console_msgs.text)
+		console_msgs.text[console_msgs.used] = '\0';
+	n += cfg_parse(exp_words, keys, (int)(sizeof keys / sizeof keys[0]), plan_report, &pr);
+	n += check_together(plan_report, &pr);
+	cfg.problems = boot_problems + n;
+	if (problems)
+		*problems = n;
+	return &cfg;
+}
+
+/* 1 when the strings are equal. */
+static int strcmp_eq(const char *a, const char *b)
+{
+	return strlen(a) == strlen(b) && !memcmp(a, b, strlen(a));
 }
 
 /* What did not fit in a kept_msgs, said in one line. */
@@ -366,6 +506,9 @@ void config_print(void)
 		"pstate=%s sweep=%s\n", mem, config_mem_pages_word(cfg.mem_pages), config_mem_type_word(cfg.mem_type),
 		config_regs_word(cfg.regs), config_cache_word(cfg.cache), config_knob_word(cfg.prefetch),
 		config_knob_word(cfg.turbo), pstate, config_sweep_word(cfg.sweep));
+	int plan = cfg.plan[0] && strcmp_eq(cfg.plan, "off") == 0;
+	if (plan) /* only with plan= (README "Running a plan"): a run without one prints what it always did */
+		kprintf("config: plan=%s\n", cfg.plan);
 	if (config_json()) {
 		struct rec r;
 		rec_begin(&r, "config");
@@ -390,6 +533,8 @@ void config_print(void)
 		rec_str(&r, "turbo", config_knob_word(cfg.turbo));
 		rec_str(&r, "pstate", pstate);
 		rec_str(&r, "sweep", config_sweep_word(cfg.sweep));
+		if (plan)
+			rec_str(&r, "plan", cfg.plan);
 		rec_end(&r);
 	}
 }

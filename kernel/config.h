@@ -158,6 +158,38 @@ struct config_choices {
 struct cfg_line;
 const struct config *config_parse(const struct cfg_line *line, const struct config_choices *ch);
 
+/* A plan (README "Running a plan", bench/plan.h): an experiment's
+ * configuration is the command line's words, then the plan's defaults
+ * line's, then the experiment's, parsed by the one parser, a later key
+ * winning (no "given more than once" line across these layers).
+ *
+ * config_boot_wide - 1 when key[0..len-1] applies to the whole boot
+ * (console, after, save, plan, identity, problems, output, pmu, smp,
+ * smp.park, cpus, turbo, pstate, prefetch, send, every test.* key): on the
+ * command line or in the defaults line, never in an experiment's line.
+ *
+ * config_plan_defaults - at boot, after config_parse and before the
+ * console is up: the defaults line's words parsed on top of the command
+ * line's (its boot-wide keys apply to the boot); each problem kept as a
+ * line for config_print_problems, its "config: " replaced by prefix
+ * ("plan: FILE line N (defaults): "), and counted in the configuration's
+ * problems. Returns the problems.
+ *
+ * config_plan_experiment - the configuration of one experiment: every key
+ * at its default, then the command line and defaults (their messages
+ * were said at boot: not again), then words (the experiment's, from its
+ * plan line), whose problems are printed now, each prefixed with prefix
+ * ("plan: FILE line N (NAME): "); a boot-wide key among words is a problem
+ * (it is left out: the line says to put it in the defaults line or on the
+ * command line). The configuration's problems become boot_problems plus
+ * this experiment's, which *problems receives (may be NULL). The same one
+ * configuration as config_parse's is returned, changed: a caller keeps
+ * nothing of a previous experiment's. */
+int config_boot_wide(const char *key, int len);
+int config_plan_defaults(const char *words, const char *prefix);
+const struct config *config_plan_experiment(const char *defaults, const char *words, const char *prefix,
+					    int boot_problems, int *problems);
+
 /* config_console_problems - the console= lines of config_parse, for
  * console_init to print after its own line ("" when none). */
 const char *config_console_problems(void);

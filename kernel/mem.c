@@ -147,6 +147,21 @@ void *mem_alloc_aligned(uint64_t bytes, uint64_t align)
 	return p;
 }
 
+uint64_t mem_mark(void)
+{
+	uint64_t at = (pool_next + PG_SIZE_2M - 1) & ~(PG_SIZE_2M - 1);
+	if (at < pool_next || at > pool_end)
+		return 0;
+	pool_next = at;
+	return at;
+}
+
+void mem_release(uint64_t mark)
+{
+	if (mark && mark <= pool_next)
+		pool_next = mark;
+}
+
 /* test.fb=high: a framebuffer from the top of the RAM above 4 GiB, 2 MiB
  * aligned (its pages are WC: none is shared with the pool below it). */
 static void test_fb(void)

@@ -62,6 +62,17 @@ void *mem_alloc_aligned(uint64_t bytes, uint64_t align);
 uint64_t mem_align_start(uint64_t align);
 uint64_t mem_pool_end(void);
 
+/* mem_mark - for a run of several experiments (bench/plan.h): the pool's
+ * next address, first moved up to a 2 MiB boundary (up to 2 MiB - 64
+ * bytes skipped, never handed out), so that what is handed out after it
+ * shares no 2 MiB page with what was before (kernel/memarea.h
+ * memarea_release maps such pages whole again). Returns the mark (a
+ * physical address), or 0 when the boundary is beyond the pool.
+ * mem_release - hand out again everything mem_alloc gave since mark
+ * (mem_mark's value; 0 does nothing): the caller has stopped using it. */
+uint64_t mem_mark(void);
+void mem_release(uint64_t mark);
+
 /* mem_test_setup - the test-only parameters about memory (README "Boot
  * parameters"), after config_parse and before anything is allocated:
  * test.buffers=high takes the pool from above 4 GiB; test.fb=high puts a

@@ -231,6 +231,22 @@ int memarea_prepare(const struct config *cfg, const struct cpu_info *cpu)
 	return 0;
 }
 
+int memarea_release(void)
+{
+	int bad = 0;
+	for (int i = 0; i < count; i++) {
+		const struct mem_area *a = &areas[i];
+		uint64_t run = (a->bytes + a->page_bytes - 1) & ~(a->page_bytes - 1);
+		uint64_t lo = (a->guard - run) & ~(PG_SIZE_2M - 1);
+		uint64_t hi = (a->guard + GUARD_BYTES + PG_SIZE_2M - 1) & ~(PG_SIZE_2M - 1);
+		if (paging_map_pages(lo, hi - lo, PG_SIZE_2M, PG_WB, table_page, a->who))
+			bad = -1;
+	}
+	count = 0;
+	refusal[0] = '\0';
+	return bad;
+}
+
 int memarea_count(void)
 {
 	return count;

@@ -85,6 +85,16 @@ int memarea_count(void);
 const struct mem_area *memarea_get(int i);
 const struct mem_area *memarea_find(const char *who);
 
+/* memarea_release - for a run of several experiments (bench/plan.h):
+ * every area taken is mapped write-back again, guard pages included, in
+ * 2 MiB pages over the 2 MiB pages they lie in (kernel/paging.h
+ * paging_map_pages; tables, where a page directory is missing, from the
+ * pool), and forgotten (memarea_count 0), before the caller hands their
+ * memory out again (kernel/mem.h mem_release to a 2 MiB-aligned
+ * mem_mark taken before them). Returns 0, or -1 when a mapping was
+ * refused (paging_refusal says why; the caller must not reuse the memory). */
+int memarea_release(void);
+
 /* memarea_print - the "mem:" line and mem_area record of each area taken
  * (bench/main.c, after config_print). */
 void memarea_print(void);

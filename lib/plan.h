@@ -8,14 +8,21 @@
  *              loops=10 mem=64M
  *
  * A line is `NAME WORD...`: NAME is 1..PLAN_NAME_MAX characters of
- * [A-Za-z0-9_.-], starting with a letter or digit, never "defaults"; the
- * WORDs are boot parameters as on the command line (checked by the
- * configuration, kernel/config.h, not here). `defaults WORD...` (at most
- * once, anywhere) gives what every experiment shares. A line ending in
- * '\' (after blanks are stripped) continues on the next. Blank lines and
- * comment lines are skipped. Tabs are blanks; CR before LF is dropped; any
- * other byte below 0x20 or above 0x7E is a problem (named by its line,
- * column and value). Host-tested in tests/unit/test_plan.c.
+ * [A-Za-z0-9_.-], starting with a letter or digit, never "defaults" nor,
+ * in any case, "default" or "Defaults" (a misspelt defaults line); the WORDs are boot
+ * parameters as on the command line (checked by the configuration,
+ * kernel/config.h, not here). `defaults WORD...` (at most once, anywhere)
+ * gives what every experiment shares. A line ending in '\' (after blanks
+ * are stripped) continues on the next, as if the two were one line with a
+ * blank between them; comment lines between continued lines are skipped,
+ * a blank line ends the continuation. Blank lines and comment lines are
+ * skipped; a comment line may hold any byte ('#' elsewhere is part of a
+ * word). Tabs are blanks; CR before LF is dropped; a UTF-8 byte order mark
+ * (EF BB BF) as the file's first bytes is skipped; any other byte below
+ * 0x20 or above 0x7E is a problem (named by its line, column and value).
+ * The same format in Python: tools/benchplan.py, which must agree with
+ * this file message for message (tests/tools/t_plan_asm.py).
+ * Host-tested in tests/unit/test_plan.c.
  */
 #ifndef LIB_PLAN_H
 #define LIB_PLAN_H
@@ -48,7 +55,10 @@ struct plan {
  * joined, words single-spaced; text[len] must be writable and is set to
  * NUL) into *p. Each problem is one message to report(ctx, msg), naming
  * the file (file, e.g. "plan.txt"), the line number and, where known, the
- * experiment: a bad name (which character), a name given twice (and the
+ * experiment ("plan: FILE line N: ..." or "plan: FILE line N (NAME): ...",
+ * one line of printable ASCII, user bytes escaped as lib/fmt.h
+ * fmt_escape does, under 320 characters): a bad name (which character, or
+ * a misspelt defaults), a name given twice (and the
  * line of the first), a second defaults line, a line longer than
  * PLAN_LINE_MAX, a continuation at the end of the file, a byte that is not
  * printable ASCII, more than PLAN_EXPERIMENTS_MAX experiments, and a plan
