@@ -37,6 +37,7 @@
 #include "../kernel/qr.h"
 #include "../kernel/quiet.h"
 #include "../kernel/runid.h"
+#include "../kernel/smbios.h"
 #include "../kernel/smp.h"
 #include "../kernel/trap.h"
 #include "../kernel/tscsync.h"
@@ -123,8 +124,11 @@ void kernel_main(uint32_t magic, uint32_t info)
 	console_init(&bi, &cfg->console, config_console_problems());
 	pic_mask_all();
 
-	kprintf("bench %s: bare-metal code timing (Paoloni 2010 methods), ring 0, interrupts off\n",
-		BENCH_VERSION);
+	/* SMBIOS read before the banner, which names the machine; its lines
+	 * come after the env: lines (kernel/smbios.h). */
+	smbios_init(&bi, cfg->test_smbios_corrupt);
+	kprintf("bench %s: bare-metal code timing (Paoloni 2010 methods), ring 0, interrupts off%s\n",
+		BENCH_VERSION, smbios_banner());
 	if (bi.protocol == 0)
 		kprintf("boot: unknown boot magic 0x%08x (expected multiboot 0x%08x or multiboot2 0x%08x): "
 			"no command line or memory map; using defaults\n",
@@ -146,6 +150,7 @@ void kernel_main(uint32_t magic, uint32_t info)
 	kprintf("%s\n", RECORDS_BEGIN);
 	probe_print(&cpu, &bi);
 	planfile_print(); /* plan=: the file, from where, bytes, CRC-32 */
+	smbios_print(cfg->identity); /* machine:, memory: (kernel/smbios.h) */
 	acpi_init(&bi, cfg->test_acpi_corrupt);
 	quiet_timers(&cpu);
 	static struct tsc_rate rate;

@@ -16,6 +16,7 @@
 #include "../kernel/qr.h"
 #include "../kernel/quiet.h"
 #include "../kernel/runid.h"
+#include "../kernel/smbios.h"
 #include "../kernel/trap.h"
 #include "../lib/cpus.h"
 #include "../lib/fmt.h"
@@ -163,6 +164,7 @@ static void screen_qr(const struct config *cfg, const struct cpu_info *cpu, cons
 		.recommended = t->recommended >= 0 ? methods[t->recommended].name : 0,
 		.final_line = final_line,
 	};
+	smbios_texts(&r.system, &r.board, &r.bios); /* the sys line (kernel/smbios.h) */
 	const struct tsc_step *st = report_tsc_step();
 	r.tsc_step = results_step(st, &r.tsc_step_sure);
 	uint64_t resolution[UNIT_COUNT];

@@ -32,6 +32,7 @@ static const char *const cache_words[] = { "warm", "flush", "wbinvd", 0 };
 static const char *const knob_words[] = { "keep", "off", "on", 0 };
 static const char *const sweep_words[] = { "off", "latency", 0 };
 static const char *const identity_words[] = { "short", "full", 0 };
+static const char *const smbios_corrupt_words[] = { "none", "checksum", "length", "string", 0 };
 
 /* mem=SIZE (lib/memsize.h): a multiple of 4 KiB in
  * [CONFIG_MEM_MIN, CONFIG_MEM_MAX]. */
@@ -178,6 +179,8 @@ static const struct cfg_key keys[] = {
 	{ .name = "sweep", .type = CFG_CHOICE, .choices = sweep_words, .value = &cfg.sweep },
 	{ .name = "plan", .type = CFG_TEXT, .max = sizeof cfg.plan - 1, .value = (uint64_t *)cfg.plan },
 	{ .name = "identity", .type = CFG_CHOICE, .choices = identity_words, .value = &cfg.identity },
+	{ .name = "test.smbios_corrupt", .type = CFG_CHOICE, .choices = smbios_corrupt_words,
+	  .value = &cfg.test_smbios_corrupt, .internal = 1 },
 	{ .name = "test.smp", .type = CFG_CHOICE, .choices = test_smp_words, .value = &cfg.test_smp, .internal = 1 },
 };
 
@@ -238,6 +241,7 @@ static void set_defaults(const struct config_choices *ch)
 	cfg.test_acpi_corrupt[0] = '\0';
 	cfg.code[0] = cfg.init[0] = cfg.cpus[0] = cfg.events[0] = cfg.plan[0] = '\0';
 	cfg.identity = IDENTITY_SHORT;
+	cfg.test_smbios_corrupt = SMBIOS_CORRUPT_NONE;
 	cfg.unroll = 1;
 	cfg.loops = 0;
 	fmt_format(cfg.code_name, sizeof cfg.code_name, "code");
@@ -535,6 +539,7 @@ void config_print(void)
 		rec_str(&r, "sweep", config_sweep_word(cfg.sweep));
 		if (plan)
 			rec_str(&r, "plan", cfg.plan);
+		rec_str(&r, "identity", identity_words[cfg.identity]);
 		rec_end(&r);
 	}
 }

@@ -68,6 +68,9 @@ enum sweep_kind { SWEEP_OFF, SWEEP_LATENCY };
 /* identity=: the machine's identity from SMBIOS (kernel/smbios.h): every
  * field but serial numbers (short), or with them (full). */
 enum identity_mode { IDENTITY_SHORT, IDENTITY_FULL };
+/* test.smbios_corrupt= (test only): what kernel/smbios.c breaks in its copy
+ * of the SMBIOS entry point or table before decoding it. */
+enum smbios_corrupt { SMBIOS_CORRUPT_NONE, SMBIOS_CORRUPT_CHECKSUM, SMBIOS_CORRUPT_LENGTH, SMBIOS_CORRUPT_STRING };
 
 struct config {
 	uint64_t ensembles;  /* the paper's BOUND_OF_LOOP */
@@ -118,6 +121,7 @@ struct config {
 			      * or a module's string (GRUB module2, QEMU -initrd);
 			      * "" or "off": no plan (kernel/planfile.h, bench/plan.h) */
 	uint64_t identity;   /* enum identity_mode: SMBIOS serial numbers left out, or shown */
+	uint64_t test_smbios_corrupt; /* test only: enum smbios_corrupt */
 	int problems;        /* command-line problems: config_parse's and its users' */
 	uint64_t on_problems; /* enum problems_policy */
 };

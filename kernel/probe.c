@@ -6,6 +6,7 @@
 #include "paging.h"
 #include "pmu.h"
 #include "runid.h"
+#include "smbios.h"
 #include "xsave.h"
 #include "../lib/fmt.h"
 #include "../lib/record.h"
@@ -105,5 +106,6 @@ void probe_print(const struct cpu_info *c, const struct boot_info *bi)
 	rec_i64(&r, "boot_protocol", bi->protocol);
 	rec_strn(&r, "loader", bi->loader, sizeof bi->loader);
 	rec_strn(&r, "cmdline", bi->cmdline, sizeof bi->cmdline);
+	smbios_env(&r); /* system, board, bios, system_uuid, smbios */
 	rec_end(&r);
 }

@@ -171,6 +171,13 @@ int qrtext_body(const struct qrtext_run *r, char *buf, size_t size)
 	put_text(&o, r->brand, 0);
 	put(&o, "\nhv ");
 	put_text(&o, r->hypervisor ? r->hypervisor : "none", 0);
+	const char *sys[3] = { r->system, r->board, r->bios };
+	if ((sys[0] && sys[0][0]) || (sys[1] && sys[1][0]) || (sys[2] && sys[2][0]))
+		for (int i = 0; i < 3; i++) {
+			put(&o, i ? "|" : "\nsys ");
+			for (const char *c = sys[i]; c && *c && !o.bad; c++)
+				put(&o, "%c", *c == '|' || (unsigned char)*c < 0x20 || (unsigned char)*c > 0x7E ? '?' : *c);
+		}
 	put(&o, "\ntsc %llu %u ", (unsigned long long)r->tsc_hz, r->tsc_ppm);
 	put_text(&o, r->tsc_source ? r->tsc_source : "none", 1);
 	if (r->tsc_step > 1)

@@ -18,6 +18,11 @@
  *   brand TEXT             CPUID brand string, '-' when the CPU has none
  *   hv TEXT                hypervisor vendor (CPUID.40000000H), 'none'
  *                          when CPUID.1:ECX[31] = 0
+ *   sys SYSTEM|BOARD|BIOS  the machine's identity from SMBIOS (the env
+ *                          record's system, board and bios: kernel/smbios.h),
+ *                          '|' between them; a field is empty when null, a
+ *                          '|' inside one is '?'; no line when all three
+ *                          are null (no SMBIOS)
  *   tsc HZ PPM SOURCE      the TSC rate [Hz], its bound [ppm], its source
  *                          (tsc_rate record); HZ 0: unknown
  *   tstep S SURE           only when the TSC moves in steps of S > 1 ticks
@@ -236,6 +241,7 @@ struct qrtext_experiment {
 struct qrtext_run {
 	const char *run_id;              /* NULL or "": no run line */
 	const char *vendor, *brand, *hypervisor; /* hypervisor NULL: none */
+	const char *system, *board, *bios; /* the sys line's fields; NULL or "": null */
 	uint32_t family, model, stepping;
 	int has_microcode;
 	uint64_t microcode;

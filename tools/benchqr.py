@@ -16,7 +16,7 @@ body they concern where there is one.
 
 What the text carries becomes records and series as benchlog makes them
 from a serial log: env (the run ID, vendor, family, model, stepping, brand,
-hypervisor),
+hypervisor; the sys line's system, board and bios, SMBIOS's identity),
 machine (microcode), tsc_rate, config (sizes, methods, verdict limits),
 verdict and recommendation records, skips (without the kernel's reason),
 code= (code, per_copy, per_copy_agreement and code_fault records; with
@@ -282,6 +282,11 @@ def parse_body(body, path="QR code", crc=None, problems=()):
             elif kind == "hv":
                 env["hypervisor"] = 0 if rest == "none" else 1
                 env["hypervisor_vendor"] = "" if rest == "none" else rest
+            elif kind == "sys":  # the machine's identity (SMBIOS): SYSTEM|BOARD|BIOS, '' for null
+                fields = rest.split("|")
+                if len(fields) != 3:
+                    raise ValueError("not three fields SYSTEM|BOARD|BIOS")
+                env["system"], env["board"], env["bios"] = (f or None for f in fields)
             elif kind == "tsc":
                 log.by_kind["tsc_rate"].append((no, {"rec": "tsc_rate", "hz": int(toks[0]),
                                                      "ppm": int(toks[1]), "source": toks[2]}))

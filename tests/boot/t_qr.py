@@ -96,8 +96,11 @@ def expected_body(run):
     out += [f"vendor {env['vendor']}",
             f"cpu {env['family']} {env['model']} {env['stepping']} {'-' if mc is None else hex(mc)}",
             f"brand {env['brand'] or '-'}",
-            f"hv {env['hypervisor_vendor'] if env['hypervisor'] else 'none'}",
-            f"tsc {rate['hz']} {rate['ppm']} {rate['source']}"]
+            f"hv {env['hypervisor_vendor'] if env['hypervisor'] else 'none'}"]
+    ident = [env.get(k) or "" for k in ("system", "board", "bios")]  # lib/qrtext.h sys line (SMBIOS)
+    if any(ident):
+        out.append("sys " + "|".join(f.replace("|", "?") for f in ident))
+    out += [f"tsc {rate['hz']} {rate['ppm']} {rate['source']}"]
     step = run.by("tsc_step")
     if step:
         out.append(f"tstep {step[-1]['step']} {'sure' if step[-1]['sure'] else 'may'}")

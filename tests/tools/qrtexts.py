@@ -8,7 +8,8 @@ kernel makes them, for the tests of `bench.py qr` and of what it feeds
     check against the code decoded from the screen) plus code='s code, pc
     and cf lines (lib/qrtext.c put_code, bench/screen.c qr_code_lines);
   * every_field(): one text holding every alternative the format has for
-    each line (no run line, microcode and brand '-', an unknown TSC rate,
+    each line (no run line, microcode and brand '-', a sys line with a null
+    board, an unknown TSC rate,
     a tstep of 'may', 'ovf' figures, verdicts unknown and not-ergodic,
     SMIs na and unread, skip and why lines, groups with units left out,
     low lines, a loop, every per-copy kind, faults in code, init and the
@@ -95,7 +96,8 @@ def golden_texts():
 def every_field():
     """One body with every alternative of every line (module docstring)."""
     return "\n".join([
-        "vendor AuthenticAMD", "cpu 23 49 0 -", "brand -", "hv TCGTCGTCGTCG", "tsc 0 0 none",
+        "vendor AuthenticAMD", "cpu 23 49 0 -", "brand -", "hv TCGTCGTCGTCG", "sys Acme Widget 9000||LabBIOS F12 05/10/2023",
+        "tsc 0 0 none",
         "tstep 21 may", "size 4 100 10", "limits 10 1",
         "m cpuid t 5/6/2 ovf ovf ovf unknown unread 0",
         "m rdtscp t 3 12 99 7 not-ergodic na 2",

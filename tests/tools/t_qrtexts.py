@@ -83,3 +83,18 @@ def test_qr_texts_stored_and_tabled_without_none():
                 what = f"table --figure {figure} --unit {unit} {' '.join(csv)}"
                 check(rc in (0, 1), f"{what}: exit status {rc}", out)
                 no_none(out, what)
+
+
+def test_qr_sys_line_read_back():
+    """The sys line (lib/qrtext.h: the machine's identity from SMBIOS) comes
+    back as the env record's system, board and bios, an empty field as
+    null; a sys line without its three fields is named as a problem."""
+    import sys
+    sys.path.insert(0, os.path.join(qrtexts.ROOT, "tools"))
+    import benchqr
+    log = benchqr.parse_body(qrtexts.every_field())
+    env = log.env or {}
+    check(env.get("system") == "Acme Widget 9000" and env.get("board") is None
+          and env.get("bios") == "LabBIOS F12 05/10/2023", f"env from the sys line: {env}")
+    bad = benchqr.parse_body(qrtexts.every_field().replace("sys Acme Widget 9000||", "sys Acme Widget 9000|"))
+    check(any("sys" in str(p) for p in bad.problems), f"a sys line of two fields: problems {bad.problems}")

@@ -102,6 +102,17 @@ static void test_body(void)
 		       "size 100 10000 1000\nlimits 10 1\nw add_chain_64\nrec none\n"
 		       "final bench: run complete: 3 methods run, 2 skipped (exit code 0x10)\n",
 		       "no brand, a hypervisor, unknown rate and microcode, no method run");
+	/* The machine's identity (SMBIOS): a sys line after hv, a null field
+	 * empty, a '|' inside a field '?'; none when all three are null. */
+	r.system = "Acme Widget|9000 v2";
+	r.board = "";
+	r.bios = "LabBIOS F12 05/10/2023";
+	qrtext_body(&r, buf, sizeof buf);
+	CHECK(strstr(buf, "\nhv Microsoft Hv\nsys Acme Widget?9000 v2||LabBIOS F12 05/10/2023\ntsc 0 0 none\n") != 0,
+	      "the sys line: %s", buf);
+	r.system = r.bios = 0;
+	qrtext_body(&r, buf, sizeof buf);
+	CHECK(!strstr(buf, "sys "), "no sys line without an identity: %s", buf);
 	r.nmethods = QRTEXT_METHODS + 1;
 	CHECK(qrtext_body(&r, buf, sizeof buf) == -1, "more methods than QRTEXT_METHODS: -1");
 }
