@@ -198,12 +198,19 @@ def experiment_cells(conn, unit, runs, name=None):
     """{(experiment name, workload): {run_id: (cell, method)}} of the trusted
     method's figure per copy (its per_copy_agreement's trusted, benchanswer's
     words) in unit, for each run of runs that is an experiment (of that name
-    when given); cell 'no method trusted (why)' where none is."""
+    when given); cell 'no method trusted (why)' where none is, 'faulted:
+    why' (the experiment_end's) where the experiment has no figure to agree
+    on (workload None)."""
     exps = run_experiments(conn)
     out = {}
     for r in runs:
         x = exps.get(r["id"])
         if x is None or (name and x["name"].lower() != name.lower()):
+            continue
+        if not conn.execute("SELECT 1 FROM agreements WHERE run_id = ? AND unit = ?", (r["id"], unit)).fetchone():
+            # no figure to agree on: its code faulted, or it measured no code
+            out.setdefault((x["name"], None), {})[r["id"]] = (
+                f"{x['status']}: {x['why'] or 'no why given'}" if x["status"] != "complete" else "no figure per copy")
             continue
         for w, trusted, why in conn.execute("SELECT workload, trusted, why FROM agreements WHERE run_id = ? AND "
                                             "unit = ? AND cpu IS NULL ORDER BY rowid", (r["id"], unit)):

@@ -153,3 +153,43 @@ def test_plan_db_without_identity():
     check("none2.log: experiment 1 of 3 (imul_lat): stored as run R7 'none2/imul_lat' (serial log), 12 series, on "
           "the known machine M1" in out, "unknown joins unknown", out)
     check(db_rows(db, "SELECT COUNT(*) FROM smbios WHERE run_id IN (1, 2, 3, 7, 8, 9)")[0][0] == 0, "smbios rows", out)
+
+
+def test_plan_db_real_boots():
+    """Real plan runs (common.py PLAN: imul_lat, add_tp, ud as a boot
+    module under -icount) on QEMU machines of other -smbios values: plan-a
+    and plan-b (another system and board), plan-a2 (plan-a's with another
+    BIOS version). Stored: a run per experiment, on two machines, the same
+    log again stored once; --figure per_copy --by machine: a column per
+    machine, 1.000 and 2.000 exactly by the trusted method, ud's fault;
+    compare: different machines, different firmware, pairs by name."""
+    d = workdir("plan_db_real")
+    a, b, a2 = boot("plan-a"), boot("plan-b"), boot("plan-a2")
+    db, out = _store(d, a, b, a2, a)
+    check(out.rstrip().endswith("9 stored, 3 already there, 0 merged into a run already there, 0 incomplete, "
+                                "0 aborted, 0 refused"), "the count line", out)
+    check(re.search(r"tools-plan-b\.log: experiment 1 of 3 \(imul_lat\): stored as run R4 'tools-plan-b/imul_lat' "
+                    r"\(serial log\), \d+ series, on a new machine M2", out), "plan-b's machine", out)
+    check(re.search(r"tools-plan-a2\.log: experiment 1 of 3 \(imul_lat\): stored as run R7 \S+ \(serial log\), \d+ "
+                    r"series, on the known machine M1", out), "plan-a2 on plan-a's machine", out)
+    fw = db_rows(db, "SELECT run_id, bios_vendor, bios_version, bios_date FROM smbios WHERE run_id IN (1, 7)")
+    check(fw == [(1, "Lab BIOS", "1.0", "01/02/2025"), (7, "Lab BIOS", "2.0", "01/02/2025")], f"firmware {fw}")
+    dimm = db_rows(db, "SELECT locator, bank, size_bytes, speed_mts, manufacturer, part FROM memory_devices "
+                       "WHERE run_id = 4")
+    check(dimm == [("DIMM 0", "BANK 0", 268435456, 3200, "Lab RAM", "LAB-256")], f"the DIMM {dimm}")
+    rc, out = bench("table", "--db", db, "--figure", "per_copy", "--by", "machine")
+    check(rc == 0, f"table: exit status {rc}", out)
+    want = {"imul_lat": ["code", "1.000 exactly (rdtscp)", "1.000 exactly (rdtscp)"],
+            "add_tp": ["code", "2.000 exactly (rdtscp)", "2.000 exactly (rdtscp)"],
+            "ud": ["-", "faulted: your code faulted under 2 methods", "faulted: your code faulted under 2 methods"]}
+    for name, cells in want.items():
+        row = next((re.split(r" {2,}", ln.strip()) for ln in out.split("\n") if ln.startswith(f"  {name}  ")), None)
+        check(row == [name] + cells, f"row {name}: {row}", out)
+    check("M2: system Lab Bench B, UUID 5f0ad3a4-1b2c-4d5e-8f90-0a1b2c3d4e5f; board Lab Board B" in out, "M2", out)
+    rc, out = bench("compare", a, b)
+    out = unwrapped(out)
+    check("different machines: system product name 'Bench A' (A) vs 'Bench B' (B); baseboard product 'Board A' (A) "
+          "vs 'Board B' (B)" in out and "experiments paired by name: imul_lat, add_tp, ud" in out, "a vs b", out)
+    rc, out = bench("compare", a, a2)
+    check("the same machine (Lab Bench A), different firmware: BIOS version '1.0' (A) vs '2.0' (B)" in unwrapped(out),
+          "a vs a2", out)
