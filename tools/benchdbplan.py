@@ -131,7 +131,8 @@ def plan_rows(log):
     if r is not None or any(env.get(k) for k in ("system", "board", "bios")):
         vals = {k: (r or {}).get(k) for k in SMBIOS}
         vals.update({k: env.get(k) for k in ("system", "board", "bios")})
-        out.append(("smbios", {"entry": (r or {}).get("entry")}, vals))
+        # keyed by the env's system text, which a QR code's sys line carries too: it merges into the row
+        out.append(("smbios", {"system": vals.pop("system")}, vals))
     for d in ident.memory_devices(log):
         out.append(("memory_devices", {"handle": d.get("handle")}, {k: d.get(k) for k in DEVICE}))
     return out
