@@ -231,7 +231,8 @@ def cmd_store(args):
         try:
             if isinstance(log, benchdb.Refused):
                 raise log
-            if getattr(log, "experiments", None):  # a plan run: a run per experiment, a line each
+            if getattr(log, "experiments", None) or getattr(log, "qr_experiments", None):
+                # a plan run: a run per experiment, a line each
                 done = [(f"{shown}: {x.label}", x.log, r, x) for x, r in
                         benchdb.store_experiments(conn, log, source=", ".join(files), label=args.label, fmt=fmt)]
             else:
@@ -243,7 +244,10 @@ def cmd_store(args):
             refused += 1
             continue
         for what, one, r, x in done:
-            if r is None:
+            if isinstance(r, benchdb.Refused):
+                refused += 1
+                print(f"store: {what}: REFUSED: {r}; nothing of this experiment stored")
+            elif r is None:
                 skipped += 1
                 print(f"store: {what}: skipped by the kernel ({x.end.get('why') or 'no why given'}): no figures, "
                       "nothing stored")

@@ -260,3 +260,43 @@ def experiment_table(conn, unit, runs, machines, name=None):
     if any("-" in r[2:] for r in rows):
         notes.append("-: that machine has no run of that experiment stored")
     return header, rows, notes
+
+
+# What every experiment of a plan's QR text shares (the rest is the boot's or another experiment's).
+QR_SHARED = ("machine", "tsc_rate", "tsc_step", "smbios", "memory_device")
+
+
+def qr_experiments(conn, log):
+    """The experiments of a plan run's QR text (tools/benchqr.py: its x and
+    xa lines, log.qr_experiments) as plan.py gives a serial log's: an
+    Experiment each, whose log holds the boot's env, machine and TSC rate
+    and its answer (the xa line: the trusted method's per_copy record, its
+    workload the one the run of RUNID/NAME has stored, else 'code', the
+    workload code= is named by default), and a digest of its own; None for
+    a skipped one. Stored with benchdb.store, each merges into the run of
+    its name (run_key RUNID/NAME) or is a run of its own."""
+    import collections
+    import copy
+    import hashlib
+    from benchlog import plan
+    out = []
+    boot = (log.env or {}).get("run_id")
+    for q in log.qr_experiments:
+        x = plan.Experiment(None, {"rec": "experiment", "index": q["index"], "of": len(log.qr_experiments),
+                                   "name": q["name"], "line": None, "words": None})
+        x.end = {"rec": "experiment_end", "index": q["index"], "name": q["name"], "status": q["status"], "why": None}
+        out.append(x)
+        if q["status"] == "skipped":
+            continue
+        sub = copy.copy(log)
+        sub.by_kind = collections.defaultdict(list, {k: v for k, v in log.by_kind.items() if k in QR_SHARED})
+        if q["answer"]:
+            row = conn.execute("SELECT p.workload FROM per_copy p JOIN runs r ON r.id = p.run_id WHERE r.run_key = ? "
+                               "AND p.method = ? ORDER BY p.rowid", (f"{boot}/{q['name']}", q["answer"]["method"])
+                               ).fetchone()
+            rec = {k: v for k, v in q["answer"].items() if k != "experiment"}
+            sub.by_kind["per_copy"] = [(None, dict(rec, workload=row[0] if row else "code"))]
+        sub.series, sub.skips, sub.cpu_skips = collections.OrderedDict(), collections.OrderedDict(), {}
+        sub.run_digest = hashlib.sha256(f"{log.run_digest}/{q['name']}".encode()).hexdigest()
+        sub.experiment, x.log = x, sub
+    return out

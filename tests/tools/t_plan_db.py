@@ -10,9 +10,10 @@ the same machine as one with it. The logs are tests/tools/planlogs.py's.
 """
 import os
 import re
+import zlib
 
 import planlogs
-from common import bench, boot, check, db_rows, old_store, unwrapped, workdir
+from common import bench, boot, check, db_rows, old_store, records, unwrapped, workdir, write
 
 # The last commit whose tools/benchdb.py made schema 5 (issue 32's interfaces).
 SCHEMA_5 = "7e7008a"
@@ -193,3 +194,44 @@ def test_plan_db_real_boots():
     rc, out = bench("compare", a, a2)
     check("the same machine (Lab Bench A), different firmware: BIOS version '1.0' (A) vs '2.0' (B)" in unwrapped(out),
           "a vs a2", out)
+
+
+def plan_qr_text(d, log, answers):
+    """A plan run's QR text (lib/qrtext.h: its head from the log's env and
+    tsc_rate records, the x and xa lines of answers: [(name, status, xa
+    fields or None)]) written to d, as bench.py qr --text writes one."""
+    env = records(log, "env")[0]
+    rate = records(log, "tsc_rate")[0]
+    body = (f"run {env['run_id']}\nvendor {env['vendor']}\nbrand -\ncpu {env['family']} {env['model']} "
+            f"{env['stepping']} -\nhv {env['hypervisor_vendor']}\ntsc {rate['hz']} {rate['ppm']} {rate['source']}\n"
+            "size 2 20 0\nlimits 10 1\nm rdtscp t 3 0 0 0 ergodic na 0\n" +
+            "".join(f"x {n} {s}\n" + (f"xa {a}\n" if a else "") for n, s, a in answers) +
+            "rec rdtscp\nfinal bench: run complete\n")
+    return write(d, "plan-qr.txt", f"bench1 1/1 {zlib.crc32(body.encode()):08x}\n{body}")
+
+
+def test_plan_db_qr_text_merges_into_experiments():
+    """A plan run's QR text (its x and xa lines) stored after its serial log
+    merges into the experiments of their names (run_key RUNID/NAME), adding
+    nothing where the answers agree; an answer that differs is refused;
+    stored alone, it makes a run per experiment with its answer."""
+    d = workdir("plan_db_qr")
+    a = boot("plan-a")
+    qr = plan_qr_text(d, a, [("imul_lat", "complete", "rdtscp t exact 1.000 - 1/1"),
+                             ("add_tp", "complete", "rdtscp t exact 2.000 - 2/1"), ("ud", "faulted", None)])
+    db, out = _store(d, a, qr)
+    for i, name in ((1, "imul_lat"), (2, "add_tp"), (3, "ud")):
+        check(re.search(rf"plan-qr\.txt: experiment {i} of 3 \({name}\): the same run \(run ID [0-9a-f]{{16}}/{name}\) "
+                        rf"as run R{i} 'tools-plan-a/{name}' on machine M1: merged into it \(QR code text\), 0 series "
+                        "added or completed", out), f"the QR text's {name} not merged", out)
+    check(db_rows(db, "SELECT COUNT(*) FROM runs")[0][0] == 3, "runs after the QR text", out)
+    d2 = workdir("plan_db_qr_alone")
+    qr = plan_qr_text(d2, a, [("imul_lat", "complete", "rdtscp t exact 1.000 - 1/1"), ("big", "skipped", None)])
+    db, out = _store(d2, qr)
+    check("experiment 1 of 2 (imul_lat): stored as run R1 'plan-qr/imul_lat' (QR code text)" in out and
+          "experiment 2 of 2 (big): skipped by the kernel" in out, "the QR text alone", out)
+    check(db_rows(db, "SELECT method, workload, per_copy, status FROM per_copy") == [("rdtscp", "code", "1.000",
+                                                                                      "exact")], "its answer", out)
+    bad = plan_qr_text(workdir("plan_db_qr_bad"), a, [("imul_lat", "complete", "rdtscp t exact 3.000 - 3/1")])
+    db, out = _store(d, bad, want=1)
+    check("REFUSED" in out and "per_copy" in out, "a differing answer merged", out)
