@@ -84,6 +84,13 @@ def test_plan_log_checks():
     check("smbios record gives sys_serial 'ABC123', but the config does not say identity=full" in text,
           "a serial without identity=full", text)
 
+    def uuid(lines):
+        k = next(k for k, ln in enumerate(lines) if ln.startswith('{"rec":"env"'))
+        lines[k] = lines[k].replace('"system_uuid":"5f0a', '"system_uuid":"000a')
+    log, text = _problems(d, "uuid.log", edit=uuid)
+    check("the env record's system_uuid is '000ad3a4-1b2c-4d5e-8f90-0a1b2c3d4e5f', the smbios record's sys_uuid "
+          "'5f0ad3a4-1b2c-4d5e-8f90-0a1b2c3d4e5f'" in text, "the env's UUID against the smbios record's", text)
+
 
 def test_plan_report_each_experiment():
     """report of a plan log: the machine's identity once (system, board,
