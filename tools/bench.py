@@ -119,7 +119,7 @@ import benchlog  # noqa: E402
 import benchqr  # noqa: E402
 import mkevents  # noqa: E402
 import benchtable  # noqa: E402
-import benchplan  # noqa: E402
+import benchplantext  # noqa: E402
 from benchinput import expand_folders, store_groups  # noqa: E402
 from benchlog import TSC, unit_name  # noqa: E402
 from benchreport import report_text  # noqa: E402
@@ -156,7 +156,7 @@ def cmd_report(args):
                     pass
         except benchplot.NoMatplotlib as e:
             err = str(e)
-    lines = benchplan.report_lines(log, figures, err)
+    lines = benchplantext.report_lines(log, figures, err)
     text = "\n".join(lines) + "\n"
     try:
         sys.stdout.write(text)
@@ -177,7 +177,7 @@ def cmd_report(args):
 def cmd_compare(args):
     a, b = benchlog.load(args.log_a), benchlog.load(args.log_b)
     try:
-        print("\n".join(benchplan.compare_lines(a, b)))
+        print("\n".join(benchplantext.compare_lines(a, b)))
     except BrokenPipeError:
         pass
     return 0 if a.valid and b.valid else 1

@@ -1,4 +1,4 @@
-"""tools/benchplan.py - a plan run and the machine's identity in `bench.py
+"""tools/benchplantext.py - a plan run and the machine's identity in `bench.py
 report` and `compare` (issue 32): a plan log's experiments reported each
 under its name after the machine's identity, once; two logs compared
 experiment by experiment, paired by name (those only in one said), after a
