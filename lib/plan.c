@@ -40,6 +40,10 @@ struct parser {
 	struct plan *p;
 	cfg_report_fn report;
 	void *ctx;
+	int seen;            /* experiment lines, with a problem or not */
+	int extra;           /* experiments beyond PLAN_EXPERIMENTS_MAX */
+	int extra_line;      /* the first of those: its line and name */
+	char extra_name[PLAN_NAME_MAX + 1];
 };
 
 /* Report one problem: "plan: FILE line N (NAME): what" (line 0: no line;
@@ -60,8 +64,7 @@ static void problem(struct parser *ps, int line, const char *name, const char *w
 
 /* The logical line text[0..n-1] (single-spaced, NUL at text[n]) that began
  * on line `line`; bad: a problem was already reported for it. */
-static void logical_line(struct parser *ps, char *text, uint64_t n, int line, int bad,
-			 int *seen, int *extra, int *extra_line, char *extra_name)
+static void logical_line(struct parser *ps, char *text, uint64_t n, int line, int bad)
 {
 	struct plan *p = ps->p;
 	char what[MSG_MAX - 64], quoted[QUOTE_MAX + 4];
@@ -91,7 +94,7 @@ static void logical_line(struct parser *ps, char *text, uint64_t n, int line, in
 	}
 	if (bad) {  /* its bytes were reported: say nothing more of it */
 		if (!is_defaults)
-			(*seen)++;
+			ps->seen++;
 		else if (!p->defaults_line)
 			p->defaults_line = line;
 		return;
@@ -117,7 +120,7 @@ static void logical_line(struct parser *ps, char *text, uint64_t n, int line, in
 			p->defaults = words;
 		return;
 	}
-	(*seen)++;
+	ps->seen++;
 	if (bad_name != NAME_OK) {
 		char ch[8];
 		if (bad_name == NAME_DEFAULTS)
@@ -156,10 +159,10 @@ static void logical_line(struct parser *ps, char *text, uint64_t n, int line, in
 		}
 	}
 	if (p->n == PLAN_EXPERIMENTS_MAX) {
-		if (!(*extra)++) {
-			*extra_line = line;
+		if (!ps->extra++) {
+			ps->extra_line = line;
 			for (uint64_t i = 0; i <= nl; i++)
-				extra_name[i] = i < nl ? text[i] : '\0';
+				ps->extra_name[i] = i < nl ? text[i] : '\0';
 		}
 		return;
 	}
@@ -193,8 +196,6 @@ int plan_parse(char *text, uint64_t len, const char *file, struct plan *p, cfg_r
 	int open = 0;           /* a logical line is open (the last part ended in '\') */
 	int open_line = 0, cont_line = 0, bad = 0;
 	uint64_t start = 0;     /* the open logical line's first byte (write side) */
-	int seen = 0, extra = 0, extra_line = 0;
-	char extra_name[PLAN_NAME_MAX + 1] = "";
 
 	while (i < len) {
 		ln++;
@@ -214,8 +215,7 @@ int plan_parse(char *text, uint64_t len, const char *file, struct plan *p, cfg_r
 		if (f == e) {
 			if (open) {  /* a blank line ends a continuation */
 				text[w] = '\0';
-				logical_line(&ps, text + start, w - start, open_line, bad, &seen, &extra,
-					     &extra_line, extra_name);
+				logical_line(&ps, text + start, w - start, open_line, bad);
 				w++;
 				open = 0;
 			}
@@ -262,8 +262,7 @@ int plan_parse(char *text, uint64_t len, const char *file, struct plan *p, cfg_r
 			continue;
 		}
 		text[w] = '\0';
-		logical_line(&ps, text + start, w - start, open_line, bad, &seen, &extra, &extra_line,
-			     extra_name);
+		logical_line(&ps, text + start, w - start, open_line, bad);
 		w++;
 		open = 0;
 	}
@@ -271,16 +270,15 @@ int plan_parse(char *text, uint64_t len, const char *file, struct plan *p, cfg_r
 		problem(&ps, cont_line, 0,
 			"the line ends in '\\' (continued) but the file ends there; remove the '\\' or add the line it continues on");
 		text[w] = '\0';
-		logical_line(&ps, text + start, w - start, open_line, 1, &seen, &extra, &extra_line,
-			     extra_name);
+		logical_line(&ps, text + start, w - start, open_line, 1);
 	}
-	if (extra) {
+	if (ps.extra) {
 		fmt_format(what, sizeof what,
 			   "more than %d experiments: this one and the %d after it are left out; split the plan in two",
-			   PLAN_EXPERIMENTS_MAX, extra - 1);
-		problem(&ps, extra_line, extra_name, what);
+			   PLAN_EXPERIMENTS_MAX, ps.extra - 1);
+		problem(&ps, ps.extra_line, ps.extra_name, what);
 	}
-	if (!seen) {
+	if (!ps.seen) {
 		problem(&ps, 0, 0,
 			"no experiment (a plan needs at least one line 'NAME WORD...'; it has only comments, blank lines or defaults)");
 	}

@@ -82,6 +82,16 @@
         and print the boot parameters that measure it (code=HEX ...), to
         paste into GRUB's editor (key e on a menu entry). Exit 1 when nasm
         cannot assemble it. README "Measuring your own code".
+    bench.py plan FILE.asm [-o plan.txt | --stick MOUNTPOINT [--force]]
+        A plan file (plan=, README "Writing a plan") from an annotated
+        assembly file: ';; experiment NAME [WORD...]' opens an experiment,
+        ';; init' its init code, ';; code' its measured code, ';; defaults
+        WORD...' the words every experiment shares; the rest is nasm source.
+        Each part assembled (nasm) and checked against bench/code.h's
+        CODE_MAX_BYTES; the plan printed, written to -o, or to the stick's
+        FAT partition mounted at MOUNTPOINT (MOUNTPOINT/plan.txt; refused
+        without its results/ folder unless --force). Exit 1 on any problem,
+        each named by its .asm line. tools/plan-example.asm has five.
     bench.py events [--cpu FAMILY-MODEL[-STEPPING]] [--vendor intel|amd|hygon]
                     [--search WORD]
         Without --cpu the event tables the image carries (intel/perfmon's
@@ -105,7 +115,8 @@ docs/RECORDS.md, "Machine-readable output"; tools/benchlog/ reads it.
 # tools/benchtext.py; tools/benchinput.py reads the files store is given;
 # logs are read by tools/benchlog/, QR codes by tools/benchqr.py; the
 # database is tools/benchdb.py, the figures tools/benchplot.py, capture
-# tools/benchcapture.py, asm tools/benchasm.py, events tools/mkevents.py.
+# tools/benchcapture.py, asm tools/benchasm.py, plan tools/benchplanasm.py (the
+# format: tools/benchplan.py), events tools/mkevents.py.
 import argparse
 import os
 import sys
@@ -116,6 +127,8 @@ import benchasm  # noqa: E402
 import benchdb  # noqa: E402
 import benchdbanswer  # noqa: E402
 import benchlog  # noqa: E402
+import benchplan  # noqa: E402
+import benchplanasm  # noqa: E402
 import benchqr  # noqa: E402
 import mkevents  # noqa: E402
 import benchtable  # noqa: E402
@@ -189,6 +202,31 @@ def cmd_asm(args):
     except benchasm.AsmError as e:
         print(f"bench.py asm: {e}", file=sys.stderr)
         return 1
+    return 0
+
+
+def cmd_plan(args):
+    if args.output and args.stick:
+        print("bench.py plan: give either -o FILE or --stick MOUNTPOINT, not both", file=sys.stderr)
+        return 2
+    try:
+        target = benchplanasm.stick_target(args.stick, args.force) if args.stick else args.output
+        text = benchplanasm.build(args.source)
+    except benchplanasm.PlanAsmError as e:
+        for problem in e.problems:
+            print(f"bench.py plan: {problem}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"bench.py plan: {args.source}: {e.strerror}", file=sys.stderr)
+        return 1
+    if not target:
+        sys.stdout.write(text)
+        return 0
+    with open(target, "w", newline="\n") as f:
+        f.write(text)
+    n = len(benchplan.parse(text.encode("utf-8")).experiments)
+    print(f"bench.py plan: wrote {target} ({len(text)} bytes, {n} experiment{'s' if n != 1 else ''} "
+          f"from {args.source})")
     return 0
 
 
@@ -474,7 +512,7 @@ def with_matplotlib(argv):
 def main(argv=None):
     p = argparse.ArgumentParser(prog="bench.py", description=__doc__.split("\n", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = p.add_subparsers(dest="command", metavar="{capture,report,qr,compare,store,table,plot,asm,events}")
+    sub = p.add_subparsers(dest="command", metavar="{capture,report,qr,compare,store,table,plot,asm,plan,events}")
     sub.required = True
     c = sub.add_parser("capture", help="save a run's serial output until its final line")
     c.add_argument("source", nargs="?", choices=["-"], help="'-': standard input (the default)")
@@ -545,6 +583,13 @@ def main(argv=None):
     a.add_argument("--loops", help="iterations of a loop around the copies (loops=)")
     a.add_argument("--name", help="the workload's name in the records (code.name=)")
     a.set_defaults(func=cmd_asm)
+    pl = sub.add_parser("plan", help="a plan file (plan=) from an annotated assembly file")
+    pl.add_argument("source", metavar="FILE.asm", help="';; experiment NAME [WORD...]', ';; init', ';; code', "
+                                                      "';; defaults WORD...' annotations in nasm source")
+    pl.add_argument("-o", "--output", help="the plan file to write (default: standard output)")
+    pl.add_argument("--stick", metavar="MOUNTPOINT", help="write MOUNTPOINT/plan.txt on the stick's FAT partition")
+    pl.add_argument("--force", action="store_true", help="with --stick: write even without a results/ folder there")
+    pl.set_defaults(func=cmd_plan)
     e = sub.add_parser("events", help="the performance-event tables, or one CPU's events")
     e.add_argument("--cpu", help="FAMILY-MODEL[-STEPPING] in hex, as CPUID gives them (6-5E, 17-31)")
     e.add_argument("--vendor", choices=("intel", "amd", "hygon"),

@@ -16,22 +16,33 @@ class AsmError(Exception):
 def assemble(text):
     """bytes of text (Intel syntax, nasm; ';' or newlines between
     instructions). Raises AsmError with nasm's messages."""
+    src = "bits 64\n" + "\n".join(s.strip() for s in re.split(r"[;\n]", text)) + "\n"
+    try:
+        data = nasm_source(src)
+    except AsmError as e:
+        msgs = [re.sub(r"^.*code\.asm:(\d+):", lambda m: f"line {int(m.group(1)) - 1}:", l)
+                for l in str(e).splitlines()]
+        raise AsmError(f"nasm cannot assemble {text!r}: " + "; ".join(msgs)) from None
+    if not data:
+        raise AsmError(f"{text!r} assembles to no bytes")
+    return data
+
+
+def nasm_source(src):
+    """bytes of a whole nasm source file's text (nasm -f bin; src says
+    `bits 64` itself; %line directives name its lines as the user's file
+    does). Raises AsmError with nasm's messages, one a line, when nasm
+    fails (or is missing)."""
     if not shutil.which("nasm"):
         raise AsmError("nasm is not installed (Debian package nasm; `make deps` installs it)")
-    src = "bits 64\n" + "\n".join(s.strip() for s in re.split(r"[;\n]", text)) + "\n"
     with tempfile.TemporaryDirectory() as d:
         asm, out = os.path.join(d, "code.asm"), os.path.join(d, "code.bin")
         with open(asm, "w") as f:
             f.write(src)
         p = subprocess.run(["nasm", "-f", "bin", "-o", out, asm], capture_output=True, text=True, timeout=60)
         if p.returncode != 0:
-            msgs = [re.sub(r"^.*code\.asm:(\d+):", lambda m: f"line {int(m.group(1)) - 1}:", l)
-                    for l in p.stderr.strip().splitlines()]
-            raise AsmError(f"nasm cannot assemble {text!r}: " + "; ".join(msgs))
-        data = open(out, "rb").read()
-    if not data:
-        raise AsmError(f"{text!r} assembles to no bytes")
-    return data
+            raise AsmError(p.stderr.strip())
+        return open(out, "rb").read()
 
 
 def disassemble(data):
