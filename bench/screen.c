@@ -550,7 +550,15 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 	const char *brand = cpu->brand;
 	while (*brand == ' ')
 		brand++;
-	kprintf("bench summary: %.64s\n", brand[0] ? brand : cpu->vendor);
+	/* The system (SMBIOS, kernel/smbios.h) after it when the line fits
+	 * the screen's width (docs/SCREEN.md). */
+	const char *sys, *board, *bios;
+	smbios_texts(&sys, &board, &bios);
+	int head = fmt_format(line, sizeof line, "bench summary: %.64s", brand[0] ? brand : cpu->vendor);
+	int width = console_screen_cols() < 20 ? 80 : console_screen_cols();
+	if (sys[0] && head + 4 + (int)strlen(sys) <= width && head + 4 + (int)strlen(sys) < (int)sizeof line)
+		fmt_format(line + head, sizeof line - (size_t)head, " on %s", sys);
+	kprintf("%s\n", line);
 	uint64_t ucode = 0;
 	int has_ucode = quiet_microcode(cpu, &ucode) == 0;
 	char mhz[TSCFREQ_MHZ_BUF];

@@ -83,10 +83,14 @@ def test_smbios_seabios_30_full():
 
 def test_smbios_ovmf():
     """OVMF through GRUB (multiboot2 with the EFI system table tag): the entry
-    point from the EFI configuration table."""
+    point from the EFI configuration table: SMBIOS_TABLE_GUID's 2.1 one by
+    default, SMBIOS3_TABLE_GUID's 3.0 one with smbios-entry-point-type=64
+    (OVMF then installs only that)."""
     iso = grub_test_iso("smbios-ovmf", f"\tmultiboot2 /boot/bench.elf {SMALL}")
-    run, text = identity_run("smbios-ovmf", "ovmf-cdrom", image=iso)
-    expect_identity(run, text, run.one("smbios")["entry"], "efi", False)
+    for name, entry, extra in (("smbios-ovmf", "2.1", []),
+                               ("smbios-ovmf-64", "3.0", ["-machine", "smbios-entry-point-type=64"])):
+        run, text = identity_run(name, "ovmf-cdrom", image=iso, extra=extra)
+        expect_identity(run, text, entry, "efi", False)
 
 
 def test_smbios_corrupt():
@@ -106,3 +110,17 @@ def test_smbios_corrupt():
         else:
             check(run.one("env")["system"] == "Acme Corp Widget 9000 Rev B" and run.one("memory_device"),
                   f"{what}: what came before the End-of-Table structure is used", text)
+
+
+def test_smbios_end_screen_header():
+    """VGA text, 80 columns: the end screen's first row names the system
+    after the CPU when it fits ("bench summary: BRAND on SYSTEM"), and only
+    the CPU when it does not (QEMU's own, longer system name)."""
+    from screen import HALTED, Machine
+    for name, smbios, want in (("smbios-screen-short", ["-smbios", "type=1,manufacturer=Acme,product=W9,version=2"],
+                                "bench summary: QEMU TCG CPU version 2.5+ on Acme W9 2"),
+                               ("smbios-screen-long", [], "bench summary: QEMU TCG CPU version 2.5+")):
+        with Machine(name, append=SMALL, args=smbios) as m:
+            m.wait_for(HALTED, m.vga_text, m.timeout, every=2.0)
+            lines = m.vga_text()
+        check(lines[0] == want, f"{name}: the first row {lines[0]!r}, expected {want!r}", "\n".join(lines))

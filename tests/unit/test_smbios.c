@@ -275,6 +275,13 @@ static void malformed(void)
 	}
 	CHECK(!bad && named > 100, "every cut inside a structure is named as a problem (%d of %d were not)", bad, named);
 
+	/* The End-of-Table structure's offset (kernel/smbios.c's broken copies). */
+	machine();
+	CHECK(smbios_end_of_table(tab, tlen) == (long)(tlen - 6), "the End-of-Table found at its offset");
+	CHECK(smbios_end_of_table(tab, tlen - 6) == -1, "no End-of-Table in a table without one");
+	tab[1] = 2;
+	CHECK(smbios_end_of_table(tab, tlen) == -1, "none past a malformed structure");
+
 	/* Control bytes become '.', as dmidecode shows them. */
 	tlen = 0;
 	const char *s[] = { "A\tB\x7f" };
