@@ -28,7 +28,10 @@
         the spread of the minimums, B higher, B lower), and which facts of
         the environments differ; then the details: every figure of each
         series side by side with the ratio B/A, and the environments; series
-        matched per CPU, and said when the runs measured different CPUs.
+        matched per CPU, and said when the runs measured different CPUs;
+        whether the runs come from different machines (the SMBIOS identity
+        fields that differ) or the same machine with other firmware; plan
+        runs' experiments paired by name (those only in one said).
         Exit 0 when both logs are valid.
     bench.py store LOG|PHOTO|FOLDER... --db LAB.sqlite [--label NAME]
         Store runs in a lab's SQLite database (machines, runs, series, the
@@ -43,10 +46,12 @@
         aborted ...") is said ABORTED with that line, nothing of it stored.
         Photos of the QR code (or its text) are stored with the
         figures the code carries; the codes of all photos given are joined
-        by run. Last a line counting what was stored, already there, merged,
+        by run. A plan run's log: a run per experiment (run key RUNID/NAME,
+        label LABEL/NAME), a line each; a skipped experiment said, not
+        stored. Last a line counting what was stored, already there, merged,
         incomplete, aborted and refused. Exit 1 when a log was refused.
     bench.py table --db LAB.sqlite [--workload W] [--method M] [--unit U]
-                   [--figure F] [--event NAME] [--csv]
+                   [--figure F] [--event NAME] [--csv] [--by machine] [--experiment NAME]
         The stored runs side by side (a column per run, with its machine,
         and per CPU for per-CPU runs; a row per method and workload), net
         least minimum by default (marked as on the end screen: -20! below
@@ -59,6 +64,11 @@
         differ are listed per run; --event NAME: a
         performance event's net per window (events=), or with --figure
         per_copy code='s figure per copy in it; UNVERIFIED marked.
+        --by machine: the runs grouped under their machine (CPU, SMBIOS
+        system and board, each run's BIOS, DIMMs); with --figure per_copy
+        one's own experiments of plan runs, a row each, a column per
+        machine, each cell the trusted method's figure per copy;
+        --experiment NAME: only the runs of that experiment.
     bench.py plot --db LAB.sqlite [-o FILE.png] [--workload W] [--method M] [--event NAME]
         One figure comparing the runs: bars of net per workload per method.
         With --event NAME: the event's nets, or with --figure per_copy
@@ -122,7 +132,7 @@ import benchplanasm  # noqa: E402
 import benchqr  # noqa: E402
 import mkevents  # noqa: E402
 import benchtable  # noqa: E402
-from benchcompare import compare_text  # noqa: E402
+import benchplantext  # noqa: E402
 from benchinput import expand_folders, store_groups  # noqa: E402
 from benchlog import TSC, unit_name  # noqa: E402
 from benchreport import report_text  # noqa: E402
@@ -138,7 +148,14 @@ def cmd_report(args):
     log = benchlog.load(args.log)
     figures = err = None
     outdir = args.outdir or default_outdir(args.log)
-    if not args.no_figures and any(s.ensembles for s in log.series.values()):
+    if not args.no_figures and log.experiments:  # a plan run: each experiment's figures in OUTDIR/NAME/
+        import benchplot
+        try:
+            figures = {x.name: benchplot.all_figures(x.log, os.path.join(outdir, x.name))
+                       for x in log.experiments if x.log and any(s.ensembles for s in x.log.series.values())}
+        except benchplot.NoMatplotlib as e:
+            err = str(e)
+    elif not args.no_figures and any(s.ensembles for s in log.series.values()):
         import benchplot
         try:
             figures = benchplot.all_figures(log, outdir)
@@ -152,7 +169,7 @@ def cmd_report(args):
                     pass
         except benchplot.NoMatplotlib as e:
             err = str(e)
-    lines = report_text(log, figures, err)
+    lines = benchplantext.report_lines(log, figures, err)
     text = "\n".join(lines) + "\n"
     try:
         sys.stdout.write(text)
@@ -173,7 +190,7 @@ def cmd_report(args):
 def cmd_compare(args):
     a, b = benchlog.load(args.log_a), benchlog.load(args.log_b)
     try:
-        print("\n".join(compare_text(a, b)))
+        print("\n".join(benchplantext.compare_lines(a, b)))
     except BrokenPipeError:
         pass
     return 0 if a.valid and b.valid else 1
@@ -252,7 +269,8 @@ def cmd_store(args):
         try:
             if isinstance(log, benchdb.Refused):
                 raise log
-            if getattr(log, "experiments", None):  # a plan run: a run per experiment, a line each
+            if getattr(log, "experiments", None) or getattr(log, "qr_experiments", None):
+                # a plan run: a run per experiment, a line each
                 done = [(f"{shown}: {x.label}", x.log, r, x) for x, r in
                         benchdb.store_experiments(conn, log, source=", ".join(files), label=args.label, fmt=fmt)]
             else:
@@ -264,7 +282,10 @@ def cmd_store(args):
             refused += 1
             continue
         for what, one, r, x in done:
-            if r is None:
+            if isinstance(r, benchdb.Refused):
+                refused += 1
+                print(f"store: {what}: REFUSED: {r}; nothing of this experiment stored")
+            elif r is None:
                 skipped += 1
                 print(f"store: {what}: skipped by the kernel ({x.end.get('why') or 'no why given'}): no figures, "
                       "nothing stored")
@@ -296,6 +317,8 @@ def cmd_table(args):
         return 1
     if args.figure == "latency":
         return table_latency(args, conn)
+    if args.by == "machine" and args.figure == "per_copy" and not args.event:
+        return table_experiments(args, conn)
     made = benchtable.db_table(conn, args)
     conn.close()
     if isinstance(made, str):
@@ -309,6 +332,34 @@ def cmd_table(args):
         print("\n".join(benchtable.table_text(args, made)))
     except BrokenPipeError:
         pass
+    return 0
+
+
+def table_experiments(args, conn):
+    """table --figure per_copy --by machine [--experiment NAME]: one's own
+    experiments across machines, uops.info-style (tools/benchdbplan.py)."""
+    import benchdbplan
+    from benchtext import table
+    runs, machines = benchdb.list_runs(conn)
+    made = benchdbplan.experiment_table(conn, args.unit, runs, machines, args.experiment)
+    if isinstance(made, str):
+        conn.close()
+        print(f"bench.py table: {args.db}: {made}", file=sys.stderr)
+        return 1
+    header, rows, notes = made
+    if args.csv:
+        conn.close()
+        import csv
+        csv.writer(sys.stdout, lineterminator="\n").writerows([[" ".join(h) for h in header]] + rows)
+        return 0
+    out = [f"table: {args.db}: figure per copy of each experiment by the method the kernel trusts, in "
+           f"{unit_name(args.unit)}, a column per machine", "", "Machines:"]
+    for h in header[2:]:
+        mid = int(h[0][1:])
+        out += [f"  {benchdbplan.machine_heading(machines[mid])}"]
+        out += [f"        {line}" for line in benchdbplan.machine_lines(conn, mid, runs)]
+    conn.close()
+    print("\n".join(out + [""] + table(header, rows) + [""] + [f"  {n}" for n in notes]))
     return 0
 
 
@@ -508,6 +559,11 @@ def main(argv=None):
                               if name == "table" else ""))
         if name == "table":
             t_.add_argument("--csv", action="store_true", help="CSV on standard output")
+            t_.add_argument("--by", choices=("machine",),
+                            help="machine: the runs grouped under their machine (SMBIOS system, board, BIOS); "
+                                 "with --figure per_copy one's own experiments, a row each, a column per machine")
+            t_.add_argument("--experiment", metavar="NAME",
+                            help="only the runs of this experiment of a plan run (its name in the plan)")
         else:
             t_.add_argument("-o", "--output", help="PNG file (default: the database's name "
                                                    "without .sqlite, plus -FIGURE.png)")

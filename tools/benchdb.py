@@ -122,15 +122,14 @@ CREATE TABLE machines (
     brand       TEXT,       -- CPUID.80000002H-80000004H
     microcode   INTEGER,    -- revision (IA32_BIOS_SIGN_ID or PATCH_LEVEL); NULL: unreadable
     hypervisor  TEXT,       -- 'none', or the hypervisor's vendor string; NULL: unknown
+    -- SMBIOS (DSP0134; tools/benchdbplan.py MACHINE_COLUMNS), NULL all: the identity is unknown:
+    -- type 1 (System Information) Manufacturer, Product Name, UUID (as dmidecode prints it, lower
+    -- case; NULL: none given); type 2 (Baseboard Information) Manufacturer, Product (an upgraded
+    -- database has them last)
+    sys_manufacturer TEXT, sys_product TEXT, sys_uuid TEXT, board_manufacturer TEXT, board_product TEXT,
     tsc_hz      INTEGER,    -- TSC rate [Hz] of the first run stored; NULL: unknown
     tsc_ppm     INTEGER,    -- its bound [ppm]
-    tsc_source  TEXT,       -- cpuid, pit, ...
-    -- SMBIOS (DSP0134; tools/benchdbplan.py MACHINE_COLUMNS); NULL all: the identity is unknown
-    sys_manufacturer   TEXT,   -- type 1 (System Information): Manufacturer
-    sys_product        TEXT,   -- Product Name
-    sys_uuid           TEXT,   -- UUID, as dmidecode prints it, lower case; NULL: none given
-    board_manufacturer TEXT,   -- type 2 (Baseboard Information): Manufacturer
-    board_product      TEXT    -- Product
+    tsc_source  TEXT        -- cpuid, pit, ...
 );
 CREATE TABLE runs (
     id          INTEGER PRIMARY KEY,
@@ -470,16 +469,22 @@ def store(conn, log, source=None, label=None, fmt="serial log"):
 
 def store_experiments(conn, log, source=None, label=None, fmt="serial log"):
     """Store each experiment of a plan run's log (log.experiments,
-    tools/benchlog/plan.py) as a run of its own (store(): run_key
-    'RUNID/NAME', label 'LABEL/NAME'); returns [(Experiment, Stored or None:
-    skipped, nothing to store)]. Raises Refused (nothing written) when the
-    plan log is not valid or lacks an env record."""
+    tools/benchlog/plan.py; a QR text's, benchdbplan.qr_experiments) as a run of its own (store(): run_key
+    'RUNID/NAME', label 'LABEL/NAME'), each in its own transaction; returns
+    [(Experiment, Stored, None (skipped: nothing to store) or the Refused
+    of that experiment)]. Raises Refused (nothing written) when the plan log
+    is not valid or lacks an env record."""
     why = refusal(log)
     if why:
         raise Refused(why, invalid=not log.valid)
     label = label or (os.path.splitext(os.path.basename(source))[0] if source else "run")
-    return [(x, store(conn, x.log, source=source, label=f"{label}/{x.name}", fmt=fmt) if x.log else None)
-            for x in log.experiments]
+    out = []
+    for x in log.experiments or benchdbplan.qr_experiments(conn, log):  # a plan's QR text: its x and xa lines
+        try:
+            out.append((x, store(conn, x.log, source=source, label=f"{label}/{x.name}", fmt=fmt) if x.log else None))
+        except Refused as e:  # this experiment only (its own transaction): the others are stored
+            out.append((x, e))
+    return out
 
 
 def _insert(conn, log, digest, source, label, fmt):

@@ -31,7 +31,9 @@ before have an unknown identity, never taken as equal to a known one):
     benchdbanswer.store_answer(conn, run_id, log, rows=plan_rows(log))  # in the caller's transaction
     machine_lines(conn, machine_id)      # the identity, firmware, DIMMs of a machine, in words
     identity_text(m)                     # a machines row's SMBIOS identity
+    experiment_table(conn, unit, runs, machines, name)  # table --figure per_copy --by machine
 """
+import benchanswer
 import benchdbanswer
 from benchlog import identity as ident
 
@@ -129,7 +131,8 @@ def plan_rows(log):
     if r is not None or any(env.get(k) for k in ("system", "board", "bios")):
         vals = {k: (r or {}).get(k) for k in SMBIOS}
         vals.update({k: env.get(k) for k in ("system", "board", "bios")})
-        out.append(("smbios", {"entry": (r or {}).get("entry")}, vals))
+        # keyed by the env's system text, which a QR code's sys line carries too: it merges into the row
+        out.append(("smbios", {"system": vals.pop("system")}, vals))
     for d in ident.memory_devices(log):
         out.append(("memory_devices", {"handle": d.get("handle")}, {k: d.get(k) for k in DEVICE}))
     return out
@@ -184,4 +187,116 @@ def machine_lines(conn, machine_id, runs):
                              "ORDER BY rowid", (last,)).fetchall()
         for d in dimms:
             out.append(f"memory device {d[0]}: {ident.dimm_text(dict(zip(DEVICE, d[1:])))} (R{last})")
+    return out
+
+
+def machine_heading(m):
+    """'M1: system ..., board ...' of a machines row (a dict), the CPU's brand after it."""
+    return f"M{m['id']}: {identity_text(m)}; CPU \"{m.get('brand') or '?'}\""
+
+
+def experiment_cells(conn, unit, runs, name=None):
+    """{(experiment name, workload): {run_id: (cell, method)}} of the trusted
+    method's figure per copy (its per_copy_agreement's trusted, benchanswer's
+    words) in unit, for each run of runs that is an experiment (of that name
+    when given); cell 'no method trusted (why)' where none is, 'faulted:
+    why' (the experiment_end's) where the experiment has no figure to agree
+    on (workload None)."""
+    exps = run_experiments(conn)
+    out = {}
+    for r in runs:
+        x = exps.get(r["id"])
+        if x is None or (name and x["name"].lower() != name.lower()):
+            continue
+        if not conn.execute("SELECT 1 FROM agreements WHERE run_id = ? AND unit = ?", (r["id"], unit)).fetchone():
+            # no figure to agree on: its code faulted, or it measured no code
+            out.setdefault((x["name"], None), {})[r["id"]] = (
+                f"{x['status']}: {x['why'] or 'no why given'}" if x["status"] != "complete" else "no figure per copy")
+            continue
+        for w, trusted, why in conn.execute("SELECT workload, trusted, why FROM agreements WHERE run_id = ? AND "
+                                            "unit = ? AND cpu IS NULL ORDER BY rowid", (r["id"], unit)):
+            row = conn.execute(f"SELECT {', '.join(benchdbanswer.PER_COPY)} FROM per_copy WHERE run_id = ? AND "
+                               "method IS ? AND workload IS ? AND unit = ? AND cpu IS NULL",
+                               (r["id"], trusted, w, unit)).fetchone() if trusted else None
+            if row is None:
+                cell = f"no method trusted ({why or 'no why given'})"
+            else:
+                rec = {k: (int(v) if isinstance(v, str) and k not in ("status", "per_copy", "bound") else v)
+                       for k, v in zip(benchdbanswer.PER_COPY, row)}
+                cell = f"{benchanswer.per_copy_cell(rec)} ({trusted})"
+            out.setdefault((x["name"], w), {})[r["id"]] = cell
+    return out
+
+
+def experiment_table(conn, unit, runs, machines, name=None):
+    """table --figure per_copy --by machine: (header, rows, notes) of a
+    uops.info-style table of one's own experiments: a row per experiment
+    (and workload), a column per machine, each cell the trusted method's
+    figure per copy in unit as the kernel words it, of the machine's last
+    run of that experiment; the notes say which run each cell is and which
+    machines ran an experiment more than once. A str saying why there is
+    nothing to show."""
+    from benchlog import unit_name
+    cells = experiment_cells(conn, unit, runs, name)
+    if not cells:
+        known = sorted({x["name"] for x in run_experiments(conn).values()})
+        return (f"no figure per copy in {unit_name(unit)} of " + (f"experiment {name}" if name else "any experiment")
+                + f" stored (experiments stored: {', '.join(known) if known else 'none: plan runs have them'})")
+    by_id = {r["id"]: r for r in runs}
+    cols = sorted({by_id[rid]["machine_id"] for per in cells.values() for rid in per})
+    header = [("experiment",), ("workload",)] + [(f"M{mid}", f"[{unit_name(unit)} per copy]") for mid in cols]
+    rows, notes = [], []
+    for (xname, w), per in cells.items():
+        line = [xname, w or "-"]
+        for mid in cols:
+            mine = [rid for rid in per if by_id[rid]["machine_id"] == mid]
+            line.append(per[mine[-1]] if mine else "-")
+            if mine:
+                notes.append(f"{xname} on M{mid}: R{mine[-1]}" + (
+                    f" (the last of {len(mine)} runs: {', '.join(f'R{k}' for k in mine)})" if len(mine) > 1 else ""))
+        rows.append(line)
+    notes = [f"each cell: the figure per copy (2N-N) of the method the kernel's per_copy_agreement trusts, "
+             "in its words ('exactly' only where the minimums did not spread; +- its bound)"] + notes
+    if any("-" in r[2:] for r in rows):
+        notes.append("-: that machine has no run of that experiment stored")
+    return header, rows, notes
+
+
+# What every experiment of a plan's QR text shares (the rest is the boot's or another experiment's).
+QR_SHARED = ("machine", "tsc_rate", "tsc_step", "smbios", "memory_device")
+
+
+def qr_experiments(conn, log):
+    """The experiments of a plan run's QR text (tools/benchqr.py: its x and
+    xa lines, log.qr_experiments) as plan.py gives a serial log's: an
+    Experiment each, whose log holds the boot's env, machine and TSC rate
+    and its answer (the xa line: the trusted method's per_copy record, its
+    workload the one the run of RUNID/NAME has stored, else 'code', the
+    workload code= is named by default), and a digest of its own; None for
+    a skipped one. Stored with benchdb.store, each merges into the run of
+    its name (run_key RUNID/NAME) or is a run of its own."""
+    import collections
+    import copy
+    import hashlib
+    from benchlog import plan
+    out = []
+    boot = (log.env or {}).get("run_id")
+    for q in log.qr_experiments:
+        x = plan.Experiment(None, {"rec": "experiment", "index": q["index"], "of": len(log.qr_experiments),
+                                   "name": q["name"], "line": None, "words": None})
+        x.end = {"rec": "experiment_end", "index": q["index"], "name": q["name"], "status": q["status"], "why": None}
+        out.append(x)
+        if q["status"] == "skipped":
+            continue
+        sub = copy.copy(log)
+        sub.by_kind = collections.defaultdict(list, {k: v for k, v in log.by_kind.items() if k in QR_SHARED})
+        if q["answer"]:
+            row = conn.execute("SELECT p.workload FROM per_copy p JOIN runs r ON r.id = p.run_id WHERE r.run_key = ? "
+                               "AND p.method = ? ORDER BY p.rowid", (f"{boot}/{q['name']}", q["answer"]["method"])
+                               ).fetchone()
+            rec = {k: v for k, v in q["answer"].items() if k != "experiment"}
+            sub.by_kind["per_copy"] = [(None, dict(rec, workload=row[0] if row else "code"))]
+        sub.series, sub.skips, sub.cpu_skips = collections.OrderedDict(), collections.OrderedDict(), {}
+        sub.run_digest = hashlib.sha256(f"{log.run_digest}/{q['name']}".encode()).hexdigest()
+        sub.experiment, x.log = x, sub
     return out

@@ -3,7 +3,8 @@ paper's statistics that say how the platform and the measurement itself
 behaved: the clocks the TSC was calibrated against (clocks), the other CPUs
 (smp, smp_test, tsc_sync, tsc_adjust), the SMI counter lost (smi_unreadable),
 the single-stepped windows (walk), the user's code (code_offset,
-code_fault) and the CPUs side by side (cpu_compare).
+code_fault), the CPUs side by side (cpu_compare) and the plan file read
+(plan_file: kernel/planfile.c).
 
     for line in platform_lines(log): ...
 
@@ -91,10 +92,16 @@ def _cpu_compare(no, r):
             f"[{unit_name(r.get('unit') or TSC)}] (line {no})")
 
 
+def _plan_file(no, r):
+    size = f"{r['bytes']} bytes, CRC-32 {_q(r.get('crc32'))}" if r.get("bytes") is not None else "no bytes"
+    return (f"plan file {_q(r.get('file'))}: source {_q(r.get('source'))}, {size}" +
+            (f": {r['why']}" if r.get("why") else "") + f" (line {no})")
+
+
 # kind -> its line; the order printed.
 LINES = {"clocks": _clocks, "smp": _smp, "smp_test": _smp_test, "tsc_sync": _tsc_sync,
          "tsc_adjust": _tsc_adjust, "smi_unreadable": _smi_unreadable, "code_offset": _code_offset,
-         "code_fault": _code_fault, "cpu_compare": _cpu_compare}
+         "code_fault": _code_fault, "cpu_compare": _cpu_compare, "plan_file": _plan_file}
 
 
 def _walks(log):

@@ -16,6 +16,7 @@ import benchdb
 import benchdbanswer
 import benchdbevents
 import benchdbmem
+import benchdbplan
 from benchlog import unit_name
 from benchtext import table
 
@@ -62,6 +63,9 @@ def db_table(conn, args):
     runs, machines = benchdb.list_runs(conn)
     if not runs:
         return f"{args.db}: no runs stored"
+    runs = by_machine(conn, args, runs, machines)
+    if isinstance(runs, str):
+        return runs
     if getattr(args, "event", None) and args.figure not in benchdbevents.FIGURES:
         return (f"--event takes --figure net (the default: the event's net per window) or per_copy (code='s "
                 f"figure per copy in the event), not {args.figure}")
@@ -144,6 +148,29 @@ def db_table(conn, args):
     return header, body, (runs, machines, cols, benchdbmem.settings_lines(conn, runs)), notes
 
 
+def by_machine(conn, args, runs, machines):
+    """The runs table shows: those of experiment --experiment NAME (any
+    case) when given, grouped by machine with --by machine (each machine's
+    lines, benchdbplan.machine_lines, in machines[id]["lines"]); each run's
+    experiment in r["experiment"]. A str when no run is of that experiment."""
+    exps = benchdbplan.run_experiments(conn)
+    for r in runs:
+        x = exps.get(r["id"])
+        r["experiment"] = (f"experiment {x['idx']} of {x['of_n']} {x['name']} ({x['plan_file']} line {x['line']}: "
+                           f"{x['words']})" if x else None)
+    if getattr(args, "experiment", None):
+        runs = [r for r in runs if r["id"] in exps and exps[r["id"]]["name"].lower() == args.experiment.lower()]
+        if not runs:
+            known = sorted({x["name"] for x in exps.values()})
+            return (f"{args.db}: no run of experiment {args.experiment} stored (experiments stored: "
+                    f"{', '.join(known) if known else 'none: plan runs have them'})")
+    if getattr(args, "by", None) == "machine":
+        runs = sorted(runs, key=lambda r: r["machine_id"])
+        for mid, m in machines.items():
+            m["lines"] = benchdbplan.machine_lines(conn, mid, runs)
+    return runs
+
+
 def csv_rows(made):
     """The CSV of db_table's (header, body, ...): a header row naming each
     column's run, CPU and unit, then the body."""
@@ -164,8 +191,29 @@ def table_text(args, made):
         what, unit = benchdbevents.FIGURES[args.figure], f"event {header[2][-1][1:-1]}"
     out = [f"table: {args.db}: {what}, {unit}: {benchdb.runs_on(runs, machines)}",
            "", "Machines:"]
-    out += [f"  M{mid}  {benchdb.machine_text(m)}" for mid, m in machines.items()]
-    out += ["", "Runs:"]
+    grouped = getattr(args, "by", None) == "machine"
+    for mid, m in machines.items():
+        if grouped and not any(r["machine_id"] == mid for r in runs):
+            continue
+        out.append(f"  M{mid}  {benchdb.machine_text(m)}")
+        if grouped:  # its firmware per run, its DIMMs, its runs under it
+            out += [f"        {line}" for line in m["lines"]]
+            out += [f"        {line}" for line in run_lines([r for r in runs if r["machine_id"] == mid])]
+    if not grouped:
+        out += ["", "Runs:"] + run_lines(runs)
+    out += ["", "Settings (memory, caches and clocks: asked for, and what took effect; tools/benchdbmem.py):"]
+    out += settings
+    out.append("")
+    out += table(header, body)
+    if notes:
+        out += [""] + [f"  {n}" for n in notes]
+    return out
+
+
+def run_lines(runs):
+    """A line per run: its id, machine, label, status, size, TSC rate, where
+    it was stored from, its CPUs, and its experiment of a plan run."""
+    out = []
     for r in runs:
         size = (f"{r['ensembles']} ensembles x {r['samples']} samples"
                 if r["ensembles"] is not None else "size unknown")
@@ -173,11 +221,6 @@ def table_text(args, made):
                    f"{size}, output={r['output'] or '?'}, TSC "
                    f"{benchdb.rate_text(r['tsc_hz'], r['tsc_ppm'], r['tsc_source'])}, stored "
                    f"{r['stored_utc']} from {r['source']}" +
-                   (f"; CPUs {', '.join(map(str, r['cpus']))}" if r["cpus"] else ""))
-    out += ["", "Settings (memory, caches and clocks: asked for, and what took effect; tools/benchdbmem.py):"]
-    out += settings
-    out.append("")
-    out += table(header, body)
-    if notes:
-        out += [""] + [f"  {n}" for n in notes]
+                   (f"; CPUs {', '.join(map(str, r['cpus']))}" if r["cpus"] else "") +
+                   (f"; {r['experiment']}" if r.get("experiment") else ""))
     return out

@@ -70,6 +70,29 @@ for _level in OUTPUT_LEVELS:
 # samples of an ensemble have no ensemble record to match there).
 RUNS["output-summary"] = ("icount", "ensembles=8 samples=200 output=summary")
 
+# A plan run (issue 32): PLAN as the boot module plan.txt, under -icount, on
+# machines of QEMU's own SMBIOS values (-smbios): plan-a and plan-b differ in
+# the system and board, plan-a2 is plan-a's machine with another BIOS version.
+PLAN = ("# tests/tools: a plan run (common.py)\n"
+        "defaults ensembles=2 samples=20 warmup=0 methods=rdtscp,cpuid workloads=none\n"
+        "imul_lat code=480fafc0 unroll=100\n"
+        "add_tp   code=4801c04801c3 unroll=50\n"
+        "ud       code=0f0b unroll=2\n")
+
+
+def smbios_flags(product, board, bios_version):
+    return ["-smbios", f"type=0,vendor=Lab BIOS,version={bios_version},date=01/02/2025",
+            "-smbios", f"type=1,manufacturer=Lab,product={product},version=1.0,"
+                       "uuid=5f0ad3a4-1b2c-4d5e-8f90-0a1b2c3d4e5f",
+            "-smbios", f"type=2,manufacturer=Lab,product={board}",
+            "-smbios", "type=17,loc_pfx=DIMM,bank=BANK 0,manufacturer=Lab RAM,part=LAB-256,speed=3200"]
+
+
+for _name, _flags in (("plan-a", smbios_flags("Bench A", "Board A", "1.0")),
+                      ("plan-b", smbios_flags("Bench B", "Board B", "1.0")),
+                      ("plan-a2", smbios_flags("Bench A", "Board A", "2.0"))):
+    RUNS[_name] = ("icount", "plan=plan.txt", _flags + ["-initrd", "PLAN plan.txt"])
+
 
 class Skip(Exception):
     pass
@@ -87,13 +110,21 @@ def tail(text, n=15):
 
 # --- real logs ------------------------------------------------------------------
 
-def qemu_cmd(machine, append):
+def qemu_cmd(machine, append, extra=()):
     """QEMU booting $BENCH_BUILD/bench32.elf with the command line append
     on machine (a name of tests/boot/machines.py), its serial port on
-    stdout, isa-debug-exit for the kernel's exit status."""
+    stdout, isa-debug-exit for the kernel's exit status; extra: more QEMU
+    arguments (PLAN in one stands for the plan file PLAN, written to
+    $BENCH_BUILD/logs/tools-plan.txt)."""
+    if any("PLAN" in a for a in extra):
+        os.makedirs(LOGS, exist_ok=True)
+        path = os.path.join(LOGS, "tools-plan.txt")
+        with open(path, "w", encoding="ascii") as f:
+            f.write(PLAN)
+        extra = [a.replace("PLAN", path) for a in extra]
     return (["qemu-system-x86_64", "-display", "none", "-serial", "stdio", "-no-reboot", "-monitor", "none",
              "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
-            + machines.flags(f"tools-{machine}", machine, append=append, image=KERNEL))
+            + machines.flags(f"tools-{machine}", machine, append=append, image=KERNEL) + list(extra))
 
 
 _booted = {}

@@ -66,9 +66,17 @@ def plan_log(d, name="plan.log", names=("imul_lat", "add_tp", "chase"), smbios=S
     head, body, tail = lines[:start], lines[start:stop], lines[stop:]
     out = []
     for ln in head:
-        if ln.startswith('{"rec":"env"') and smbios is not None:
-            env, recs = identity_lines(dict(SMBIOS, **smbios))
-            out.append(_line(dict(json.loads(ln), **env)))
+        # the kernel's own identity (QEMU's SMBIOS) gives way to the one above
+        if ln.startswith(('{"rec":"smbios"', '{"rec":"memory_device"', "machine: ", "memory: ")):
+            continue
+        if ln.startswith('{"rec":"env"'):
+            env = {k: v for k, v in json.loads(ln).items() if k not in ("system", "board", "bios", "system_uuid",
+                                                                         "smbios")}
+            if smbios is None:
+                out.append(_line(env))
+                continue
+            more, recs = identity_lines(dict(SMBIOS, **smbios))
+            out.append(_line(dict(env, **more)))
             out += recs
             continue
         out.append(ln)

@@ -104,16 +104,23 @@ def test_store_keeps_per_copy_verdicts_agreement():
           ["ergodic", "NOT ergodic: variance of variances 12 > 10 TSC ticks^4"], f"verdict cells {rows}", out)
 
 
+# The machines columns schema 6 added (tools/benchdbplan.py MACHINE_COLUMNS).
+MACHINE_COLUMNS = ("sys_manufacturer", "sys_product", "sys_uuid", "board_manufacturer", "board_product")
+
+
 def version_2(db):
     """db made as schema version 2 keeps it (tools/benchdb.py before the
     answer was kept): without the per_copy, verdicts and agreements tables
     (nor the events tables of schema 4, the settings and latency tables of
-    schema 5) and summaries.net_flag."""
+    schema 5, the plan and identity tables and machine columns of schema 6)
+    and summaries.net_flag."""
     conn = sqlite3.connect(db)
     cols = [r[1] for r in conn.execute("PRAGMA table_info(summaries)") if r[1] != "net_flag"]
     conn.executescript("DROP TABLE per_copy; DROP TABLE verdicts; DROP TABLE agreements; DROP TABLE events; "
                        "DROP TABLE event_checks; DROP TABLE event_windows; DROP TABLE event_per_copy; DROP TABLE settings; "
                        "DROP TABLE core_clocks; DROP TABLE latency_points; DROP TABLE latency_levels; "
+                       "DROP TABLE experiments; DROP TABLE smbios; DROP TABLE memory_devices; " +
+                       "".join(f"ALTER TABLE machines DROP COLUMN {c}; " for c in MACHINE_COLUMNS) +
                        f"CREATE TABLE old AS SELECT {', '.join(cols)} FROM summaries; DROP TABLE summaries; "
                        "ALTER TABLE old RENAME TO summaries; PRAGMA user_version = 2;")
     conn.close()
@@ -148,7 +155,7 @@ def test_table_marks_flagged_nets_and_migrates():
     rc, out = bench("table", "--db", db)
     _, _, rows = parse_db_table(out)
     check(rc == 0 and rows.get(("rdtscp", "add_chain_64")) == ["-5!"], f"version 2: net cells {rows}", out)
-    check(db_rows(db, "PRAGMA user_version")[0][0] == 5, "the database is not at schema version 5")
+    check(db_rows(db, "PRAGMA user_version")[0][0] == 6, "the database is not at schema version 6")
     rc, out = bench("store", boot("code"), "--db", db)
     check(rc == 0 and "stored as run R2" in out, f"store into the upgraded database: exit status {rc}", out)
     rc, out = bench("table", "--db", db, "--figure", "per_copy")
@@ -247,7 +254,7 @@ def test_schema_2_database_of_f48dabb_upgraded():
     rc, out = bench("table", "--db", db)
     _, _, rows = parse_db_table(out)
     check(rc == 0 and rows.get(("rdtscp", "add_chain_64")) == ["-5!"], f"version 2: net cells {rows}", out)
-    check(db_rows(db, "PRAGMA user_version")[0][0] == 5, "the database is not at schema version 5")
+    check(db_rows(db, "PRAGMA user_version")[0][0] == 6, "the database is not at schema version 6")
     rc, out = bench("store", boot("code"), "--db", db)
     rc2, out2 = bench("table", "--db", db, "--figure", "per_copy")
     _, _, rows = parse_db_table(out2)

@@ -178,7 +178,7 @@ def test_events_schema_3_database_of_fec1b1a_upgraded():
     check(version == 3, f"commit fec1b1a's schema version {version}, expected 3")
     rc, out = bench("store", evlogs.event_log(d, tag="events-schema3"), "--db", db)
     check(rc == 0 and "store: 1 stored" in out, f"store into the schema-3 database: exit status {rc}", out)
-    check(db_rows(db, "PRAGMA user_version")[0][0] == 5, "the database is not at schema version 5")
+    check(db_rows(db, "PRAGMA user_version")[0][0] == 6, "the database is not at schema version 6")
     rows = db_rows(db, "SELECT run_id, COUNT(*) FROM event_per_copy GROUP BY run_id")
     check(rows == [(2, 9)], f"event_per_copy rows per run {rows}: the old run has none, the new 9")
     rc, out = bench("table", "--db", db, "--event", "INST_RETIRED.ANY", "--figure", "per_copy")

@@ -115,7 +115,7 @@ def test_memclock_database_and_table():
                         tag="memclock-b")
     rc, out = bench("store", a, b, "--db", db)
     check(rc == 0 and "store: 2 stored" in out, f"store: exit status {rc}", out)
-    check(db_rows(db, "PRAGMA user_version")[0][0] == 5, "the database is not at schema version 5")
+    check(db_rows(db, "PRAGMA user_version")[0][0] == 6, "the database is not at schema version 6")
     got = dict(db_rows(db, "SELECT name, value FROM settings WHERE run_id = 2"))
     want = {"mem": "1G", "mem.pages": "1g", "turbo": "off", "sweep": "latency", "area R14": "1 GiB, 1 GiB pages, wb",
             "prefetcher l2_hw": "not taken", "clock turbo": "not taken", "cache instruction": "none"}
@@ -154,7 +154,7 @@ def test_memclock_schema_4_database_upgraded():
     check(version == 4, f"commit 6c90f11's schema version {version}, expected 4")
     rc, out = bench("store", memlogs.mem_log(d, tag="memclock-schema4"), "--db", db)
     check(rc == 0 and "store: 1 stored" in out, f"store into the schema-4 database: exit status {rc}", out)
-    check(db_rows(db, "PRAGMA user_version")[0][0] == 5, "the database is not at schema version 5")
+    check(db_rows(db, "PRAGMA user_version")[0][0] == 6, "the database is not at schema version 6")
     check(db_rows(db, "SELECT COUNT(*) FROM settings WHERE run_id = 1")[0][0] == 0 and
           db_rows(db, "SELECT COUNT(*) FROM latency_points WHERE run_id = 2")[0][0] == len(memlogs.SIZES),
           "the old run has settings, or the new one no latency points")

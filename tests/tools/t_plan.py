@@ -10,7 +10,7 @@ import os
 import sys
 
 import planlogs
-from common import ROOT, check, workdir
+from common import ROOT, bench, check, workdir
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import benchlog  # noqa: E402
@@ -83,3 +83,31 @@ def test_plan_log_checks():
     log, text = _problems(d, "serial.log", smbios={"sys_serial": "ABC123"})
     check("smbios record gives sys_serial 'ABC123', but the config does not say identity=full" in text,
           "a serial without identity=full", text)
+
+    def uuid(lines):
+        k = next(k for k, ln in enumerate(lines) if ln.startswith('{"rec":"env"'))
+        lines[k] = lines[k].replace('"system_uuid":"5f0a', '"system_uuid":"000a')
+    log, text = _problems(d, "uuid.log", edit=uuid)
+    check("the env record's system_uuid is '000ad3a4-1b2c-4d5e-8f90-0a1b2c3d4e5f', the smbios record's sys_uuid "
+          "'5f0ad3a4-1b2c-4d5e-8f90-0a1b2c3d4e5f'" in text, "the env's UUID against the smbios record's", text)
+
+
+def test_plan_report_each_experiment():
+    """report of a plan log: the machine's identity once (system, board,
+    BIOS, the DIMM), the plan, then each experiment under its name with
+    its own figures per copy; the skipped one said."""
+    d = workdir("plan_report")
+    path = planlogs.plan_log(d, skipped=("chase",))
+    rc, out = bench("report", path, "--no-figures")
+    check(rc == 0 and "report: the log is valid" in out, f"report: exit status {rc}", out)
+    s = planlogs.SMBIOS
+    check(out.count("The machine (SMBIOS, DSP0134):") == 1 and
+          f"  system: {s['sys_manufacturer']} {s['sys_product']} {s['sys_version']}, UUID {s['sys_uuid']}" in out and
+          f"  BIOS: {s['bios_vendor']} {s['bios_version']} {s['bios_date']}" in out and
+          "  memory device 0x1100: DIMM 0: 256 MiB RAM, speed unknown, QEMU" in out, "the identity once", out)
+    check("Plan: plan.txt (from module, 190 bytes, CRC-32 0x1234abcd): 3 experiments" in out, "the plan", out)
+    for i, name in ((1, "imul_lat"), (2, "add_tp")):
+        at = out.find(f"=== experiment {i} of 3 ({name}): {planlogs.WORDS[name]} (plan line {2 + i}): complete")
+        check(at >= 0 and "per copy, rdtscp: 2.000 TSC ticks, exactly" in out[at:], f"experiment {name}", out)
+    check("=== experiment 3 of 3 (chase): code=488b00 loops=10 mem=64M (plan line 5): skipped (mem=64M" in out and
+          "  no figures: skipped by the kernel" in out, "the skipped experiment", out)

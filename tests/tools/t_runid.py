@@ -111,7 +111,7 @@ def test_schema_1_database_upgraded():
     runs = conn.execute("SELECT id, run_key FROM runs ORDER BY id").fetchall()
     sources = conn.execute("SELECT COUNT(*) FROM sources").fetchone()[0]
     conn.close()
-    check(version == 5 and len(runs) == 2 and runs[0][1] is None and sources == 3,  # 5: the settings tables
+    check(version == 6 and len(runs) == 2 and runs[0][1] is None and sources == 3,  # 6: the plan tables
           f"after the upgrade: user_version {version}, runs {runs}, {sources} sources")
     rc, out = bench("store", old, "--db", db)
     check(rc == 0 and "already stored as run R1" in out, "the version 1 run is not found again", out)

@@ -4,7 +4,8 @@
 
 Prints each problem ("error: line N: ..."), then per TSC series its
 ensembles, least minimum and the paper's two variances, then the skipped
-methods. Exit 0 when the log is valid, 1 when it is not.
+methods; a plan run's, each experiment's under its name. Exit 0 when the
+log is valid, 1 when it is not.
 `tools/bench.py report LOG` prints the full report.
 """
 import os
@@ -21,15 +22,24 @@ def main(argv):
     lg = load(argv[0])
     for p in lg.problems:
         print("error:", p)
+    for x in lg.experiments:  # a plan run (plan.py): each experiment's series under its name
+        print(f"{x.label}: {x.rec.get('words')}: {x.status or 'not closed'}")
+        if x.log is not None:
+            series_lines(x.log, "  ")
+    series_lines(lg, "")
+    return 0 if lg.valid else 1
+
+
+def series_lines(lg, indent):
+    """A line per TSC series of lg, then its skipped methods."""
     for s in lg.runs():
         fig, _ = s.figures()
-        print(f"{s.name}: {len(s.ensembles)} ensembles, least minimum "
+        print(f"{indent}{s.name}: {len(s.ensembles)} ensembles, least minimum "
               f"{with_unit(fig.get('min_of_mins'), s.unit)}, variance of variances "
               f"{with_unit(fig.get('var_of_vars'), s.unit, 4)}, variance of minimum values "
               f"{with_unit(fig.get('var_of_mins'), s.unit, 2)}")
     for name, (_, why) in lg.skips.items():
-        print(f"{name}: skipped: {why}")
-    return 0 if lg.valid else 1
+        print(f"{indent}{name}: skipped: {why}")
 
 
 if __name__ == "__main__":

@@ -22,7 +22,9 @@ record's line): every key each record needs (FIELDS); serial numbers
 (sys_serial, board_serial, a memory_device's serial) only where the config
 says identity=full (identity=short, the default, leaves them out); at most
 one smbios record; as many memory_device records as the smbios record's
-memory_devices; the env's smbios version is the smbios record's.
+memory_devices; the env's smbios and system_uuid are the smbios record's
+version and sys_uuid; the env's system, board, bios, system_uuid and
+smbios are texts or null.
 
 identity(log) gives the fields that tell machines apart (the lab database,
 compare): system and board manufacturer and product, the system's UUID;
@@ -154,9 +156,14 @@ def check_identity(log):
             log.problem(no, f"smbios record counts {r['memory_devices']} memory devices, the log has "
                             f"{len(devices)} memory_device records")
         env = log.env or {}
-        if "smbios" in env and env["smbios"] != r.get("version"):
-            log.problem(log.env_line, f"the env record's smbios is {env['smbios']!r}, the smbios record's "
-                                      f"version {r.get('version')!r} (line {no})")
+        for k, key in (("smbios", "version"), ("system_uuid", "sys_uuid")):
+            if k in env and env[k] != r.get(key):
+                log.problem(log.env_line, f"the env record's {k} is {env[k]!r}, the smbios record's {key} "
+                                          f"{r.get(key)!r} (line {no})")
+    for k in ENV:
+        v = (log.env or {}).get(k)
+        if v is not None and not isinstance(v, str):
+            log.problem(log.env_line, f"the env record's {k} is {str(v)[:40]!r}, not a text or null")
     if not full:
         for no, r in devices:
             if not malformed("memory_device", r) and r.get("serial") is not None:

@@ -42,7 +42,7 @@ SHOWN_KINDS = ("verdict", "resolution", "recommendation", "counters", "counters_
                "code", "per_copy", "per_copy_agreement",
                # tools/benchrecords.py: a line each under "Platform and measurement records"
                "clocks", "smp", "smp_test", "tsc_sync", "tsc_adjust", "smi_unreadable", "walk",
-               "code_offset", "code_fault", "cpu_compare",
+               "code_offset", "code_fault", "cpu_compare", "plan_file",
                # performance events by name (events=): events.py checks them
                "event", "event_pass", "event_check", "event_window", "event_per_copy", "topdown",
                # memory, caches and clocks (issue 31): memclock.py checks them

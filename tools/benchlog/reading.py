@@ -81,6 +81,9 @@ def load(path):
         data = f.read()
     log = parse(data.decode("utf-8", errors="replace"))
     log.path, log.size = path, len(data)
+    for x in log.experiments:  # a plan run's (plan.py): named after the file and the experiment
+        if x.log is not None:
+            x.log.path, x.log.size = f"{path} ({x.label})", len(data)
     if not data:
         log.problems = [Problem(None, f"{path}: the file is empty (0 bytes): nothing was captured")]
     return log
