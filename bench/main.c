@@ -121,14 +121,16 @@ void kernel_main(uint32_t magic, uint32_t info)
 	exit_set_after((int)cfg->after);
 	planfile_load(&bi, cfg->plan); /* before mem_init hands a module's memory out */
 	plan_load(); /* its lines parsed, its defaults applied to the boot (bench/plan.h) */
-	console_init(&bi, &cfg->console, config_console_problems());
-	pic_mask_all();
-
 	/* SMBIOS read before the banner, which names the machine; its lines
-	 * come after the env: lines (kernel/smbios.h). */
+	 * come after the env: lines (kernel/smbios.h). The banner is the log's
+	 * first line, and so the results file's (kernel/efi.h efi_save_log):
+	 * the console prints it before its own line. */
 	smbios_init(&bi, cfg->test_smbios_corrupt);
-	kprintf("bench %s: bare-metal code timing (Paoloni 2010 methods), ring 0, interrupts off%s\n",
-		BENCH_VERSION, smbios_banner());
+	static char banner[400];
+	fmt_format(banner, sizeof banner, "bench %s: bare-metal code timing (Paoloni 2010 methods), ring 0, "
+		   "interrupts off%s", BENCH_VERSION, smbios_banner());
+	console_init(&bi, &cfg->console, config_console_problems(), banner);
+	pic_mask_all();
 	if (bi.protocol == 0)
 		kprintf("boot: unknown boot magic 0x%08x (expected multiboot 0x%08x or multiboot2 0x%08x): "
 			"no command line or memory map; using defaults\n",

@@ -94,7 +94,8 @@ __attribute__((noinline, used)) void console_init_done(void)
 	__asm__ volatile("" ::: "memory");
 }
 
-void console_init(const struct boot_info *bi, const struct console_choice *choice, const char *problems)
+void console_init(const struct boot_info *bi, const struct console_choice *choice, const char *problems,
+		  const char *first_line)
 {
 	const struct console_choice sc = *choice;
 	record_set_sink(record_write); /* the records (lib/record.h): serial only */
@@ -142,6 +143,8 @@ void console_init(const struct boot_info *bi, const struct console_choice *choic
 			   "0x3D4 and the text memory at 0xB8000 do not read back)");
 	else
 		fmt_format(scr, sizeof scr, "none");
+	if (first_line)
+		kprintf("%s\n", first_line);
 	kprintf("console: serial %s; screen %s\n", ser, scr);
 
 	if (problems && problems[0])

@@ -46,9 +46,11 @@ void console_show_choice(char *buf, int size, const void *object);
  * GRUB under BIOS) and a VGA adapter answers (vga_present; else the
  * console line says none answered); a framebuffer the kernel cannot draw on (above 4 GiB,
  * not 24/32 bpp) is reported and left alone. Prints one "console:" line
- * saying where the output goes, then one line per problem. Call once,
- * first. */
-void console_init(const struct boot_info *bi, const struct console_choice *sc, const char *problems);
+ * saying where the output goes, then one line per problem. first_line
+ * (NULL: none), the run's banner, is printed before the console: line, so
+ * that it is the log's first line. Call once, first. */
+void console_init(const struct boot_info *bi, const struct console_choice *sc, const char *problems,
+		  const char *first_line);
 
 /* console_flush - wait (bounded) until the serial port has sent all its
  * output: before a reset. */

@@ -46,7 +46,7 @@ int mem_image_fits(uint32_t magic, uint64_t info_phys)
 	memset(&early, 0, sizeof early);
 	early.protocol = 1;
 	const struct console_choice serial = { .port = 0, .baud = CONSOLE_DEFAULT_BAUD };
-	console_init(&early, &serial, "");
+	console_init(&early, &serial, "", 0);
 	kprintf("memory: too little RAM: the image needs 0x%llx-0x%llx (%llu KiB: its code, data and zeroed data, "
 		"linker.ld _end) and more above it for the sample buffers; the loader's memory map has "
 		"0x%llx-0x%llx available from there (%llu KiB)\n", (unsigned long long)start,
