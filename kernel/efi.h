@@ -37,7 +37,9 @@ struct efi_cpu_state {
  * (at least 16 MiB, an eighth of the range), and one page below
  * 0x90000 for the application processors' start-up code; the firmware's
  * timer period (EFI_TIMER_ARCH_PROTOCOL.GetTimerPeriod, PI 1.7 vol. 2
- * 12.10, 100 ns units). What it finds is printed later by efi_report.
+ * 12.10, 100 ns units); with plan=FILE on the command line, FILE read
+ * from the boot device (efi_plan_read below). What it finds is printed
+ * later by efi_report (the plan by kernel/planfile.c).
  * A firmware in 5-level paging (CR4.LA57) cannot run this kernel's
  * 4-level tables: one line on the firmware's console, QEMU failure exit,
  * halt. Returns 0. */

@@ -7,14 +7,16 @@ writable copies of the shipped build/bench.iso (tests/boot/stick.py), its
 menu as a lab user meets it: what is tested is what is shipped."""
 import os
 import re
+import subprocess
+import sys
+import tempfile
 import zlib
 
-from machines import ACCEL
 from qemu import ROOT, Run, check, expect_complete, qemu
 from screen import Machine
 from stick import list_results, make_stick, put_file, read_result, root_files
 from t_bootpaths import grub_iso
-from t_stick import saved_file, store_folder
+from t_stick import saved_file
 
 # A plan of four experiments, each boot small (the defaults line); under
 # -icount each one's figure per copy is the instructions of one copy.
@@ -30,22 +32,14 @@ PER_COPY = {"one_nop": "1.000", "two_adds": "2.000", "three_imul": "3.000", "fou
 # The plan: line of a file read through the firmware from the stick.
 FIRMWARE_LINE = ("plan: plan.txt read through the firmware from the boot device (\\plan.txt): "
                  "{bytes} bytes, CRC-32 0x{crc:08x}")
-# The kernel's first record, after the plan: line (bench/main.c probe_print
-# then planfile_print): a boot is watched up to here when its run is not
-# the test's subject.
-BOOTED = "plan: "
 
 
-def watch(name, machine, image, until, timeout=None):
-    """Boot image on machine and return the serial text once it holds until
-    (its last line whole); QEMU is then stopped. AssertionError when QEMU
-    exits first or time runs out (the machine's timeout)."""
+def watch(name, machine, image, until):
+    """Boot image on machine and return the serial text once it holds
+    until; QEMU is then stopped. AssertionError when QEMU exits first or
+    the machine's timeout runs out."""
     with Machine(name, machine=machine, image=image, debug_exit=True) as m:
-        text = m.wait_for(until, m.serial_text, timeout or m.timeout, every=1.0)
-        at = text.find(until)
-        if "\n" not in text[at:]:
-            text = m.wait_for(until + text[at + len(until):] + "\n", m.serial_text, 30, every=0.5)
-    return text.replace("\r", "")
+        return m.wait_for(until, m.serial_text, m.timeout, every=1.0)
 
 
 def grub_booted(text, title):
@@ -55,21 +49,52 @@ def grub_booted(text, title):
     return f"Booting `{title}'" in plain
 
 
+def grub_errors(text):
+    """GRUB's "error: " lines, before the kernel's first line."""
+    plain = re.sub(r"\x1b\[[0-9;?=]*[A-Za-z]", "", text).replace("\r", "")
+    return re.findall(r"error: [^\n]*", plain.split("console: ")[0])
+
+
 def plan_lines(text):
-    return [l for l in text.split("\n") if l.startswith("plan: ")]
+    """The kernel's plan: lines, without their line ends."""
+    return [l.rstrip("\r") for l in text.split("\n") if l.startswith("plan: ")]
 
 
 def test_plan_stick_too_large():
     """A plan.txt of PLANFILE_MAX + 1 bytes on the stick: GRUB's default
     entry runs it; the firmware's read says its size and that it is not
-    read (kernel/planfile.h PLANFILE_MAX). Failed before: the default
-    entry was the short run, no plan: line."""
+    read (kernel/planfile.h PLANFILE_MAX), and the run stops before
+    measuring, its config: line saying the same. Failed before: the
+    default entry was the short run, no plan: line."""
     img = make_stick("plan-large")
     put_file(img, "::/plan.txt", b"#" * 65536 + b"\n")
-    text = watch("plan-large", "ovmf-stick", img, BOOTED)
+    rc, text = qemu("plan-large", "ovmf-stick", image=img)
+    run = Run(rc, text)
     lines = plan_lines(text)
     check(lines and lines[0] == "plan: plan.txt read through the firmware from the boot device (\\plan.txt): "
           "65537 bytes, more than the 65536 a plan may have: not read", f"the plan: lines {lines}", text[-3000:])
+    said = [l for l in run.lines if l.startswith("config: plan=plan.txt: ")]
+    check(said and "65537 bytes, more than the 65536 a plan may have" in said[0],
+          f"no config: line saying the plan is too large: {said}", text[-3000:])
+    check(not run.by("per_copy") and run.one("end")["status"] == "config_problems",
+          f"a plan too large to read: the end record {run.one('end')}", text[-3000:])
+
+
+def test_plan_stick_bios_module():
+    """The same stick with plan.txt booted under BIOS (SeaBIOS, the ISO as
+    a USB disk): GRUB finds the BENCH partition too, its default entry
+    hands plan.txt over as a boot module, and every experiment runs.
+    Failed before: no plan entry."""
+    img = make_stick("plan-bios-usb")
+    put_file(img, "::/plan.txt", PLAN)
+    rc, text = qemu("plan-bios-usb", "bios-usb", image=img)
+    run = expect_complete(rc, text)
+    check(grub_booted(text, "bench: run the plan (plan.txt on the stick's BENCH partition)"),
+          "GRUB did not boot the entry 'run the plan' by default", text[:3000])
+    line = f"plan: plan.txt from the boot module: {len(PLAN)} bytes, CRC-32 0x{zlib.crc32(PLAN):08x}"
+    check(line in run.lines, f"no line {line!r}; the plan: lines {plan_lines(text)[:3]}", text[-3000:])
+    ends = [(r["name"], r["status"]) for r in run.by("experiment_end")]
+    check(ends == [(n, "complete") for n in NAMES], f"experiment_end records {ends}", text[-3000:])
 
 
 def answers(run):
@@ -112,7 +137,7 @@ def test_plan_stick_default_entry_runs_the_plan():
     short run (no plan entry in iso/grub.cfg; efi_early read no file)."""
     img = make_stick("plan-stick")
     put_file(img, "::/plan.txt", PLAN)
-    rc, text = qemu("plan-stick", "ovmf-stick", image=img, extra=ACCEL["icount"])
+    rc, text = qemu("plan-stick", "ovmf-stick-icount", image=img)
     run = expect_complete(rc, text)
     check(grub_booted(text, "bench: run the plan (plan.txt on the stick's BENCH partition)"),
           "GRUB did not boot the entry 'run the plan' by default", text[:3000])
@@ -127,8 +152,34 @@ def test_plan_stick_default_entry_runs_the_plan():
     saved = Run(None, data.decode("utf-8", errors="replace"))
     check(answers(saved) == answers(run), f"the results file {name} holds the answers {answers(saved)}", text)
     check(list_results(img) == [name], f"results/ holds {list_results(img)}", text)
-    rc, out = store_folder(name, data)
-    check(rc == 0 and "1 stored" in out, f"bench.py store of the stick's results: {rc}\n{out}")
+    out = store_and_table(name, data)
+    row = re.findall(r"^  rdtscp  code +(.*)$", out, re.M)
+    check(len(row) == 1 and row[0].split() == [w for n in NAMES for w in (PER_COPY[n], "exactly")],
+          f"table --figure per_copy's rdtscp row {row}, expected each experiment's figure in order", out)
+    for i, n in enumerate(NAMES, 1):
+        check(re.search(rf"^  R{i}  M1  {name[:-4]}/{n}: complete", out, re.M),
+              f"table does not list run R{i} as experiment {n}", out)
+
+
+def store_and_table(name, data):
+    """tools/bench.py store of a results/ folder holding only name (data)
+    into a new database, every experiment said stored, then table --figure
+    per_copy; their output."""
+    bench = [sys.executable, os.path.join(ROOT, "tools", "bench.py")]
+    with tempfile.TemporaryDirectory() as d:
+        os.mkdir(os.path.join(d, "results"))
+        with open(os.path.join(d, "results", name), "wb") as f:
+            f.write(data)
+        db = os.path.join(d, "lab.sqlite")
+        p = subprocess.run(bench + ["store", os.path.join(d, "results"), "--db", db], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=120)
+        out = p.stdout.decode()
+        check(p.returncode == 0 and re.search(r"^store: 4 stored, ", out, re.M),
+              f"bench.py store of the stick's results (exit status {p.returncode})", out)
+        p = subprocess.run(bench + ["table", "--db", db, "--figure", "per_copy"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=120)
+        check(p.returncode == 0, f"bench.py table --figure per_copy: exit status {p.returncode}", p.stdout.decode())
+        return out + p.stdout.decode()
 
 
 def plan_iso(name, plan):
@@ -160,6 +211,7 @@ def test_plan_bios_module_same_answers():
     line = f"plan: boot/plan.txt from the boot module: {len(PLAN)} bytes, CRC-32 0x{zlib.crc32(PLAN):08x}"
     check(line in run.lines, f"no line {line!r}; the plan: lines {plan_lines(text)[:3]}", text[-3000:])
     check(run.one("plan_file")["source"] == "module", f"the plan_file record {run.one('plan_file')}", text)
+    check(not grub_errors(text), f"GRUB's menu printed {grub_errors(text)} (a CD has no BENCH partition)", text[:3000])
     expect_plan_run(run, text)
 
 
@@ -176,6 +228,7 @@ def test_plan_stick_without_plan_boots_first_entry():
     text = watch("plan-none", "ovmf-stick", img, '{"rec":"config"')
     check(grub_booted(text, "bench: short run (100 ensembles x 10000 samples per method)"),
           "GRUB did not boot the short run by default", text[:3000])
+    check(not grub_errors(text), f"GRUB's menu printed {grub_errors(text)}", text[:3000])
     check(not plan_lines(text) and "run the plan (plan.txt" not in text,
           f"a stick without plan.txt: {plan_lines(text)}", text[-3000:])
 
