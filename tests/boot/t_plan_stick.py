@@ -1,8 +1,11 @@
 """tests/boot/t_plan_stick.py - where the plan comes from (issue 32 item 1,
 the boot side; README "Where the plan comes from", kernel/planfile.h):
-the stick's plan.txt read through the firmware by GRUB's default entry,
-the ISO's example as GRUB's boot module under BIOS, a stick without a plan
-booting today's first entry, and a plan too large to read. The sticks are
+the stick's plan.txt read through the firmware by GRUB's default entry
+(its results file stored and tabled), the same stick under SeaBIOS
+(GRUB's module), the ISO's example entry from a CD under SeaBIOS (the same
+answers, exact) and OVMF (the firmware finds nothing, the module is used),
+a stick without a plan booting today's first entry, a bad line, and a plan
+too large to read. The sticks are
 writable copies of the shipped build/bench.iso (tests/boot/stick.py), its
 menu as a lab user meets it: what is tested is what is shipped."""
 import os
@@ -14,7 +17,7 @@ import zlib
 
 from qemu import ROOT, Run, check, expect_complete, qemu
 from screen import Machine
-from stick import list_results, make_stick, put_file, read_result, root_files
+from stick import list_results, make_stick, mtools, put_file, root_files
 from t_bootpaths import grub_iso
 from t_stick import saved_file
 
@@ -80,21 +83,27 @@ def test_plan_stick_too_large():
           f"a plan too large to read: the end record {run.one('end')}", text[-3000:])
 
 
+def boot_stick_plan(name, machine):
+    """A stick with PLAN as its plan.txt booted on machine, run complete
+    and GRUB's default entry 'run the plan': (image, Run, serial text)."""
+    img = make_stick(name)
+    put_file(img, "::/plan.txt", PLAN)
+    rc, text = qemu(name, machine, image=img)
+    run = expect_complete(rc, text)
+    check(grub_booted(text, "bench: run the plan (plan.txt on the stick's BENCH partition)"),
+          "GRUB did not boot the entry 'run the plan' by default", text[:3000])
+    return img, run, text
+
+
 def test_plan_stick_bios_module():
     """The same stick with plan.txt booted under BIOS (SeaBIOS, the ISO as
     a USB disk): GRUB finds the BENCH partition too, its default entry
     hands plan.txt over as a boot module, and every experiment runs.
     Failed before: no plan entry."""
-    img = make_stick("plan-bios-usb")
-    put_file(img, "::/plan.txt", PLAN)
-    rc, text = qemu("plan-bios-usb", "bios-usb", image=img)
-    run = expect_complete(rc, text)
-    check(grub_booted(text, "bench: run the plan (plan.txt on the stick's BENCH partition)"),
-          "GRUB did not boot the entry 'run the plan' by default", text[:3000])
+    img, run, text = boot_stick_plan("plan-bios-usb", "bios-usb")
     line = f"plan: plan.txt from the boot module: {len(PLAN)} bytes, CRC-32 0x{zlib.crc32(PLAN):08x}"
     check(line in run.lines, f"no line {line!r}; the plan: lines {plan_lines(text)[:3]}", text[-3000:])
-    ends = [(r["name"], r["status"]) for r in run.by("experiment_end")]
-    check(ends == [(n, "complete") for n in NAMES], f"experiment_end records {ends}", text[-3000:])
+    expect_experiments_complete(run, text)
 
 
 def answers(run):
@@ -112,13 +121,18 @@ def answers(run):
     return out
 
 
+def expect_experiments_complete(run, text):
+    """PLAN's four experiments each ended complete, in order."""
+    ends = [(r["name"], r["status"]) for r in run.by("experiment_end")]
+    check(ends == [(n, "complete") for n in NAMES], f"experiment_end records {ends}", text[-3000:])
+
+
 def expect_plan_run(run, text):
     """Every experiment of PLAN complete, in order, each with its answer
     (exact: -icount) under its name; the end record counts them."""
     exps = [r["name"] for r in run.by("experiment")]
     check(exps == NAMES, f"experiment records {exps}, expected {NAMES}", text[-3000:])
-    ends = [(r["name"], r["status"]) for r in run.by("experiment_end")]
-    check(ends == [(n, "complete") for n in NAMES], f"experiment_end records {ends}", text[-3000:])
+    expect_experiments_complete(run, text)
     got = answers(run)
     check(got == [(n, PER_COPY[n]) for n in NAMES], f"the answers per copy {got}, expected {PER_COPY} in order",
           text[-3000:])
@@ -135,12 +149,7 @@ def test_plan_stick_default_entry_runs_the_plan():
     file on the stick holds every answer under its name, in order;
     tools/bench.py store files it. Failed before: the default entry was the
     short run (no plan entry in iso/grub.cfg; efi_early read no file)."""
-    img = make_stick("plan-stick")
-    put_file(img, "::/plan.txt", PLAN)
-    rc, text = qemu("plan-stick", "ovmf-stick-icount", image=img)
-    run = expect_complete(rc, text)
-    check(grub_booted(text, "bench: run the plan (plan.txt on the stick's BENCH partition)"),
-          "GRUB did not boot the entry 'run the plan' by default", text[:3000])
+    img, run, text = boot_stick_plan("plan-stick", "ovmf-stick-icount")
     check(run.one("env")["cmdline"] == "plan=plan.txt", f"the command line {run.one('env')['cmdline']!r}", text)
     line = FIRMWARE_LINE.format(bytes=len(PLAN), crc=zlib.crc32(PLAN))
     check(line in run.lines, f"no line {line!r}; the plan: lines {plan_lines(text)[:3]}", text[-3000:])
@@ -215,6 +224,20 @@ def test_plan_bios_module_same_answers():
     expect_plan_run(run, text)
 
 
+def test_plan_uefi_cd_falls_back_to_module():
+    """The ISO's example entry from a CD under OVMF: the firmware's read
+    of \\boot\\plan.txt finds nothing on the CD's EFI image, the line
+    says so by EFI_STATUS, and GRUB's module is the plan; every experiment
+    runs. Failed before: no such entry."""
+    iso = plan_iso("plan-uefi-cd", PLAN)
+    rc, text = qemu("plan-uefi-cd", "ovmf-cdrom", image=iso)
+    run = expect_complete(rc, text)
+    line = (f"plan: boot/plan.txt from the boot module (the firmware's Open of \\boot\\plan.txt on the boot "
+            f"device: EFI_NOT_FOUND): {len(PLAN)} bytes, CRC-32 0x{zlib.crc32(PLAN):08x}")
+    check(line in run.lines, f"no line {line!r}; the plan: lines {plan_lines(text)[:3]}", text[-3000:])
+    expect_experiments_complete(run, text)
+
+
 def test_plan_stick_without_plan_boots_first_entry():
     """The shipped stick as it is: its FAT holds plan-example.txt, never
     plan.txt, so GRUB's default entry is today's first (the short run), no
@@ -234,7 +257,7 @@ def test_plan_stick_without_plan_boots_first_entry():
 
 
 def read_root(img, name):
-    from stick import mtools
+    """The bytes of NAME in the root folder of img's EFI system partition."""
     return mtools(img, "mcopy", f"::/{name}", "-")
 
 
