@@ -57,9 +57,9 @@ uint64_t efi_early(uint64_t info_phys);
  * below 4 GiB, EfiLoaderData: never in the kernel's memory map, so never
  * handed out). A file larger than EFI_PLAN_READ_MAX is not read: step
  * NULL, data NULL, bytes its size. Errors: the first step that failed and
- * its EFI_STATUS (EFI_NOT_FOUND from Open: no such file; EFI_UNSUPPORTED
- * from HandleProtocol: a boot device without a file system, e.g. a
- * network boot); nothing is printed here. */
+ * its EFI_STATUS (EFI_NOT_FOUND from Open: no such file, as on a CD's EFI
+ * image or OVMF's network boot device; EFI_UNSUPPORTED from HandleProtocol:
+ * a boot device without a file system); nothing is printed here. */
 /* The largest plan file efi_early reads, in bytes: kernel/planfile.h's
  * PLANFILE_MAX (planfile.c checks that they agree). */
 #define EFI_PLAN_READ_MAX 65536

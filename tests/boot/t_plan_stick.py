@@ -10,12 +10,14 @@ writable copies of the shipped build/bench.iso (tests/boot/stick.py), its
 menu as a lab user meets it: what is tested is what is shipped."""
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import zlib
 
-from qemu import ROOT, Run, check, expect_complete, qemu
+import builds
+from qemu import LOGS, ROOT, Run, Skip, check, expect_complete, qemu
 from screen import Machine
 from stick import list_results, make_stick, mtools, put_file, root_files
 from t_bootpaths import grub_iso
@@ -32,6 +34,10 @@ PLAN = (b"# four experiments, each a few instructions a copy\n"
         b"four_nops  code=90909090\n")
 NAMES = ["one_nop", "two_adds", "three_imul", "four_nops"]
 PER_COPY = {"one_nop": "1.000", "two_adds": "2.000", "three_imul": "3.000", "four_nops": "4.000"}
+# The plan: line of the ISO's example read as GRUB's module under UEFI,
+# after the firmware's read found no such file on the boot device.
+FALLBACK_LINE = ("plan: boot/plan.txt from the boot module (the firmware's read of \\boot\\plan.txt from the boot "
+                 "device: Open returned EFI_NOT_FOUND): {bytes} bytes, CRC-32 0x{crc:08x}")
 # The plan: line of a file read through the firmware from the stick.
 FIRMWARE_LINE = ("plan: plan.txt read through the firmware from the boot device (\\plan.txt): "
                  "{bytes} bytes, CRC-32 0x{crc:08x}")
@@ -191,21 +197,25 @@ def store_and_table(name, data):
         return out + p.stdout.decode()
 
 
-def plan_iso(name, plan):
-    """The shipped iso/grub.cfg, its entry 'run the plan (the ISO's
-    example, /boot/plan.txt)' the default and no menu delay, on an ISO
-    whose /boot/plan.txt is plan (logs/NAME.iso)."""
+def example_default_cfg():
+    """The shipped iso/grub.cfg with its entry 'run the plan (the ISO's
+    example, /boot/plan.txt)' the default and no menu delay."""
     with open(os.path.join(ROOT, "iso", "grub.cfg")) as f:
         cfg = f.read()
     entries = re.findall(r'^\s*menuentry "([^"]*)"', cfg, re.M)
     example = [e for e in entries if e == "bench: run the plan (the ISO's example, /boot/plan.txt)"]
     check(len(example) == 1, f"iso/grub.cfg's entries {entries}: no one 'run the plan (the ISO's example)'")
     # The stick's entry exists only with a plan.txt there: the index among
-    # the entries a CD's menu has.
+    # the entries a CD's (or the network's) menu has.
     shown = [e for e in entries if "on the stick's BENCH partition" not in e]
     cfg = re.sub(r"^set default=\d+", f"set default={shown.index(example[0])}", cfg, flags=re.M)
-    cfg = re.sub(r"^set timeout=\d+", "set timeout=0", cfg, flags=re.M)
-    return grub_iso(name, cfg, files={"boot/plan.txt": plan})
+    return re.sub(r"^set timeout=\d+", "set timeout=0", cfg, flags=re.M)
+
+
+def plan_iso(name, plan):
+    """example_default_cfg's menu on an ISO whose /boot/plan.txt is plan
+    (logs/NAME.iso)."""
+    return grub_iso(name, example_default_cfg(), files={"boot/plan.txt": plan})
 
 
 def test_plan_bios_module_same_answers():
@@ -232,8 +242,36 @@ def test_plan_uefi_cd_falls_back_to_module():
     iso = plan_iso("plan-uefi-cd", PLAN)
     rc, text = qemu("plan-uefi-cd", "ovmf-cdrom", image=iso)
     run = expect_complete(rc, text)
-    line = (f"plan: boot/plan.txt from the boot module (the firmware's Open of \\boot\\plan.txt on the boot "
-            f"device: EFI_NOT_FOUND): {len(PLAN)} bytes, CRC-32 0x{zlib.crc32(PLAN):08x}")
+    line = FALLBACK_LINE.format(bytes=len(PLAN), crc=zlib.crc32(PLAN))
+    check(line in run.lines, f"no line {line!r}; the plan: lines {plan_lines(text)[:3]}", text[-3000:])
+    expect_experiments_complete(run, text)
+
+
+def test_plan_netboot_own_plan():
+    """make netboot puts iso/plan.txt at boot/plan.txt in the TFTP root; a
+    copy of that root with PLAN there instead (docs/LAB.md "A plan over the
+    network") and the example entry the default, booted by UEFI PXE: the
+    firmware's read finds no \\boot\\plan.txt on OVMF's network boot device
+    (Open returns EFI_NOT_FOUND), the line says so, and GRUB's module (read
+    by TFTP) is the plan.
+    Failed before: no boot/plan.txt in the root, no such entry."""
+    root = builds.netboot()
+    if not os.path.exists(os.path.join(root, "boot", "grub", "x86_64-efi", "core.efi")):
+        raise Skip("make netboot built no UEFI image (grub-efi-amd64-bin)")
+    with open(os.path.join(ROOT, "iso", "plan.txt"), "rb") as f:
+        shipped = f.read()
+    with open(os.path.join(root, "boot", "plan.txt"), "rb") as f:
+        check(f.read() == shipped, "make netboot's boot/plan.txt is not iso/plan.txt")
+    mine = os.path.join(LOGS, "plan-netboot-root")
+    shutil.rmtree(mine, ignore_errors=True)
+    shutil.copytree(root, mine)
+    with open(os.path.join(mine, "boot", "plan.txt"), "wb") as f:
+        f.write(PLAN)
+    with open(os.path.join(mine, "boot", "grub", "grub.cfg"), "w") as f:
+        f.write(example_default_cfg())
+    rc, text = qemu("plan-netboot", "ovmf-pxe", image=mine)
+    run = expect_complete(rc, text)
+    line = FALLBACK_LINE.format(bytes=len(PLAN), crc=zlib.crc32(PLAN))
     check(line in run.lines, f"no line {line!r}; the plan: lines {plan_lines(text)[:3]}", text[-3000:])
     expect_experiments_complete(run, text)
 
