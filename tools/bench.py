@@ -207,7 +207,7 @@ def cmd_plan(args):
         return 0
     with open(target, "w", newline="\n") as f:
         f.write(text)
-    n = len(benchplan.parse(text.encode("ascii")).experiments)
+    n = len(benchplan.parse(text.encode("utf-8")).experiments)
     print(f"bench.py plan: wrote {target} ({len(text)} bytes, {n} experiment{'s' if n != 1 else ''} "
           f"from {args.source})")
     return 0

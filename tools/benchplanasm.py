@@ -136,7 +136,9 @@ def check_words(words, defaults):
     out = []
     for w in words:
         key = w.split("=", 1)[0]
-        if "=" not in w or not key:
+        if any(not " " < c <= "~" for c in w):
+            out.append(f"'{ascii(w)[1:-1]}' holds a character that is not printable ASCII (a plan is ASCII)")
+        elif "=" not in w or not key:
             out.append(f"'{w}' is not a boot parameter KEY=VALUE")
         elif key in GIVEN:
             out.append(f"{key}= is not written here: the plan gives {GIVEN[key]}")
@@ -210,7 +212,7 @@ def build(path, text=None, shown=None):
               f"{len(experiments)} experiment{'s' if len(experiments) != 1 else ''}; init= and code= are "
               "nasm's bytes of their parts."]
     plan = benchplan.write(out, defaults, header)
-    check = benchplan.parse(plan.encode("ascii"), "plan.txt")
+    check = benchplan.parse(plan.encode("utf-8"), "plan.txt")
     if check.problems:
         raise PlanAsmError([f"the plan written from {shown} has a problem: {p}" for p in check.problems])
     if len(plan) > benchplan.FILE_MAX:

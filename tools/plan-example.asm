@@ -50,9 +50,13 @@
 ; R14 + i * 1 KiB and holds the address of node 5i+1 mod NODES. That map
 ; visits every node once before it comes back (a full-period linear
 ; congruential sequence: Knuth, TAOCP vol. 2, 3.2.1.2, theorem A), in an
-; order no stride prefetcher follows. Init writes the chain before every
-; sample (R14's area is zeroed before each ensemble) and starts RSI at node
-; 0; 2 x 1000 loads stay below NODES, so no window goes round the cycle.
+; order no stride prefetcher follows. R14's area is zeroed before each
+; ensemble, so init writes the chain when node 0 is still 0 (the first
+; sample of an ensemble) and only starts RSI at node 0 otherwise;
+; 2 x 1000 loads stay below NODES, so no window goes round the cycle.
+        mov     rsi, r14                ; start at node 0
+        cmp     qword [r14], 0
+        jne     .done                   ; the chain is there
         xor     r8d, r8d                ; r8: i
 .node:  lea     r9, [r8 + r8 * 4 + 1]   ; 5i + 1
         and     r9d, NODES - 1          ; mod NODES
@@ -64,12 +68,13 @@
         inc     r8
         cmp     r8, NODES
         jb      .node
-        mov     rsi, r14                ; start at node 0
+.done:
 ;; code
 ; Each load's address is the value the one before loaded: a copy costs the
 ; load-to-use latency of wherever the 4096 nodes' lines are (64 bytes each,
-; 256 KiB in all, just written by init: the L2 cache on most cores). mem=
-; and sweep=latency (README "The memory hierarchy") vary where.
+; 256 KiB in all, written by init, read by the samples before: the L2 cache
+; on most cores). mem= and sweep=latency (README "The memory hierarchy")
+; vary where.
         mov     rsi, [rsi]
 
 ;; experiment store_fwd unroll=100

@@ -5,8 +5,8 @@ tools/benchlog/, tools/benchdb.py, tools/benchqr.py) on logs the kernel
 really printed.
 
 Tests are the test_* functions of the modules tests/tools/t_*.py, one topic
-each (t_report, t_compact, t_log, t_compare, t_capture, t_asm, t_store,
-t_plot, t_qr, t_cpus), run module by module in name order and in the order
+each (t_report, t_compact, t_log, t_compare, t_capture, t_asm, t_plan_asm,
+t_store, t_plot, t_qr, t_cpus, ...), run module by module in name order and in the order
 written within a module; what they share (the real logs, booted under QEMU
 with a timeout and cached in $BENCH_BUILD/logs/tools-*.log, and running the
 tools as commands) is in tests/tools/common.py. Outputs are kept in

@@ -68,6 +68,8 @@ def test_plan_annotation_errors():
         (";; experiment a code=90\n nop\n", "x.asm line 1: code= is not written here: the plan gives the bytes of its ';; code' part"),
         (";; experiment a cpus=all\n nop\n", "x.asm line 1: cpus= is boot-wide: put it in ';; defaults'"),
         (";; experiment a unroll\n nop\n", "x.asm line 1: 'unroll' is not a boot parameter KEY=VALUE"),
+        (";; experiment a unroll=1\u00e9\n nop\n",
+         "x.asm line 1: 'unroll=1\\xe9' holds a character that is not printable ASCII"),
         (";; defaults samples=20\n;; defaults samples=30\n;; experiment a\n nop\n",
          "x.asm line 2: a second ';; defaults' (the first is line 1)"),
         (";; experiment a\n;; code extra words\n nop\n", "x.asm line 2: ';; code' takes nothing after it"),
