@@ -78,6 +78,7 @@ static uint8_t code_bytes[CODE_MAX_BYTES], init_bytes[CODE_MAX_BYTES];
 static size_t code_len, init_len;
 static int configured;
 static int ev_done; /* code_ev_prepare: 0 not yet, 1 ready, -1 no memory (said once) */
+static uint64_t longest_sample[6]; /* TSC ticks per sample, per gens[]: the watchdog's bound */
 static const struct config *cfg; /* code_prepare's */
 /* R14's area is kernel/memarea.c's (mem= bytes, from free RAM); its first
  * MiB at most is zeroed per call, as the 1 MiB scratch area always was. */
@@ -262,6 +263,8 @@ int code_prepare(const struct config *c)
 	configured = 0;
 	ev_done = 0; /* the events' loops taken again (a plan's next experiment: bench/plan.h) */
 	code_len = init_len = 0;
+	for (int k = 0; k < 6; k++) /* a plan's experiment: its own samples bound its watchdog */
+		longest_sample[k] = 0;
 	if (!cfg->code[0]) {
 		if (cfg->init[0] || cfg->unroll != 1 || cfg->loops)
 			kprintf("config: init=, unroll= and loops= apply to code=, which is not given; ignored\n");
@@ -429,8 +432,6 @@ static int code_trap(struct trap_frame *f)
  * ensemble, 10000). A single-stepped fill (walk=on, RFLAGS.TF) is no
  * measure of a sample. A fault not yet reported (code_fault_take) runs no
  * loop: the run reports it first. */
-static uint64_t longest_sample[6]; /* TSC ticks per sample, per gens[] */
-
 static void fill_bounded(int k, struct samples *s, uint64_t n, struct wl_ctx *c)
 {
 	if (fault.pending)

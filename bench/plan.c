@@ -8,7 +8,9 @@
 #include "methods.h"
 #include "percopytext.h"
 #include "progress.h"
+#include "report.h"
 #include "run.h"
+#include "screen.h"
 #include "../kernel/config.h"
 #include "../kernel/console.h"
 #include "../kernel/cpu.h"
@@ -20,6 +22,7 @@
 #include "../kernel/watchdog.h"
 #include "../lib/cpuinfo.h"
 #include "../lib/fmt.h"
+#include "../lib/percopy.h"
 #include "../lib/plan.h"
 #include "../lib/record.h"
 #include "../lib/string.h"
@@ -90,12 +93,13 @@ static const char *prefix_of(char *buf, size_t size, const struct plan_experimen
 }
 
 /* The memory an experiment took, handed back: its buffers forgotten
- * (bench/run.h), the pool's bytes from mark on (kernel/mem.h), its areas
+ * (bench/run.h), the TSC step's figures too (bench/report.h), the pool's bytes from mark on (kernel/mem.h), its areas
  * mapped write-back again (kernel/memarea.h). Returns 0, or -1 when a
  * mapping was refused (said: the memory is not used again). */
 static int release(uint64_t mark)
 {
 	bench_run_release();
+	report_tsc_step_reset(); /* the next judges the TSC's step from its own figures */
 	mem_release(mark);
 	if (memarea_release()) {
 		kprintf("plan: %s; the experiments after this one are skipped\n", paging_refusal());
@@ -110,15 +114,21 @@ struct outcome {
 	const char *status;  /* "complete", "faulted", "skipped" */
 	char why[160];       /* faulted, skipped: why ("" otherwise) */
 	char answer[120];    /* the trusted method's figure per copy, or why none */
+	struct qrtext_percopy pc; /* the same for the QR text's xa line */
+	int has_pc;
+	char fig[24], bound[24];
 };
 static struct outcome outcomes[PLAN_EXPERIMENTS_MAX];
+static struct screen_experiment shown[PLAN_EXPERIMENTS_MAX];
 
 /* The answer of code= in x: the figure per copy in TSC ticks of the method
  * the agreement trusts (bench/coderesult.h), else of the first method
- * with one; why none otherwise. */
-static void answer_of(const struct experiment_result *x, char *buf, size_t size)
+ * with one, into o's answer and pc; why none otherwise. */
+static void answer_of(const struct experiment_result *x, struct outcome *o)
 {
 	const struct bench_results *r = x->results;
+	char *buf = o->answer;
+	size_t size = sizeof o->answer;
 	struct agreement a;
 	int m = -1;
 	char cell[64];
@@ -135,8 +145,15 @@ static void answer_of(const struct experiment_result *x, char *buf, size_t size)
 		fmt_format(buf, size, "no figure per copy in TSC ticks");
 		return;
 	}
-	fmt_format(buf, size, "%s %s TSC ticks per copy", methods[m].name,
-		   code_per_copy_text(cell, sizeof cell, &r->code[m].per_copy[UNIT_TSC]));
+	const struct percopy *p = &r->code[m].per_copy[UNIT_TSC];
+	fmt_format(buf, size, "%s %s TSC ticks per copy", methods[m].name, code_per_copy_text(cell, sizeof cell, p));
+	int wrapped = p->kind == PERCOPY_WRAPPED;
+	int bound = p->kind == PERCOPY_FIGURE || p->kind == PERCOPY_BELOW_RESOLUTION;
+	o->pc = (struct qrtext_percopy){ methods[m].name, 't', percopy_kind_key(p->kind),
+					 wrapped ? 0 : percopy_milli_text(o->fig, sizeof o->fig, p->neg, p->milli),
+					 bound ? percopy_milli_text(o->bound, sizeof o->bound, 0, p->bound_milli) : 0,
+					 p->neg ? -(int64_t)p->num : (int64_t)p->num, p->den };
+	o->has_pc = 1;
 }
 
 static void experiment_begin(int i, const struct plan_experiment *e)
@@ -313,7 +330,7 @@ void plan_run(const struct config *cfg, const struct cpu_info *cpu, int counters
 		experiment_measure(cfg, cpu, ticks, per, &x);
 		progress_end();
 		const struct run_totals *t = x.totals;
-		answer_of(&x, o->answer, sizeof o->answer);
+		answer_of(&x, o);
 		if (t->code_faults) {
 			o->status = "faulted";
 			fmt_format(o->why, sizeof o->why, "your code faulted under %llu method%s",
@@ -331,6 +348,14 @@ void plan_run(const struct config *cfg, const struct cpu_info *cpu, int counters
 		if (release(mark))
 			broken = 1;
 	}
+	for (int i = 0; i < plan.n; i++) /* the end screen's rows, the QR text's x lines */
+		shown[i] = (struct screen_experiment){ plan.exp[i].name, outcomes[i].status,
+						       outcomes[i].has_pc ? outcomes[i].answer : outcomes[i].why,
+						       outcomes[i].has_pc ? &outcomes[i].pc : 0 };
+	screen_plan(pf->name, shown, plan.n);
+	static struct bench_results none; /* every experiment skipped: nothing measured to show */
+	if (!x.results)
+		x = (struct experiment_result){ .results = &none, .totals = &sum, .measured = per ? 0 : -1 };
 	cfg = config_plan_experiment(plan.defaults, "", "", boot_problems + bad, 0);
 	finish_run(cfg, cpu, &x, &sum, per != 0, &tally);
 }

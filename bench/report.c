@@ -158,6 +158,11 @@ const struct tsc_step *report_tsc_step(void)
 	return &tsc_step;
 }
 
+void report_tsc_step_reset(void)
+{
+	tsc_step = (struct tsc_step){ 0 };
+}
+
 void report_ensemble(enum method_id m, const struct workload *w, uint64_t j, uint64_t param,
 		     const char *unit, int primary, const struct ensemble_stats *e,
 		     const struct robust_stats *r, const struct disturbance *d)

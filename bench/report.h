@@ -54,6 +54,10 @@ void report_samples(enum method_id m, const struct workload *w, uint64_t j, cons
 /* report_tsc_step - the TSC's step over the boot so far: report_ensemble
  * adds every ensemble's figures in TSC ticks (results_step_add). */
 const struct tsc_step *report_tsc_step(void);
+/* report_tsc_step_reset - the step's figures forgotten: a plan's next
+ * experiment (bench/plan.h) judges the TSC's step from its own ensembles,
+ * as the same words booted alone would. */
+void report_tsc_step_reset(void);
 /* report_summary - a (method, workload)'s summary in one unit: the paper's
  * lines, the summary and robust lines, the result line and the summary
  * record. A net below zero or below its resolution (results_net_flag, at

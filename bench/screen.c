@@ -20,6 +20,7 @@
 #include "../lib/cpus.h"
 #include "../lib/fmt.h"
 #include "../lib/latlevels.h"
+#include "../lib/plan.h"
 #include "../lib/qrtext.h"
 #include "../lib/string.h"
 #include "../lib/tscfreq.h"
@@ -120,6 +121,26 @@ static void qr_latency_lines(struct qrtext_run *q)
 /* The QR code of the results beside the summary (kernel/qr.h): the
  * compact text (lib/qrtext.h) of the figures the summary shows and more:
  * every unit of every method's offset and every workload's net. */
+/* screen_plan's: a plan run's experiments (n 0: no plan). */
+static const char *plan_file;
+static const struct screen_experiment *plan_x;
+static int plan_n;
+
+void screen_plan(const char *file, const struct screen_experiment *x, int n)
+{
+	plan_file = file, plan_x = x, plan_n = n;
+}
+
+/* The x and xa lines of a plan's experiments (lib/qrtext.h). */
+static void qr_plan_lines(struct qrtext_run *q)
+{
+	static struct qrtext_experiment xs[PLAN_EXPERIMENTS_MAX];
+	for (int i = 0; i < plan_n && i < PLAN_EXPERIMENTS_MAX; i++)
+		xs[i] = (struct qrtext_experiment){ plan_x[i].name, plan_x[i].status, plan_x[i].pc };
+	q->experiments = xs;
+	q->nexperiments = plan_n < PLAN_EXPERIMENTS_MAX ? plan_n : PLAN_EXPERIMENTS_MAX;
+}
+
 static void screen_qr(const struct config *cfg, const struct cpu_info *cpu, const struct bench_results *res, const char *final_line,
 		      int has_ucode, uint64_t ucode, const int *after, int nafter)
 {
@@ -195,7 +216,10 @@ static void screen_qr(const struct config *cfg, const struct cpu_info *cpu, cons
 		w->name = summary_row_name(res, i);
 		r.nworkloads++;
 	}
-	qr_code_lines(res, &r);
+	if (plan_n)
+		qr_plan_lines(&r);
+	else
+		qr_code_lines(res, &r);
 	qr_latency_lines(&r);
 	int n = qrtext_body(&r, body, sizeof body);
 	if (n < 0)
@@ -441,6 +465,30 @@ static int screen_skipped(const struct config *cfg, const struct method_row *row
  * and the figure per copy in the method's own unit, or where the code
  * faulted; the methods' agreement; with events= the figures per copy in
  * each event (bench/evscreen.h). Returns the rows it took. */
+/* The plan's rows in place of the "your code" section: a header and a row
+ * per experiment while the budget lasts, then how many more. */
+static int plan_section(int rows_left)
+{
+	char line[200];
+	int rows = 0;
+	fmt_format(line, sizeof line, "plan %s: %d experiment%s, each its code's figure per copy", plan_file, plan_n,
+		   plan_n == 1 ? "" : "s");
+	rows += screen_put(line);
+	for (int i = 0; i < plan_n; i++) {
+		if (rows_left - rows <= 1 && plan_n - i > 1) {
+			fmt_format(line, sizeof line, "... and %d more experiments: %s", plan_n - i, elsewhere());
+			return rows + screen_put(line);
+		}
+		const struct screen_experiment *x = &plan_x[i];
+		if (x->answer && x->answer[0])
+			fmt_format(line, sizeof line, "%-16s %-8s %s", x->name, x->status, x->answer);
+		else
+			fmt_format(line, sizeof line, "%-16s %s", x->name, x->status);
+		rows += screen_put(line);
+	}
+	return rows;
+}
+
 static int code_section(const struct bench_results *r)
 {
 	struct code_sizes k;
@@ -554,7 +602,7 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 		   t->recommended >= 0 ? methods[t->recommended].name : t->methods_run ? "none ergodic" : "none ran",
 		   fmt_fit_u64(a, sizeof a, cfg->max_var_of_vars, 6), fmt_fit_u64(b, sizeof b, cfg->max_var_of_mins, 6));
 	rows_used += 1 + screen_put(line);
-	rows_used += code_section(r);
+	rows_used += plan_n ? plan_section(budget - rows_used) : code_section(r);
 	for (int u = 0; u < 2; u++) /* sweep=latency's levels (bench/sweep.h) */
 		if (sweep_screen_text(u, line, (int)sizeof line))
 			rows_used += screen_put(line);

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include "results.h"
+#include "../lib/qrtext.h"
 
 struct config;
 struct cpu_info;
@@ -23,6 +24,24 @@ struct screen_cpus {
 	int number[SCREEN_CPUS_MAX];
 	uint8_t type[SCREEN_CPUS_MAX];
 };
+
+/* A plan's experiment on the end screen and in the QR text (README
+ * "Running a plan"): its name, status (complete, faulted, skipped), its
+ * row's text after them (the answer: the figure per copy with its unit
+ * and bound, or why there is none) and its xa line (NULL: none). */
+struct screen_experiment {
+	const char *name;
+	const char *status;
+	const char *answer;
+	const struct qrtext_percopy *pc;
+};
+
+/* screen_plan - a plan run (bench/plan.h), before bench_screen_summary:
+ * the file and its n experiments (at most PLAN_EXPERIMENTS_MAX, lib/plan.h),
+ * shown as a row each in place of the "your code" section (the last
+ * experiment's), and in the QR text as x and xa lines in place of the
+ * code, pc, pa, pe and cf lines (lib/qrtext.h). x stays the caller's. */
+void screen_plan(const char *file, const struct screen_experiment *x, int n);
 
 /* bench_screen_summary - the one-screen summary that stays on the screen
  * after the run, so that a photo records it: the machine (brand, family,

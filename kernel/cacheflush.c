@@ -38,6 +38,7 @@ enum cacheflush_insn cacheflush_prepare(const struct config *c)
 	insn = CACHEFLUSH_NONE;
 	why = 0;
 	nareas = 0;
+	cost = 0; /* measured again by cacheflush_print (a plan's next experiment: bench/plan.h) */
 	for (int i = 0; i < memarea_count(); i++) {
 		const struct mem_area *a = memarea_get(i);
 		if (a && is_register(a->who) && nareas < MEMAREA_MAX)

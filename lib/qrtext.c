@@ -78,6 +78,22 @@ static void put_figure(struct out *o, int ok, const struct wide *v)
 		put(o, " ovf");
 }
 
+/* A pc line's fields after its kind word: METHOD U KIND FIG BOUND FRAC. */
+static void put_percopy(struct out *o, const struct qrtext_percopy *p)
+{
+	put_text(o, p->method, 1);
+	put(o, " %c ", p->unit);
+	put_text(o, p->kind, 1);
+	put(o, " ");
+	put_text(o, p->figure, 1);
+	put(o, " ");
+	put_text(o, p->bound, 1);
+	if (p->figure)
+		put(o, " %lld/%llu\n", (long long)p->num, (unsigned long long)p->den);
+	else
+		put(o, " -\n");
+}
+
 /* The code, pc, pa, pe and cf lines of code= (qrtext.h). */
 static void put_code(struct out *o, const struct qrtext_run *r)
 {
@@ -88,19 +104,8 @@ static void put_code(struct out *o, const struct qrtext_run *r)
 	put(o, " %llu %llu %llu\n", (unsigned long long)r->code->copies, (unsigned long long)r->code->unroll,
 	    (unsigned long long)r->code->loops);
 	for (int i = 0; i < r->nper_copy; i++) {
-		const struct qrtext_percopy *p = &r->per_copy[i];
 		put(o, "pc ");
-		put_text(o, p->method, 1);
-		put(o, " %c ", p->unit);
-		put_text(o, p->kind, 1);
-		put(o, " ");
-		put_text(o, p->figure, 1);
-		put(o, " ");
-		put_text(o, p->bound, 1);
-		if (p->figure)
-			put(o, " %lld/%llu\n", (long long)p->num, (unsigned long long)p->den);
-		else
-			put(o, " -\n");
+		put_percopy(o, &r->per_copy[i]);
 	}
 	for (int i = 0; i < r->nagreements; i++) {
 		const struct qrtext_agreement *a = &r->agreements[i];
@@ -246,6 +251,18 @@ int qrtext_body(const struct qrtext_run *r, char *buf, size_t size)
 			put_text(&o, v->per_load, 1);
 		}
 		put(&o, "\n");
+	}
+	for (int i = 0; i < r->nexperiments; i++) {
+		const struct qrtext_experiment *x = &r->experiments[i];
+		put(&o, "x ");
+		put_text(&o, x->name, 1);
+		put(&o, " ");
+		put_text(&o, x->status, 1);
+		put(&o, "\n");
+		if (x->answer) {
+			put(&o, "xa ");
+			put_percopy(&o, x->answer);
+		}
 	}
 	put(&o, "rec ");
 	put_text(&o, r->recommended ? r->recommended : "none", 1);

@@ -106,6 +106,17 @@
  *                          level; the figure per load, thousandths text),
  *                          or the one word 'none' when no level was told
  *                          apart (the latency_levels record)
+ *   x NAME STATUS          a plan's experiment (plan=, README "Running a
+ *                          plan"), one per experiment in the plan's order:
+ *                          its name, complete, faulted or skipped (the
+ *                          experiment_end record); the code, pc, pa, pe and
+ *                          cf lines above are then left out (the serial log
+ *                          has each experiment's in full)
+ *   xa METHOD U KIND FIG BOUND FRAC
+ *                          right after its x line, when the experiment has
+ *                          one: its answer, code='s figure per copy by the
+ *                          method its agreement trusts (else the first
+ *                          with a figure), fields as a pc line's
  *   rec NAME               the recommended method, or 'none'
  *   final TEXT             the run's final line
  *
@@ -215,6 +226,13 @@ struct qrtext_codefault {
 	uint64_t offset, copy;
 };
 
+/* An x line and its xa line: a plan's experiment and its answer. */
+struct qrtext_experiment {
+	const char *name;
+	const char *status;              /* "complete", "faulted", "skipped" */
+	const struct qrtext_percopy *answer; /* NULL: no xa line */
+};
+
 struct qrtext_run {
 	const char *run_id;              /* NULL or "": no run line */
 	const char *vendor, *brand, *hypervisor; /* hypervisor NULL: none */
@@ -246,6 +264,8 @@ struct qrtext_run {
 	int ncode_faults;
 	const struct qrtext_latency *latency; /* lat lines */
 	int nlatency;
+	const struct qrtext_experiment *experiments; /* x lines: a plan's */
+	int nexperiments;
 	const char *recommended;         /* NULL: none */
 	const char *final_line;
 };

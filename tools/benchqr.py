@@ -23,6 +23,9 @@ code= (code, per_copy, per_copy_agreement and code_fault records; with
 events= the pe lines as event_per_copy records without their least
 minimums, verified false where the line marks it '!'), sweep=latency's
 levels (the lat lines as latency_levels records, without cpuid_caches),
+a plan's experiments (the x lines as experiment and experiment_end
+records, and log.qr_experiments: each one's index, name, status and its
+xa line's answer as a per_copy dict naming the experiment, or None),
 the final line and an end
 record from it; per method the empty window's
 series in each unit measured (min of mins = offset; total variance,
@@ -253,6 +256,7 @@ def parse_body(body, path="QR code", crc=None, problems=()):
     log.run_digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
     log.qr_body = body
     log.qr_crc = crc
+    log.qr_experiments = []  # a plan's x lines: index, name, status, answer (a per_copy dict or None)
     env = {"rec": "env"}
     cfg = {"rec": "config"}
     methods, order, skips, workloads, lows, whys = {}, [], [], [], {}, {}
@@ -355,6 +359,23 @@ def parse_body(body, path="QR code", crc=None, problems=()):
                     "offset": int(toks[3]), "copy": int(toks[4])})))
             elif kind == "lat":  # sweep=latency's levels in a unit: U NAME:CPUID:EDGE:FIG... or U none
                 log.by_kind["latency_levels"].append((no, latency_levels(toks, log)))
+            elif kind == "x":  # a plan's experiment (lib/qrtext.h): name, status
+                if len(toks) != 2 or toks[1] not in ("complete", "faulted", "skipped"):
+                    raise ValueError("not NAME complete|faulted|skipped")
+                x = {"index": len(log.qr_experiments) + 1, "name": toks[0], "status": toks[1], "answer": None}
+                log.qr_experiments.append(x)
+                log.by_kind["experiment"].append((no, {"rec": "experiment", "index": x["index"], "name": x["name"]}))
+                log.by_kind["experiment_end"].append((no, {"rec": "experiment_end", "index": x["index"],
+                                                           "name": x["name"], "status": x["status"]}))
+            elif kind == "xa":  # its answer: a pc line's fields (method, unit, kind, figure, bound, fraction)
+                if not log.qr_experiments or log.lines[no - 2][1].partition(" ")[0] != "x" or len(toks) != 6:
+                    raise ValueError("not right after an x line, or not a pc line's six fields")
+                num, _, den = toks[5].partition("/")
+                log.qr_experiments[-1]["answer"] = {
+                    "rec": "per_copy", "experiment": log.qr_experiments[-1]["name"], "method": toks[0],
+                    "unit": PC_UNIT[toks[1]], "status": toks[2], "per_copy": None if toks[3] == "-" else toks[3],
+                    "bound": None if toks[4] == "-" else toks[4], "num": None if toks[5] == "-" else int(num),
+                    "den": None if toks[5] == "-" else int(den)}
             elif kind == "rec":
                 log.by_kind["recommendation"].append((no, {"rec": "recommendation",
                                                            "method": None if rest == "none" else rest,

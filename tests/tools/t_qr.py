@@ -156,6 +156,16 @@ def test_qr_text_methods_compared():
     check(len([p for p in bad.problems if "'pa'" in p.text]) == 2, f"malformed pa lines: {bad.problems}")
 
 
+def qr_body(lines):
+    """tools/benchqr.py's log of a QR text: a run's head (one method), lines,
+    then the rec and final lines."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import benchqr  # noqa: E402
+    return benchqr.parse_body("vendor GenuineIntel\nbrand -\ncpu 6 1 2 -\nhv none\ntsc 2500000000 5 pit\n"
+                              "size 3 50 10\nlimits 1 1\nm rdtscp t 35 0 0 0 ergodic na 0\n" + lines +
+                              "rec rdtscp\nfinal bench: run complete\n")
+
+
 def test_qr_text_latency_levels():
     """A QR text's lat lines (lib/qrtext.c; issue 31 item 5) become
     latency_levels records as the kernel's (docs/RECORDS.md): the unit, each
@@ -163,13 +173,7 @@ def test_qr_text_latency_levels():
     TSC ticks, ns at the tsc line's rate; 'none' an empty list with a why;
     a lat line of another form is a problem (failed before: 'a line of kind
     'lat', not known to this tool: ignored')."""
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
-    import benchqr  # noqa: E402
-    head = ("vendor GenuineIntel\nbrand -\ncpu 6 1 2 -\nhv none\ntsc 2500000000 5 pit\n"
-            "size 3 50 10\nlimits 1 1\nm rdtscp t 35 0 0 0 ergodic na 0\n")
-    tail = "rec rdtscp\nfinal bench: run complete\n"
-    log = benchqr.parse_body(head + "lat t L1d:49152:49152:5.000 L3:31457280:-:52.300 DRAM:-:-:227.500\n"
-                             "lat c none\n" + tail)
+    log = qr_body("lat t L1d:49152:49152:5.000 L3:31457280:-:52.300 DRAM:-:-:227.500\nlat c none\n")
     check(not log.problems, f"problems: {log.problems}")
     got = [r for _, r in log.by_kind["latency_levels"]]
     check(len(got) == 2, f"{len(got)} latency_levels records: {got}")
@@ -180,8 +184,31 @@ def test_qr_text_latency_levels():
         {"name": "DRAM", "cpuid_bytes": None, "edge_bytes": None, "per_load": "227.500", "ns": "91.000"}]},
         f"the TSC ticks' record: {t}")
     check(c["unit"] == "core_cycles" and c["levels"] == [] and c["why"], f"the core cycles' record: {c}")
-    bad = benchqr.parse_body(head + "lat t L9:1:1:1.000\nlat t L1d:1:1\n" + tail)
+    bad = qr_body("lat t L9:1:1:1.000\nlat t L1d:1:1\n")
     check(len([p for p in bad.problems if "'lat'" in p.text]) == 2, f"malformed lat lines: {bad.problems}")
+
+
+def test_qr_text_plan_experiments():
+    """A plan run's QR text (lib/qrtext.c; issue 32): each x line an
+    experiment with its status, in order, its xa line its answer as a per_copy
+    dict naming it; an xa line not right after an x line, or an x line with
+    another status, is a problem (failed before: 'a line of kind 'x', not
+    known to this tool: ignored')."""
+    log = qr_body("x imul_lat complete\nxa rdtscp t exact 1.000 - 1/1\nx ud faulted\n"
+                  "x chase complete\nxa rdtscp t figure 2.210 0.070 221/100\nx big skipped\n")
+    check(not log.problems, f"problems: {log.problems}")
+    got = [(x["index"], x["name"], x["status"]) for x in log.qr_experiments]
+    check(got == [(1, "imul_lat", "complete"), (2, "ud", "faulted"), (3, "chase", "complete"), (4, "big", "skipped")],
+          f"experiments {got}")
+    a = [x["answer"] for x in log.qr_experiments]
+    check(a[0] == {"rec": "per_copy", "experiment": "imul_lat", "method": "rdtscp", "unit": "tsc_ticks",
+                   "status": "exact", "per_copy": "1.000", "bound": None, "num": 1, "den": 1}, f"imul_lat's {a[0]}")
+    check(a[1] is None and a[3] is None and a[2]["bound"] == "0.070" and a[2]["num"] == 221,
+          f"the other answers {a[1:]}")
+    check([r["status"] for _, r in log.by_kind["experiment_end"]] == ["complete", "faulted", "complete", "skipped"],
+          "experiment_end records")
+    bad = qr_body("xa rdtscp t exact 1.000 - 1/1\nx a done\n")
+    check(len([p for p in bad.problems if "'x" in p.text]) == 2, f"malformed x and xa lines: {bad.problems}")
 
 
 def test_log_agreement_checked():

@@ -1,6 +1,7 @@
 /* tests/unit/test_qrtext.c - lib/qrtext.c, the QR code's compact text: the
  * exact body of a run (every line kind, groups with units missing,
- * a missing figure, figures beyond 64 bits, unreadable SMIs, text sanitised), the buffer limit
+ * a missing figure, figures beyond 64 bits, unreadable SMIs, text sanitised, a plan's
+ * experiments), the buffer limit
  * at every size, the CRC-32 against its check value, the split into parts
  * (whole lines, each part within its limit, the parts joining back to the
  * body, headers numbered with the body's CRC) and its refusals. Linked
@@ -227,6 +228,32 @@ static void test_code(void)
 	      strstr(buf, "\npe ") == NULL, "no code=: no code, pc, pa or pe line");
 }
 
+/* A plan's experiments (issue 32): an x line each, in the plan's order,
+ * before rec; an xa line (a pc line's fields) right after one with an
+ * answer, none after a skipped one. */
+static void test_experiments(void)
+{
+	static const struct qrtext_percopy a1 = { "rdtscp", 't', "exact", "1.000", 0, 1, 1 };
+	static const struct qrtext_percopy a3 = { "cpuid", 't', "figure", "2.210", "0.070", 221, 100 };
+	static const struct qrtext_experiment xs[] = {
+		{ "imul_lat", "complete", &a1 }, { "ud 2", "faulted", 0 }, { "chase", "complete", &a3 },
+		{ "big", "skipped", 0 },
+	};
+	struct qrtext_run r = run;
+	char buf[2048];
+	r.experiments = xs, r.nexperiments = 4, qrtext_body(&r, buf, sizeof buf);
+	CHECK(strstr(buf, "\nw my_code -3 - -/-1\n"
+			  "x imul_lat complete\n"
+			  "xa rdtscp t exact 1.000 - 1/1\n"
+			  "x ud_2 faulted\n"
+			  "x chase complete\n"
+			  "xa cpuid t figure 2.210 0.070 221/100\n"
+			  "x big skipped\n"
+			  "rec rdtscp\n") != NULL, "the x and xa lines after the w lines, before rec:\n%s", buf);
+	r.nexperiments = 0, qrtext_body(&r, buf, sizeof buf);
+	CHECK(strstr(buf, "\nx ") == NULL && strstr(buf, "\nxa ") == NULL, "no plan: no x or xa line:\n%s", buf);
+}
+
 static void test_crc(void)
 {
 	CHECK_EQ_U64(qrtext_crc32("123456789", 9), 0xCBF43926u,
@@ -367,6 +394,7 @@ int main(void)
 	test_why();
 	test_flags();
 	test_code();
+	test_experiments();
 	test_run_id();
 	test_crc();
 	test_split();
