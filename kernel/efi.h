@@ -37,7 +37,9 @@ struct efi_cpu_state {
  * (at least 16 MiB, an eighth of the range), and one page below
  * 0x90000 for the application processors' start-up code; the firmware's
  * timer period (EFI_TIMER_ARCH_PROTOCOL.GetTimerPeriod, PI 1.7 vol. 2
- * 12.10, 100 ns units). What it finds is printed later by efi_report.
+ * 12.10, 100 ns units); with plan=FILE on the command line, FILE read
+ * from the boot device (efi_plan_read below). What it finds is printed
+ * later by efi_report (the plan by kernel/planfile.c).
  * A firmware in 5-level paging (CR4.LA57) cannot run this kernel's
  * 4-level tables: one line on the firmware's console, QEMU failure exit,
  * halt. Returns 0. */
@@ -55,9 +57,9 @@ uint64_t efi_early(uint64_t info_phys);
  * below 4 GiB, EfiLoaderData: never in the kernel's memory map, so never
  * handed out). A file larger than EFI_PLAN_READ_MAX is not read: step
  * NULL, data NULL, bytes its size. Errors: the first step that failed and
- * its EFI_STATUS (EFI_NOT_FOUND from Open: no such file; EFI_UNSUPPORTED
- * from HandleProtocol: a boot device without a file system, e.g. a
- * network boot); nothing is printed here. */
+ * its EFI_STATUS (EFI_NOT_FOUND from Open: no such file, as on a CD's EFI
+ * image or OVMF's network boot device; EFI_UNSUPPORTED from HandleProtocol:
+ * a boot device without a file system); nothing is printed here. */
 /* The largest plan file efi_early reads, in bytes: kernel/planfile.h's
  * PLANFILE_MAX (planfile.c checks that they agree). */
 #define EFI_PLAN_READ_MAX 65536

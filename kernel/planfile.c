@@ -80,8 +80,8 @@ void planfile_load(const struct boot_info *bi, const char *name)
 			fmt_format(st, sizeof st, "status 0x%llx", (unsigned long long)e->status);
 			sn = st;
 		}
-		fmt_format(pf.efi_why, sizeof pf.efi_why, "the firmware's %s of %s on the boot device: %s", e->step,
-			   efi_path(path, sizeof path, name), sn);
+		fmt_format(pf.efi_why, sizeof pf.efi_why, "the firmware's read of %s from the boot device: %s returned %s",
+			   efi_path(path, sizeof path, name), e->step, sn);
 	}
 	for (int i = 0; i < bi->nmodules; i++)
 		if (names(bi->modules[i].name, name)) {

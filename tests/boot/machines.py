@@ -118,6 +118,9 @@ MACHINES = {name: Machine(*row) for name, *row in [
     ("ovmf-usb",          "q35",                 "max",       "256M", "tcg",    "ovmf",    "usb",    480,    False),
     # The ISO written to a stick the run's log is saved on (issue 23).
     ("ovmf-stick",        "q35",                 "max",       "256M", "tcg",    "ovmf",    "stick",  480,    False),
+    # The same, exact: a plan's answers from the stick against GRUB's module
+    # under BIOS (tests/boot/t_plan_stick.py); OVMF under -icount is slow.
+    ("ovmf-stick-icount", "q35",                 "max",       "256M", "icount", "ovmf",    "stick",  900,    False),
     # Network boot (make netboot): PXE under BIOS (iPXE ROM of the e1000), UEFI PXE.
     ("bios-pxe",          "q35",                 "max",       "256M", "tcg",    "seabios", "pxe",    360,    False),
     ("ovmf-pxe",          "q35",                 "max",       "256M", "tcg",    "ovmf",    "pxe",    480,    False),
