@@ -307,10 +307,10 @@ def test_plan_stick_bad_line_stops():
     """A plan on the stick with a mistyped key in its third experiment: the
     run stops before measuring, naming the file, the line and the
     experiment with a did-you-mean; its log is on the stick too."""
-    img = make_stick("plan-bad")
+    img = make_stick("plan-stick-bad")
     bad = PLAN.replace(b"five_nops  code=9090909090", b"five_nops  code=9090909090 unrol=10")
     put_file(img, "::/plan.txt", bad)
-    rc, text = qemu("plan-bad", "ovmf-stick", image=img)
+    rc, text = qemu("plan-stick-bad", "ovmf-stick", image=img)
     run = Run(rc, text)
     probs = [l for l in run.lines if l.startswith("plan: plan.txt line 7 (five_nops): ")]
     check(probs and "unrol" in probs[0] and "did you mean unroll?" in probs[0],
