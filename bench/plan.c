@@ -118,8 +118,32 @@ struct outcome {
 	int has_pc;
 	char fig[24], bound[24];
 };
-static struct outcome outcomes[PLAN_EXPERIMENTS_MAX];
-static struct screen_experiment shown[PLAN_EXPERIMENTS_MAX];
+/* From the pool, for a plan run only (plan_tables): a run without a plan
+ * keeps that memory for its sample buffers (the paper's size in -m 4M). */
+static struct outcome *outcomes;
+static struct screen_experiment *shown;
+static struct bench_results *none; /* every experiment skipped: nothing measured to show */
+
+/* The plan's own tables and the room of config_plan_room, from the pool
+ * before the first experiment's mark. Returns 0, or -1 (said) when they do
+ * not fit. */
+static int plan_tables(void)
+{
+	uint64_t n = (uint64_t)plan.n;
+	uint64_t bytes = n * sizeof *outcomes + n * sizeof *shown + sizeof *none + CFG_MAX_LINE + 1;
+	outcomes = mem_alloc(n * sizeof *outcomes);
+	shown = mem_alloc(n * sizeof *shown);
+	none = mem_alloc(sizeof *none);
+	char *room = mem_alloc(CFG_MAX_LINE + 1);
+	if (!outcomes || !shown || !none || !room) {
+		kprintf("plan: no memory for the plan's own tables (%llu bytes, %llu free)\n",
+			(unsigned long long)bytes, (unsigned long long)mem_free_bytes());
+		return -1;
+	}
+	memset(none, 0, sizeof *none);
+	config_plan_room(room, CFG_MAX_LINE + 1);
+	return 0;
+}
 
 /* The answer of code= in x: the figure per copy in TSC ticks of the method
  * the agreement trusts (bench/coderesult.h), else of the first method
@@ -263,10 +287,11 @@ void plan_run(const struct config *cfg, const struct cpu_info *cpu, int counters
 {
 	const struct planfile *pf = planfile_get();
 	int cpus = per ? ncpus : 1;
-	config_add_problems(problems);
+	int no_tables = plan_tables() != 0;
+	config_add_problems(problems + no_tables);
 	int boot_problems = cfg->problems;
-	uint64_t estimates;
-	int bad = check(cpu, counters, cpus, boot_problems, &estimates);
+	uint64_t estimates = 0;
+	int bad = no_tables ? 0 : check(cpu, counters, cpus, boot_problems, &estimates);
 	/* The boot's own configuration again (the command line and defaults). */
 	cfg = config_plan_experiment(plan.defaults, "", "", boot_problems + bad, 0);
 	if (cfg->problems && cfg->on_problems == PROBLEMS_STOP)
@@ -353,9 +378,8 @@ void plan_run(const struct config *cfg, const struct cpu_info *cpu, int counters
 						       outcomes[i].has_pc ? outcomes[i].answer : outcomes[i].why,
 						       outcomes[i].has_pc ? &outcomes[i].pc : 0 };
 	screen_plan(pf->name, shown, plan.n);
-	static struct bench_results none; /* every experiment skipped: nothing measured to show */
 	if (!x.results)
-		x = (struct experiment_result){ .results = &none, .totals = &sum, .measured = per ? 0 : -1 };
+		x = (struct experiment_result){ .results = none, .totals = &sum, .measured = per ? 0 : -1 };
 	cfg = config_plan_experiment(plan.defaults, "", "", boot_problems + bad, 0);
 	finish_run(cfg, cpu, &x, &sum, per != 0, &tally);
 }

@@ -343,8 +343,17 @@ int config_plan_defaults(const char *words, const char *prefix)
 	return n;
 }
 
-/* An experiment's words without its boot-wide keys (each one message). */
-static char exp_words[CFG_MAX_LINE + 1];
+/* An experiment's words without its boot-wide keys (each one message):
+ * room the plan gives from the pool (config_plan_room), so that a run
+ * without a plan keeps its memory for its sample buffers. */
+static char *exp_words;
+static size_t exp_room;
+
+void config_plan_room(char *buf, size_t size)
+{
+	exp_words = buf;
+	exp_room = buf ? size : 0;
+}
 
 const struct config *config_plan_experiment(const char *defaults, const char *words, const char *prefix,
 					    int boot_problems, int *problems)
@@ -369,7 +378,7 @@ const struct config *config_plan_experiment(const char *defaults, const char *wo
 				   "the command line; ignored here", klen > 64 ? 64 : klen, w);
 			plan_report(&pr, msg);
 			n++;
-		} else if (o + (size_t)(e - w) + 2 <= sizeof exp_words) {
+		} else if (o + (size_t)(e - w) + 2 <= exp_room) {
 			if (o)
 				exp_words[o++] = ' ';
 			memcpy(exp_words + o, w, (size_t)(e - w));
@@ -377,7 +386,8 @@ const struct config *config_plan_experiment(const char *defaults, const char *wo
 		}
 		w = e;
 	}
-	exp_words[o] = '\0';
+	if (exp_room)
+		exp_words[o] = '\0';
 	/* The boot's own layers again, silently: their messages were said at
 	 * boot (console='s kept ones left as they were). */
 	size_t console_used = console_msgs.used;
@@ -388,7 +398,7 @@ const struct config *config_plan_experiment(const char *defaults, const char *wo
 	console_msgs.used = console_used;
 	if (console_msgs.used < sizeof console_msgs.text)
 		console_msgs.text[console_msgs.used] = '\0';
-	n += cfg_parse(exp_words, keys, (int)(sizeof keys / sizeof keys[0]), plan_report, &pr);
+	n += cfg_parse(exp_room ? exp_words : "", keys, (int)(sizeof keys / sizeof keys[0]), plan_report, &pr);
 	n += check_together(plan_report, &pr);
 	cfg.problems = boot_problems + n;
 	if (problems)

@@ -162,6 +162,13 @@ struct config_choices {
 struct cfg_line;
 const struct config *config_parse(const struct cfg_line *line, const struct config_choices *ch);
 
+/* config_plan_room - the room (size bytes: CFG_MAX_LINE + 1) in which
+ * config_plan_experiment keeps an experiment's words without its
+ * boot-wide keys, given by the plan from the pool (bench/plan.c) before the
+ * first experiment; without it (NULL) an experiment's words are all
+ * ignored. */
+void config_plan_room(char *buf, size_t size);
+
 /* A plan (README "Running a plan", bench/plan.h): an experiment's
  * configuration is the command line's words, then the plan's defaults
  * line's, then the experiment's, parsed by the one parser, a later key

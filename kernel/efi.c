@@ -216,7 +216,6 @@ static uint64_t loader_page(uint64_t info, uint64_t size)
 }
 
 static struct efi_plan_read plan_read;
-static char plan_cmdline[CFG_MAX_LINE + 1];
 static char plan_name[64]; /* kernel/config.h's plan[] */
 static uint8_t plan_info[512] __attribute__((aligned(8))); /* EFI_FILE_INFO of \FILE */
 static const uint8_t plan_empty[1];
@@ -233,15 +232,14 @@ static const uint8_t plan_empty[1];
  * through the firmware, every step's EFI_STATUS kept. */
 static void plan_read_early(const uint8_t *info)
 {
+	/* The tag's string in place: NUL-terminated within the tag
+	 * (Multiboot2 3.6.3); planpath_find reads its first CFG_MAX_LINE
+	 * characters, as config does. */
+	const char *line = "";
 	for (const uint8_t *p = mb2_tag_next(info, 0); p; p = mb2_tag_next(info, p))
-		if (mb2_tag_type(p) == MB2_TAG_CMDLINE) {
-			uint32_t n = mb2_tag_size(p) - 8;
-			if (n > CFG_MAX_LINE)
-				n = CFG_MAX_LINE; /* config reads no more either */
-			memcpy(plan_cmdline, p + 8, n);
-			plan_cmdline[n] = '\0';
-		}
-	if (!planpath_find(plan_cmdline, plan_name, sizeof plan_name))
+		if (mb2_tag_type(p) == MB2_TAG_CMDLINE && mb2_tag_size(p) > 8 && p[mb2_tag_size(p) - 1] == 0)
+			line = (const char *)(p + 8);
+	if (!planpath_find(line, plan_name, sizeof plan_name))
 		return;
 	plan_read.tried = 1;
 	struct efi_boot_services *bs = eb.st->boot_services;
