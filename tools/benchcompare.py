@@ -88,7 +88,7 @@ def compare_text(a, b):
                 rows.append([label, f"{va} ensembles", f"{vb} ensembles", ratio(va, vb)])
             else:
                 rows.append([label, with_unit(va, u, power), with_unit(vb, u, power), ratio(va, vb)])
-        out.extend(table([("figure",), ("A",), ("B",), ("B/A",)], rows))
+        out.extend(figures_table(rows))
     only_a = [series_a[k].name for k in keys_a if k not in keys_b]
     only_b = [series_b[k].name for k in series_b if k not in set(keys_a)]
     if only_a or only_b or a.skips or b.skips:
@@ -104,6 +104,22 @@ def compare_text(a, b):
             continue
         for name, (_, why) in log.skips.items():
             out.extend(_wrap(f"Skipped in {tag}: method {name}: {why}"))
+    return out
+
+
+def figures_table(rows):
+    """A series' figures (label, A, B, B/A) as a table, or, when its
+    widest line would exceed WIDTH columns (a TCG run's variances of
+    variances in TSC ticks^4 can be 20 digits), each figure on a line of its
+    own with A, B and B/A on the next, wrapped."""
+    lines = table([("figure",), ("A",), ("B",), ("B/A",)], rows)
+    if max(len(line) for line in lines) <= WIDTH:
+        return lines
+    out = ["  figure: A; B; B/A"]
+    for label, va, vb, r in rows:
+        out.append(f"  {label}")
+        out += textwrap.wrap(f"A {va}; B {vb}; B/A {r}", WIDTH, initial_indent="      ",
+                             subsequent_indent="        ", break_on_hyphens=False)
     return out
 
 

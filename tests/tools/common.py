@@ -232,15 +232,21 @@ def compare_ratios(out):
     """The B/A cells of compare's per-series tables (its details, after the
     overview): every row under a "figure  A  B  B/A" header up to the blank
     line after it."""
-    ratios, on = [], False
+    ratios, on = [], None
     for line in out.split("\n"):
         if re.match(r"  figure +A +B +B/A$", line):
-            on = True
-        elif on and line.strip():
+            on = "table"
+        elif line == "  figure: A; B; B/A":  # a table too wide: each figure's A; B; B/A on lines of its own
+            on = "lines"
+        elif on == "table" and line.strip():
             m = re.search(r"  (\S+(?: \(both 0\)| \(A is 0\))?)$", line)
             ratios.append(m.group(1) if m else line)
+        elif on == "lines" and line.strip():
+            m = re.search(r"; B/A (\S+(?: \(both 0\)| \(A is 0\))?)$", line)
+            if m:
+                ratios.append(m.group(1))
         else:
-            on = False
+            on = None
     return ratios
 
 
