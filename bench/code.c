@@ -90,17 +90,20 @@ static const struct config *cfg; /* code_prepare's */
  * stack: kernel/trap.c) before they reach anything else. */
 static uint8_t stack_area[GUARD_BYTES + STACK_BYTES + GUARD_BYTES] __attribute__((aligned(4096)));
 static uint8_t *const stack = stack_area + GUARD_BYTES;
-/* The loop's state (lib/codegen.h), at 0xC0 within a 256-byte block. The
+/* The loop's state (lib/codegen.h), at 0x30 within a 256-byte block. The
  * epilogue reads it through absolute addresses, and a jump of the code into
  * the middle of one decodes the address's bytes as instructions: code=eb60
- * from copy 1 under cpuid lands on state.cr0's, whose low byte is now
- * always 0xF0 (LOCK, which most opcodes after it cannot take: #UD, or here
- * a #PF through the zeroed registers), where with the state at the image's
- * next 64-byte boundary its bytes went on to the epilogue's MOV to CR0
- * with the code's RAX, and the machine stopped (CI: t_code_reach, fuzz
- * case 10). The higher bytes still follow the image's layout. */
-static uint64_t state_block[(0xC0 + CG_STATE_BYTES) / 8] __attribute__((aligned(256)));
-static uint64_t *const state = state_block + 0xC0 / 8;
+ * from copy 1 under cpuid lands on state.cr0's (state + 0x30), whose low
+ * byte is now always 0x60: PUSHA, invalid in 64-bit mode (SDM Vol. 2B
+ * PUSHA: #UD in 64-bit mode), a #UD at the first byte whatever the higher
+ * bytes are. Before: 0xF0 (LOCK), which left the next byte, the address's
+ * second, to the image's layout: after issue 32 it was 0x8C (MOV r/m,
+ * Sreg), which QEMU ran under LOCK, and the bytes went on to the
+ * epilogue's MOV to CR0 with the code's RAX: the machine stopped (CI:
+ * t_code_reach jump_into_epilogue, as with the state at a 64-byte
+ * boundary before). */
+static uint64_t state_block[(0x30 + CG_STATE_BYTES) / 8] __attribute__((aligned(256)));
+static uint64_t *const state = state_block + 0x30 / 8;
 /* The vector state's save area (lib/codegen.h save_area): 64-aligned for
  * XSAVE64, its header zero as .bss leaves it (SDM Vol. 1 13.4.2). */
 static uint8_t vector_area[XSAVE_AREA_MAX] __attribute__((aligned(64)));

@@ -41,17 +41,18 @@ def saved_file(img, text):
 
 def expect_is_serial_log(data, text, what, final=FINAL):
     """data is the kernel's serial log, byte for byte: from its first line
-    (console:) up to and including the final line (starting with final)
-    and its \\r\\n, as the wire carried it (the firmware's and GRUB's
-    output before it aside)."""
+    (the banner, "bench VERSION: ...") up to and including the final line
+    (starting with final) and its \\r\\n, as the wire carried it (the
+    firmware's and GRUB's output before it aside)."""
     wire = text.encode("utf-8")
-    check(data.startswith(b"console: "), f"{what}: the file does not start with the kernel's first line", text)
+    check(data.startswith(b"bench ") and b"interrupts off" in data.split(b"\n", 1)[0],
+          f"{what}: the file does not start with the kernel's first line (the banner)", text)
     lines = data.split(b"\r\n")
     check(lines[-1] == b"" and lines[-2].startswith(final),
           f"{what}: the file does not end with the final line and \\r\\n: {lines[-2][:80]!r}", text)
     at = wire.find(data)
     check(at >= 0, f"{what}: the file's {len(data)} bytes are not the serial log's (first difference near "
-          f"byte {common_prefix(wire[wire.find(b'console: '):], data)})", text[-3000:])
+          f"byte {common_prefix(wire[max(wire.find(data[:40]), 0):], data)})", text[-3000:])
     check(wire[at + len(data):].startswith(b"save: "), f"{what}: the save: line does not follow the file's end",
           text)
 
