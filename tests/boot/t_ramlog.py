@@ -23,7 +23,8 @@ def test_ramlog_matches_serial():
     m = LOG_LINE.match(wire[at:].decode())
     check(m is not None, "the log: line does not read as kernel/console.h says", text)
     before = wire[:at]
-    check(before.startswith(b"console: "), "the port carried something before the kernel's first line", text)
+    check(before.startswith(b"bench ") and b"interrupts off" in before.split(b"\r\n", 1)[0],
+          "the port carried something before the kernel's first line (the banner)", text)
     check(int(m.group(1)) == len(before),
           f"the log: line says {m.group(1)} bytes; the serial log has {len(before)} before it", text)
     check(int(m.group(2), 16) == zlib.crc32(before),
