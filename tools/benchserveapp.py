@@ -276,12 +276,14 @@ class Collector:
             with open(png, "rb") as f:
                 return 200, "image/png", f.read(), ""
         log = benchlog.load(path)
+        name_x = (run["run_key"] or "").partition("/")[2]  # a plan run's experiment: its own log's figures
+        log = next((x.log for x in log.experiments if x.name == name_x and x.log), log)
         with self.figure_lock:
             try:
                 drawn = benchplot.all_figures(log, outdir) if any(s.ensembles for s in log.series.values()) else []
                 lines = [f"{os.path.basename(p)}: {what}" for p, what in drawn] or \
-                    ["no figures: the log has no per-ensemble lines (output=summary, or a plan run: "
-                     "bench.py report draws each experiment's)"]
+                    ["no figures: the log has no per-ensemble lines (output=summary: boot with output=both for "
+                     "the paper's figures)"]
             except benchplot.NoMatplotlib as e:
                 drawn, lines = [], [f"no figures: {e}"]
         page = benchservepage.text_page(f"figures of R{run['id']} (run ID {run['run_key']})", lines,

@@ -19,7 +19,11 @@ made into as many runs as needed with common.another_run.
     nothing stored; the right one in either place stored;
   - the page in headless Chromium (selenium, chromedriver): a stored run
     in the list, a run posted while it is open appears without a reload,
-    newest first, its report link opens the report.
+    newest first, its report link opens the report; the comparison with
+    the machine's previous run, and the first run's line saying it has
+    none;
+  - a plan run's log (common.py's plan-a): a run per experiment, run key
+    RUNID/NAME, stored once.
 """
 import gzip
 import http.client
@@ -34,7 +38,7 @@ import threading
 import time
 import zlib
 
-from common import BENCH, PY, ROOT, another_run, check, workdir
+from common import BENCH, PY, ROOT, another_run, boot, check, read, records, workdir
 
 START_TIMEOUT = 60    # [s] for the collector's 'listening on' line
 HTTP_TIMEOUT = 120    # [s] for one answer (50 at once on a loaded 2-core machine)
@@ -361,3 +365,27 @@ def test_serve_page_in_chromium():
             browser.save_screenshot(os.path.join(d, "report.png"))
         finally:
             browser.quit()
+        status, text = col.request("GET", "/runs/R2/compare")
+        check(status == 200 and "A = R1 (run ID " + run_id_of(first) in text and "B = R2" in text
+              and "the same machine" in text,
+              f"/runs/R2/compare: {status} {text[-600:]}", col.text())
+        status, text = col.request("GET", "/runs/R1/compare")
+        check(status == 200 and "the first run stored of its machine" in text, f"/runs/R1/compare: {status} {text}")
+
+
+def test_serve_plan_run():
+    """A plan run's log: a run per experiment (RUNID/NAME), stored once, on the page's JSON."""
+    d = workdir("serve_plan")
+    body = read(boot("plan-a"))
+    rid = run_id_of(body)
+    names = [r["name"] for r in records(boot("plan-a"), "experiment")]
+    with Collector(d) as col:
+        status, ans = col.post(body)
+        want = [f"{rid}/{n}" for n in names]
+        check(status == 201 and ans.get("runs") == want, f"a plan run: {status} {ans}, expected runs {want}",
+              col.text())
+        status, ans = col.post(body)
+        check(status == 200 and ans.get("stored") == "duplicate", f"the plan run again: {status} {ans}")
+        check(col.runs() == sorted(want), f"the database holds {col.runs()}, expected {want}")
+        runs = col.answers("a plan run")["runs"]
+        check([r["experiment"] for r in runs] == names[::-1], f"/runs lists {[r['experiment'] for r in runs]}")
