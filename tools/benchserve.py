@@ -14,7 +14,6 @@ server) and keeps it serving whatever a client sends:
 
 Every line goes to standard error, 'serve: ' and the UTC time first.
 """
-import json
 import sys
 import threading
 import time
@@ -54,7 +53,7 @@ def make_server(app, bind, port):
             declared = self.request.content_length
             why = (f"the body{f' ({declared} bytes)' if declared else ''} is over the size limit of "
                    f"{benchserveapp.size_text(app.max_bytes)}: nothing stored" if e.code == 413 else e.body)
-            body = json.dumps({"error": f"{e.reason}: {why}"}).encode()
+            body = benchserveapp.answer_json({"error": f"{e.reason}: {why}"})
             self.status = f"{e.code} {e.reason}"
             self.response_headers += [("Content-Type", "application/json"), ("Connection", "close")]
             self.close_on_finish = True

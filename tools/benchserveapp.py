@@ -52,6 +52,15 @@ REASONS = {200: "OK", 201: "Created", 400: "Bad Request", 401: "Unauthorized", 4
            405: "Method Not Allowed", 413: "Content Too Large", 500: "Internal Server Error"}
 
 
+def answer_json(obj):
+    """An answer's JSON, compact (as the shared design writes it); "error"
+    printable ASCII only (any other character '?'), so that its only
+    escapes are \\" and \\\\ (the kernel's lib/sendreply.c reads no others)."""
+    if "error" in obj:
+        obj = dict(obj, error="".join(c if " " <= c <= "~" else "?" for c in str(obj["error"])))
+    return json.dumps(obj, separators=(",", ":")).encode()
+
+
 class Answer(Exception):
     """A request's answer that ends it early: status, JSON object."""
 
@@ -109,10 +118,10 @@ class Collector:
         try:
             code, ctype, body, note = self.route(environ, method, path)
         except Answer as a:
-            code, ctype, body, note = a.code, "application/json", json.dumps(a.obj).encode(), a.obj.get("error", "")
+            code, ctype, body, note = a.code, "application/json", answer_json(a.obj), a.obj.get("error", "")
         except Exception as e:  # the collector's own failure: said, and it goes on serving
             why = f"the collector failed: {type(e).__name__}: {e}"
-            code, ctype, body, note = 500, "application/json", json.dumps({"error": why}).encode(), why
+            code, ctype, body, note = 500, "application/json", answer_json({"error": why}), why
         self.say(f"{peer} {method} {path} {code} ({len(body)} bytes answered, "
                  f"{time.monotonic() - t0:.2f} s){': ' + note if note else ''}")
         start_response(f"{code} {REASONS.get(code, '')}",
@@ -207,7 +216,7 @@ class Collector:
         if refused:
             obj["refused"] = refused
         code = 201 if new else 200
-        return code, "application/json", json.dumps(obj).encode(), \
+        return code, "application/json", answer_json(obj), \
             f"run {run_id} {obj['stored']} ({digest['bytes']} bytes, CRC-32 {digest['crc32']})" + \
             (f"; refused: {'; '.join(refused)}" if refused else "")
 

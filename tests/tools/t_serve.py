@@ -236,6 +236,9 @@ def test_serve_refuses_bad_bodies():
             check(status == want and isinstance(ans, dict) and words in ans.get("error", ""),
                   f"{what}: answered {status} {str(ans)[:300]}, expected {want} with '{words}'", col.text())
             check(col.runs() == [], f"{what}: stored {col.runs()}")
+        status, ans = col.post(good, headers={"X-Bench-Run-Id": "0123456789abcdef"})
+        check(status == 400 and "is not the log's run ID" in ans.get("error", ""),
+              f"X-Bench-Run-Id not the log's: answered {status} {ans}", col.text())
         out = col.raw(b"POST / HTTP/1.1\r\nHost: lab\r\nContent-Length: 9999999999\r\n\r\n")
         check(out.startswith(b"HTTP/1.1 413 ") and b'"error"' in out and b"over the size limit" in out,
               f"a Content-Length over --max-bytes: answered {out[:300]!r}", col.text())
