@@ -14,12 +14,14 @@ made into as many runs as needed with common.another_run.
     non-log bodies refused (400, 413) with "error", nothing stored; the
     collector still stores a good run after them;
   - clients that send garbage, a header over the limit, half a request, or
-    nothing: a log line each, and the collector still answers;
+    nothing: a log line each, and the collector still answers; a slow
+    client's unfinished request holds up no one;
   - with --token: none, a wrong one (query and Bearer) refused (401),
     nothing stored; the right one in either place stored;
   - the page in headless Chromium (selenium, chromedriver): a stored run
     in the list, a run posted while it is open appears without a reload,
-    newest first, its report link opens the report; the comparison with
+    newest first, its report link opens the report; its figures page
+    links the paper's figures, each a PNG; the comparison with
     the machine's previous run, and the first run's line saying it has
     none;
   - a plan run's log (common.py's plan-a): a run per experiment, run key
@@ -264,6 +266,14 @@ def test_serve_survives_bad_clients():
         out = col.raw(b"GET / HTTP/1.1\r\nHost: lab\r\nX-Big: " + b"a" * (80 << 10) + b"\r\n\r\n")
         check(out == b"" or b" 431 " in out[:20], f"a header over 64 KiB: answered {out[:200]!r}", col.text())
         col.answers("a header over 64 KiB")
+        slow = socket.create_connection(("127.0.0.1", col.port), timeout=HTTP_TIMEOUT)
+        try:  # a slow client, its request unfinished, does not hold up the others
+            slow.sendall(b"POST / HTTP/1.1\r\nHost: lab\r\nContent-Le")
+            col.answers("a slow client's half header")
+            status, ans = col.post(run_log("serve-slow"))
+            check(status == 201, f"a good log beside a slow client: {status} {ans}", col.text())
+        finally:
+            slow.close()
         col.raw(b"POST / HTTP/1.1\r\nHost: lab\r\nContent-Length: 5000\r\n\r\nbench 0.1", answer=False)
         col.raw(b"POST / HTTP/1.1\r\nHost: la", answer=False)
         col.raw(b"", answer=False)
@@ -275,7 +285,7 @@ def test_serve_survives_bad_clients():
             time.sleep(0.2)
         missing = [w for w in want if not any(w in l for l in col.lines)]
         check(not missing, f"no log line saying {missing} within 10 s", col.text())
-        check(col.runs() == [], f"something was stored: {col.runs()}")
+        check(col.runs() == [run_id_of(run_log("serve-slow"))], f"the database holds {col.runs()}")
         status, ans = col.post(run_log("serve-clients"))
         check(status == 201, f"a good log after the bad clients: {status} {ans}", col.text())
 
@@ -372,6 +382,18 @@ def test_serve_page_in_chromium():
         check(status == 200 and "A = R1 (run ID " + run_id_of(first) in text and "B = R2" in text
               and "the same machine" in text,
               f"/runs/R2/compare: {status} {text[-600:]}", col.text())
+        status, text = col.request("GET", "/runs/R2/figures")
+        pngs = re.findall(r'href="figures/([^"]+\.png)"', text) if status == 200 else []
+        check(pngs, f"/runs/R2/figures links no PNG: {status} {str(text)[-600:]}", col.text())
+        c = http.client.HTTPConnection("127.0.0.1", col.port, timeout=HTTP_TIMEOUT)
+        try:
+            c.request("GET", f"/runs/R2/figures/{pngs[0]}")
+            r = c.getresponse()
+            png = r.read()
+        finally:
+            c.close()
+        check(r.status == 200 and r.getheader("Content-Type") == "image/png" and png.startswith(b"\x89PNG\r\n"),
+              f"/runs/R2/figures/{pngs[0]}: {r.status} {r.getheader('Content-Type')}, {png[:8]!r}")
         status, text = col.request("GET", "/runs/R1/compare")
         check(status == 200 and "the first run stored of its machine" in text, f"/runs/R1/compare: {status} {text}")
 
