@@ -23,6 +23,7 @@ import benchserveapp
 DEFAULT_PORT = 8080          # send='s default port (kernel side, issue 33)
 DEFAULT_BIND = "0.0.0.0"
 CHANNEL_TIMEOUT = 30         # [s] a connection idle this long, even mid-request, is closed
+CLEANUP_INTERVAL = 5         # [s] how often waitress looks for idle connections (closed 30 to 35 s idle)
 MAX_HEADER_BYTES = 64 << 10  # [bytes] a request's header over it: 431
 THREADS = 8                  # waitress's worker threads (stores are one at a time anyway)
 
@@ -70,10 +71,11 @@ def make_server(app, bind, port):
                 got = (f"{r.body_bytes_received} of its {r.content_length} body bytes received" if r.headers_finished
                        else f"its header unfinished after {len(r.header_plus)} bytes")
                 say(f"{peer(self)} closed in the middle of a request ({got}; the client left, or sent nothing for "
-                    f"{CHANNEL_TIMEOUT} s): nothing stored")
+                    f"{CHANNEL_TIMEOUT} s or more): nothing stored")
             super().handle_close()
 
     server = create_server(app, host=bind, port=port, threads=THREADS, channel_timeout=CHANNEL_TIMEOUT,
+                           cleanup_interval=CLEANUP_INTERVAL,
                            max_request_header_size=MAX_HEADER_BYTES,
                            max_request_body_size=app.max_bytes + 1,  # waitress refuses from this size on
                            ident="bench collector", expose_tracebacks=False)

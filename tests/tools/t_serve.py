@@ -15,7 +15,8 @@ made into as many runs as needed with common.another_run.
     collector still stores a good run after them;
   - clients that send garbage, a header over the limit, half a request, or
     nothing: a log line each, and the collector still answers; a slow
-    client's unfinished request holds up no one;
+    client's unfinished request holds up no one, and is closed after 30 to
+    35 s (bench.py serve's CHANNEL_TIMEOUT), said;
   - with --token: none, a wrong one (query and Bearer) refused (401),
     nothing stored; the right one in either place stored;
   - the page in headless Chromium (selenium, chromedriver): a stored run
@@ -267,13 +268,17 @@ def test_serve_survives_bad_clients():
         check(out == b"" or b" 431 " in out[:20], f"a header over 64 KiB: answered {out[:200]!r}", col.text())
         col.answers("a header over 64 KiB")
         slow = socket.create_connection(("127.0.0.1", col.port), timeout=HTTP_TIMEOUT)
-        try:  # a slow client, its request unfinished, does not hold up the others
-            slow.sendall(b"POST / HTTP/1.1\r\nHost: lab\r\nContent-Le")
+        half = b"POST / HTTP/1.1\r\nHost: lab\r\nX-Slow: yes\r\nContent-Le"
+        try:  # a slow client, its request unfinished, holds up no one and is closed after 30 s
+            slow.sendall(half)
             col.answers("a slow client's half header")
             status, ans = col.post(run_log("serve-slow"))
             check(status == 201, f"a good log beside a slow client: {status} {ans}", col.text())
+            check(slow.recv(100) == b"", "the slow client's connection was not closed")
         finally:
             slow.close()
+        check(any(f"its header unfinished after {len(half)} bytes" in l and "30 s or more" in l for l in col.lines),
+              "no log line saying the slow client's connection was closed", col.text())
         col.raw(b"POST / HTTP/1.1\r\nHost: lab\r\nContent-Length: 5000\r\n\r\nbench 0.1", answer=False)
         col.raw(b"POST / HTTP/1.1\r\nHost: la", answer=False)
         col.raw(b"", answer=False)
