@@ -14,6 +14,7 @@ server) and keeps it serving whatever a client sends:
 
 Every line goes to standard error, 'serve: ' and the UTC time first.
 """
+import signal
 import sys
 import threading
 import time
@@ -89,8 +90,9 @@ def peer(channel):
 
 
 def main(args):
-    """bench.py serve: serve until interrupted; 1 when it cannot start (the
-    database, the address), said in one line."""
+    """bench.py serve: serve until interrupted (SIGINT, SIGTERM: a line
+    says so, exit 0); 1 when it cannot start (the database, the address),
+    said in one line."""
     import benchdb
     try:
         app = benchserveapp.Collector(args.db, token=args.token, max_bytes=args.max_bytes, say=say)
@@ -106,8 +108,13 @@ def main(args):
         f"storing into {args.db}, the logs received in {app.logs}/; bodies up to "
         f"{benchserveapp.size_text(args.max_bytes)}; "
         + ("a token required (?token=T or Authorization: Bearer T)" if args.token else "no token required"))
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        say("interrupted: stopped")
+    got = []
+
+    def stop(signum, frame):
+        got.append(signal.Signals(signum).name)
+        raise KeyboardInterrupt  # waitress's run() ends its loop on it
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    server.run()
+    say(f"stopped ({', '.join(got) or 'the server loop ended'})")
     return 0
