@@ -227,3 +227,32 @@ def test_send_bad_url_is_a_problem():
     check("config: send=http://10.0.2.2:99999/ is not a URL the run can send to: the port is 0 or above 65535"
           in text, "no config: line naming the port", text[-3000:])
     check("bench: run aborted: 1 command-line problem" in text, "the run does not stop for its problem", text[-3000:])
+
+
+def test_send_to_bench_serve():
+    """The real collector, `bench.py serve` (tests/tools/t_serve.py starts
+    it): the run stored once, 201 new, checked; the log it keeps
+    (lab-logs/RUNID.log) is the serial log up to the final line."""
+    import os
+    import sys
+    import tempfile
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+    from t_serve import Collector as Serve
+    with tempfile.TemporaryDirectory() as d:
+        with Serve(d) as c:
+            rc, text = boot("serve", f"{QUICK} send=http://10.0.2.2:{c.port}/")
+            status, runs = c.request("GET", "/runs")
+        run = expect_complete(rc, text)
+        run_id = run.one("env")["run_id"]
+        sends = send_lines(text)
+        check(len(sends) == 1 and sends[0].startswith(f"send: http://10.0.2.2:{c.port}/: ")
+              and ", 201 stored (new), CRC-32 0x" in sends[0], f"send: lines {sends}\n{c.text()}", text[-3000:])
+        check(status == 200 and run_id in json.dumps(runs), f"/runs ({status}) does not list {run_id}: "
+              f"{str(runs)[:300]}", text)
+        kept = os.path.join(d, "lab-logs", f"{run_id}.log")
+        check(os.path.exists(kept), f"bench.py serve kept no {kept}\n{c.text()}", text)
+        body = open(kept, "rb").read()
+        check(body.split(b"\r\n")[-2].startswith(FINAL) and text.encode("utf-8").find(body) >= 0,
+              f"lab-logs/{run_id}.log ({len(body)} bytes) is not the serial log up to the final line", text)
+        rec = send_record(text)
+        check(rec["checked"] is True and rec["bytes"] == len(body), f"send record {rec}", text)
