@@ -80,6 +80,8 @@ static const struct efi_guid simple_fs_guid = { 0x964E5B22, 0x6459, 0x11d2,
 						{ 0x8E, 0x39, 0x00, 0xA0, 0xC9, 0x69, 0x72, 0x3B } };
 static const struct efi_guid file_info_guid = { 0x09576E92, 0x6D3F, 0x11d2,
 						{ 0x8E, 0x39, 0x00, 0xA0, 0xC9, 0x69, 0x72, 0x3B } };
+static const struct efi_guid pxe_base_code_guid = { 0x03C4E603, 0xAC28, 0x11d3,
+						    { 0x9A, 0x2D, 0x00, 0x90, 0x27, 0x3F, 0xC1, 0x4D } };
 static const struct efi_guid timer_arch_guid = { 0x26BACCB3, 0x6F42, 0x11D4,
 						 { 0xBC, 0xE7, 0x00, 0x80, 0xC7, 0x3C, 0x88, 0x81 } };
 
@@ -117,6 +119,7 @@ static struct {
 	uint16_t pic;
 	struct lapic_saved lapic;
 	uint64_t tsc_entry; /* the TSC at efi_early */
+	void *pxe;          /* the boot device's EFI_PXE_BASE_CODE_PROTOCOL, or 0 */
 } eb;
 
 static uint8_t mmap_buf[65536] __attribute__((aligned(8)));
@@ -310,6 +313,11 @@ uint64_t efi_early(uint64_t info_phys)
 			eb.timer_arch = 0;
 	}
 	plan_read_early(info);
+	/* a network boot: the boot device's EFI_PXE_BASE_CODE_PROTOCOL (kernel/efinet.c) */
+	struct efi_loaded_image *li = 0;
+	if (bs->handle_protocol(eb.image, &loaded_image_guid, (void **)&li) != EFI_SUCCESS || !li ||
+	    bs->handle_protocol(li->device_handle, &pxe_base_code_guid, &eb.pxe) != EFI_SUCCESS)
+		eb.pxe = 0;
 	return 0;
 }
 
@@ -439,6 +447,11 @@ struct efi_system_table *efi_system_table(void)
 void *efi_image_handle(void)
 {
 	return eb.image;
+}
+
+void *efi_boot_pxe(void)
+{
+	return efi_booted() ? eb.pxe : 0;
 }
 
 /* The write, step by step, on the firmware's state (efi_firmware_run). */

@@ -140,6 +140,13 @@ uint64_t efi_firmware_run(uint64_t (*fn)(void *), void *arg);
 struct efi_system_table *efi_system_table(void);
 void *efi_image_handle(void);
 
+/* efi_boot_pxe - the EFI_PXE_BASE_CODE_PROTOCOL (UEFI 2.x 24.3) of the
+ * device GRUB was loaded from (EFI_LOADED_IMAGE_PROTOCOL.DeviceHandle,
+ * HandleProtocol at efi_early): non-NULL after a network boot; NULL after
+ * a boot from a stick or CD, or not under UEFI. Its Mode is read on the
+ * firmware's state only (kernel/efinet.c). */
+void *efi_boot_pxe(void);
+
 /* efi_on_boot_cpu - 1 on the bootstrap processor (IA32_APIC_BASE.BSP, SDM
  * Vol. 3A 11.4.4), or where the MSR cannot be read (no local APIC: no
  * other CPU); UEFI's boot services are the boot CPU's only. */

@@ -30,10 +30,6 @@ static const struct efi_guid snp_guid = { 0xA19832B9, 0xAC25, 0x11D3,
 					  { 0x9A, 0x2D, 0x00, 0x90, 0x27, 0x3F, 0xC1, 0x4D } };
 static const struct efi_guid mnp_sb_guid = { 0xf36ff770, 0xa7e1, 0x42cf,
 					     { 0x9e, 0xd2, 0x56, 0xf0, 0xf2, 0x71, 0xf4, 0x4c } };
-static const struct efi_guid pxe_guid = { 0x03C4E603, 0xAC28, 0x11d3,
-					  { 0x9A, 0x2D, 0x00, 0x90, 0x27, 0x3F, 0xC1, 0x4D } };
-static const struct efi_guid loaded_image_guid = { 0x5B1B31A1, 0x9562, 0x11d2,
-						   { 0x8E, 0x3F, 0x00, 0xA0, 0xC9, 0x69, 0x72, 0x3B } };
 
 struct efi_service_binding { /* EFI_SERVICE_BINDING_PROTOCOL, UEFI 2.x 11.1 */
 	efi_status(EFIAPI *create_child)(struct efi_service_binding *self, efi_handle *child);
@@ -113,11 +109,6 @@ struct efi_ip4_config2 {
 #define PXE_PROXY_OFFER 2996
 #define PXE_SIADDR 20
 
-struct efi_loaded_image_dev { /* EFI_LOADED_IMAGE_PROTOCOL, 9.1: up to DeviceHandle */
-	uint32_t revision;
-	void *parent, *system_table, *device_handle;
-};
-
 /* EFI_HTTP_STATUS_CODE's values as numbers (Http.h's order; 308 last, as
  * EDK2 added it). */
 static const uint16_t http_codes[] = { 0,   100, 101, 200, 201, 202, 203, 204, 205, 206, 300, 301, 302, 303,
@@ -126,7 +117,7 @@ static const uint16_t http_codes[] = { 0,   100, 101, 200, 201, 202, 203, 204, 2
 
 #define ANSWER_MAX 4096
 #define HEADER_VALUE_MAX 32
-#define WHY_MAX 240
+#define WHY_MAX 480
 
 /* The send, step by step, on the firmware's state. */
 struct send_job {
@@ -143,6 +134,7 @@ struct send_job {
 	uint64_t answer_bytes;
 	uint64_t ticks;          /* TSC ticks of the whole send */
 	int dhcp;                /* 1: DHCP was asked for, 2: and gave an address */
+	uint64_t released;       /* GRUB's opens of the card closed to reach the firmware's stack */
 	uint8_t address[4];      /* the card's address, when known */
 };
 
@@ -239,14 +231,20 @@ static uint64_t handles(const struct efi_guid *guid, efi_handle **out, efi_statu
 }
 
 /* ConnectController(h, NULL, NULL, TRUE) on every handle with guid; the
- * handles tried, the last failure in *st. */
-static uint64_t connect_all(const struct efi_guid *guid, efi_status *st)
+ * handles tried, the last failure in *st. release: first CloseProtocol(h,
+ * guid, GRUB's image handle, NULL) on each, GRUB's own open of the card
+ * (its efinet driver opens EFI_SIMPLE_NETWORK_PROTOCOL BY_EXCLUSIVE,
+ * which stops the firmware's stack on it: UEFI 2.x 7.3 OpenProtocol);
+ * *released counts those it closed. */
+static uint64_t connect_all(const struct efi_guid *guid, int release, uint64_t *released, efi_status *st)
 {
 	struct efi_boot_services *bs = efi_system_table()->boot_services;
 	efi_handle *h;
 	efi_status ls;
 	uint64_t n = handles(guid, &h, &ls);
 	for (uint64_t i = 0; i < n; i++) {
+		if (release && bs->close_protocol(h[i], guid, efi_image_handle(), 0) == EFI_SUCCESS)
+			++*released;
 		efi_status s = bs->connect_controller(h[i], 0, 0, 1);
 		if (s != EFI_SUCCESS)
 			*st = s;
@@ -295,7 +293,9 @@ static uint64_t fw_send(void *arg)
 	uint64_t n = handles(&http_sb_guid, &sb_handles, &ls);
 	if (!n) {
 		efi_status cs = EFI_SUCCESS;
-		uint64_t snp = connect_all(&snp_guid, &cs), mnp = connect_all(&mnp_sb_guid, &cs);
+		uint64_t released = 0;
+		uint64_t snp = connect_all(&snp_guid, 1, &released, &cs);
+		uint64_t mnp = connect_all(&mnp_sb_guid, 0, &released, &cs);
 		n = handles(&http_sb_guid, &sb_handles, &ls);
 		if (!n) {
 			char a[32];
@@ -303,15 +303,19 @@ static uint64_t fw_send(void *arg)
 				fmt_format(j->why, sizeof j->why, "no network card: no handle has "
 					   "EFI_SIMPLE_NETWORK_PROTOCOL or EFI_MANAGED_NETWORK_SERVICE_BINDING_PROTOCOL");
 			else
-				fmt_format(j->why, sizeof j->why, "%llu network card handle%s (EFI_SIMPLE_NETWORK_PROTOCOL "
-					   "on %llu, EFI_MANAGED_NETWORK_SERVICE_BINDING_PROTOCOL on %llu), ConnectController "
-					   "%s, and still none: the firmware has no HTTP driver (HttpDxe), or GRUB's own "
-					   "network driver holds the card (EFI_SIMPLE_NETWORK_PROTOCOL opened BY_EXCLUSIVE)",
-					   (unsigned long long)(snp + mnp), snp + mnp == 1 ? "" : "s",
-					   (unsigned long long)snp, (unsigned long long)mnp,
-					   cs == EFI_SUCCESS ? "EFI_SUCCESS" : efi_status_text(a, sizeof a, cs));
-			FAIL("no EFI_HTTP_SERVICE_BINDING_PROTOCOL on any handle", ls);
+				fmt_format(j->why, sizeof j->why, "none after ConnectController on the card's handles "
+					   "(EFI_SIMPLE_NETWORK_PROTOCOL on %llu, EFI_MANAGED_NETWORK_SERVICE_BINDING_PROTOCOL "
+					   "on %llu; %s%s): %s", (unsigned long long)snp, (unsigned long long)mnp,
+					   cs == EFI_SUCCESS ? "EFI_SUCCESS" : efi_status_text(a, sizeof a, cs),
+					   released ? ", after GRUB's own open of the card was closed" : "",
+					   released || efi_boot_pxe()
+						   ? "GRUB's network driver still holds the card (it opened "
+						     "EFI_SIMPLE_NETWORK_PROTOCOL BY_EXCLUSIVE to boot from the network), "
+						     "or the firmware has no HTTP driver (HttpDxe)"
+						   : "the firmware has no HTTP driver (HttpDxe)");
+			FAIL("LocateHandleBuffer(ByProtocol, EFI_HTTP_SERVICE_BINDING_PROTOCOL)", ls);
 		}
+		j->released = released;
 	}
 	efi_handle nic = sb_handles[0];
 	if ((s = bs->handle_protocol(nic, &http_sb_guid, (void **)&sb)) != EFI_SUCCESS || !sb)
@@ -458,11 +462,8 @@ out:
 static uint64_t fw_pxe_server(void *arg)
 {
 	struct send_job *j = arg;
-	struct efi_boot_services *bs = efi_system_table()->boot_services;
-	struct efi_loaded_image_dev *li = 0;
-	uint8_t *pxe = 0;
-	if (bs->handle_protocol(efi_image_handle(), &loaded_image_guid, (void **)&li) != EFI_SUCCESS || !li ||
-	    bs->handle_protocol(li->device_handle, &pxe_guid, (void **)&pxe) != EFI_SUCCESS || !pxe)
+	const uint8_t *pxe = efi_boot_pxe();
+	if (!pxe)
 		return 0;
 	const uint8_t *mode = *(uint8_t *const *)(pxe + PXE_MODE_OFFSET);
 	if (!mode || mode[PXE_USING_IPV6])
@@ -479,6 +480,13 @@ static uint64_t fw_pxe_server(void *arg)
 	fmt_format(j->url.host, sizeof j->url.host, "%u.%u.%u.%u", si[0], si[1], si[2], si[3]);
 	j->from_pxe = 1;
 	return 1;
+}
+
+int efinet_line_expected(const struct config *cfg)
+{
+	if (!efi_booted() || (cfg->send[0] && !cfg->send_on))
+		return 0;
+	return cfg->send_on || efi_boot_pxe();
 }
 
 void efinet_send_before_final(const struct config *cfg)
@@ -503,14 +511,13 @@ void efinet_send(const struct config *cfg, uint64_t log_bytes)
 {
 	static int tried;
 	static struct send_job j;
-	int off = cfg->send[0] && !cfg->send_on; /* send=off, or a bad URL (said at boot) */
-	if (!efi_booted() || off || tried++)
-		return;
+	if (!efinet_line_expected(cfg) || tried++)
+		return; /* send=off, a bad URL (said at boot), no send= and no network boot, or BIOS */
 	const struct logbuf *log = console_log();
 	j = (struct send_job){ .body = log->buf, .bytes = log_bytes, .hz = clocks_tsc_rate()->hz };
 	if (cfg->send_on)
 		j.url = cfg->send_url;
-	char url[URL_TEXT_MAX], why[WHY_MAX + 200] = "";
+	char url[URL_TEXT_MAX], why[WHY_MAX + 240] = "";
 	if (!efi_on_boot_cpu()) {
 		if (!cfg->send_on)
 			return; /* a network boot's default: the firmware cannot be asked */

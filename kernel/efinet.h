@@ -24,6 +24,16 @@
  * UEFI (efinet_send says it after the final line). */
 void efinet_send_before_final(const struct config *cfg);
 
+/* efinet_line_expected - 1 when efinet_send will print its send: line:
+ * under UEFI with send= a URL, or without send= after a network boot
+ * (kernel/efi.h efi_boot_pxe); for the end screen's rows (bench/screen.c). */
+int efinet_line_expected(const struct config *cfg);
+
+/* The longest send: line, in characters, with room to spare: "NOT sent"
+ * with its reason (up to 440: the step, the status, the words) and URL
+ * (URL_TEXT_MAX), or a sent line with its "NOT checked" reason. */
+#define EFINET_SEND_LINE_MAX 1000
+
 /* efinet_send - after the final line and the save (bench/finish.c): under
  * UEFI, on the boot CPU, with send= a URL (or, without send=, after a
  * network boot: the DHCP server that booted it, EFI_PXE_BASE_CODE_PROTOCOL
@@ -35,8 +45,10 @@ void efinet_send_before_final(const struct config *cfg);
  * firmware (kernel/efi.h efi_firmware_run): EFI_HTTP_SERVICE_BINDING_
  * PROTOCOL located (LocateHandleBuffer ByProtocol; when none, every
  * handle with EFI_SIMPLE_NETWORK_PROTOCOL or EFI_MANAGED_NETWORK_SERVICE_
- * BINDING_PROTOCOL connected, ConnectController(h, NULL, NULL, TRUE), and
- * again), CreateChild, EFI_HTTP_PROTOCOL.Configure (HttpVersion11,
+ * BINDING_PROTOCOL connected, ConnectController(h, NULL, NULL, TRUE), after
+ * closing GRUB's own BY_EXCLUSIVE open of the card (CloseProtocol with
+ * GRUB's image handle: its network driver holds the card after a network
+ * boot), and again), CreateChild, EFI_HTTP_PROTOCOL.Configure (HttpVersion11,
  * IPv4, UseDefaultAddress), DHCP where Configure or Request says
  * EFI_NO_MAPPING (Ip4Config2DataTypePolicy Ip4Config2PolicyDhcp, then
  * Ip4Config2DataTypeInterfaceInfo polled for EFINET_DHCP_WAIT_S), Request,

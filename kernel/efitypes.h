@@ -51,7 +51,10 @@ struct efi_boot_services { /* EFI_BOOT_SERVICES, 4.4 */
 	efi_status(EFIAPI *set_watchdog_timer)(uint64_t timeout_s, uint64_t code, uint64_t data_size, uint16_t *data);
 	efi_status(EFIAPI *connect_controller)(efi_handle controller, efi_handle *driver_image, void *remaining_path,
 					       uint8_t recursive);
-	void *disconnect_controller, *open_protocol, *close_protocol, *open_protocol_info;
+	void *disconnect_controller, *open_protocol;
+	efi_status(EFIAPI *close_protocol)(efi_handle handle, const struct efi_guid *protocol, efi_handle agent,
+					   efi_handle controller);
+	void *open_protocol_info;
 	void *protocols_per_handle;
 	efi_status(EFIAPI *locate_handle_buffer)(uint32_t search_type, const struct efi_guid *protocol, void *search_key,
 						 uint64_t *count, efi_handle **buffer);
@@ -67,6 +70,7 @@ _Static_assert(offsetof(struct efi_boot_services, allocate_pages) == 40 &&
 		       offsetof(struct efi_boot_services, stall) == 248 &&
 		       offsetof(struct efi_boot_services, set_watchdog_timer) == 256 &&
 		       offsetof(struct efi_boot_services, connect_controller) == 264 &&
+		       offsetof(struct efi_boot_services, close_protocol) == 288 &&
 		       offsetof(struct efi_boot_services, locate_handle_buffer) == 312 &&
 		       offsetof(struct efi_boot_services, locate_protocol) == 320,
 	       "EFI_BOOT_SERVICES layout");
