@@ -30,16 +30,16 @@ READ_WAIT = 60
 
 
 class Collector:
-    """A collector on 127.0.0.1 (10.0.2.2 to the guest), on a free port:
+    """A collector on 127.0.0.1 (10.0.2.2 to the guest), on a free port (or port):
     each request read (headers, then Content-Length bytes, bounded by
     READ_WAIT), kept in .requests as (request line, {header: value},
     body), answered by answer(body, headers) -> (status, dict)."""
 
-    def __init__(self, answer):
+    def __init__(self, answer, port=0):
         self.answer, self.requests = answer, []
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock.bind(("127.0.0.1", port))
         self.sock.listen(4)
         self.sock.settimeout(1.0)
         self.port = self.sock.getsockname()[1]
@@ -256,3 +256,34 @@ def test_send_to_bench_serve():
               f"lab-logs/{run_id}.log ({len(body)} bytes) is not the serial log up to the final line", text)
         rec = send_record(text)
         check(rec["checked"] is True and rec["bytes"] == len(body), f"send record {rec}", text)
+
+
+def test_send_netboot_default_server():
+    """A UEFI network boot from `make netboot`'s root (QEMU's TFTP) with no
+    send= typed: the run is sent to the server it booted from (the PXE
+    server, 10.0.2.2 under QEMU's user network) on port 8080, through the
+    firmware's stack once GRUB's hold on the card is released. Skipped
+    when the host's port 8080 is taken (the collector's default: the test
+    cannot choose it)."""
+    import os
+    import builds
+    import machines
+    from qemu import Skip
+    root = builds.netboot()
+    if not os.path.exists(os.path.join(root, machines.PXE_BOOTFILE["ovmf"])):
+        raise Skip("make netboot built no UEFI image (grub-efi-amd64-bin)")
+    try:
+        c = Collector(stored, port=8080)
+    except OSError as e:
+        raise Skip(f"the host's port 8080 is taken ({e}): the default port cannot be tested here")
+    with c:
+        rc, text = qemu("send-netboot", "ovmf-pxe", image=root)
+    expect_complete(rc, text)
+    check(len(c.requests) == 1, f"{len(c.requests)} requests reached the collector on port 8080", text[-3000:])
+    body = c.requests[0][2]
+    sends = send_lines(text)
+    check(len(sends) == 1 and sends[0].startswith(f"send: http://10.0.2.2:8080/ (the PXE server: no send= given): "
+                                                  f"{len(body)} bytes sent, 201 stored (new), CRC-32 "),
+          f"send: lines {sends}", text[-3000:])
+    check(text.encode("utf-8").find(body) >= 0 and body.split(b"\r\n")[-2].startswith(FINAL),
+          "the body is not the serial log up to the final line", text)
