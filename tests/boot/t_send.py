@@ -11,7 +11,9 @@ collector listening is said (connection refused) and the run is
 complete; a 500 and a 401 (wrong token) are said with the collector's
 "error"; under BIOS one line says results are sent only under UEFI;
 send=off sends nothing, and a malformed send= is a command-line problem
-naming what is wrong."""
+naming what is wrong; a network without a DHCP server and a machine
+without a network card are said; against bench.py serve; and a UEFI
+network boot sends to its PXE server with no send= typed."""
 import json
 import re
 import socket
@@ -287,3 +289,38 @@ def test_send_netboot_default_server():
           f"send: lines {sends}", text[-3000:])
     check(text.encode("utf-8").find(body) >= 0 and body.split(b"\r\n")[-2].startswith(FINAL),
           "the body is not the serial log up to the final line", text)
+
+
+def free_udp_port():
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def test_send_no_dhcp_answer():
+    """A card on a network without a DHCP server (QEMU's socket network
+    into a UDP port nobody reads): the send: line says DHCP gave no
+    address within 10 s (the kernel's bounded wait), the run complete."""
+    net = ["-netdev", f"socket,id=n0,udp=127.0.0.1:{free_udp_port()},localaddr=127.0.0.1:{free_udp_port()}",
+           "-device", "virtio-net-pci,netdev=n0"]
+    iso = grub_test_iso("send-nodhcp", f"\tmultiboot2 /boot/bench.elf {QUICK} send=http://10.0.2.2:8080/")
+    rc, text = qemu("send-nodhcp", "ovmf-cdrom", image=iso, extra=net)
+    expect_complete(rc, text)
+    sends = send_lines(text)
+    check(len(sends) == 1 and sends[0].startswith("send: NOT sent: DHCP (EFI_IP4_CONFIG2_PROTOCOL) returned "
+                                                  "EFI_TIMEOUT: DHCP gave no address within 10 s"),
+          f"send: lines {sends}", text[-3000:])
+
+
+def test_send_no_network_card():
+    """No network card at all (-nic none): the line says so, by protocol."""
+    iso = grub_test_iso("send-nonic", f"\tmultiboot2 /boot/bench.elf {QUICK} send=http://10.0.2.2:8080/")
+    rc, text = qemu("send-nonic", "ovmf-cdrom", image=iso, extra=["-nic", "none"])
+    expect_complete(rc, text)
+    sends = send_lines(text)
+    check(len(sends) == 1 and sends[0].startswith(
+        "send: NOT sent: LocateHandleBuffer(ByProtocol, EFI_HTTP_SERVICE_BINDING_PROTOCOL) returned EFI_NOT_FOUND: "
+        "no network card: no handle has EFI_SIMPLE_NETWORK_PROTOCOL or EFI_MANAGED_NETWORK_SERVICE_BINDING_PROTOCOL"),
+        f"send: lines {sends}", text[-3000:])
