@@ -324,3 +324,37 @@ def test_send_no_network_card():
         "send: NOT sent: LocateHandleBuffer(ByProtocol, EFI_HTTP_SERVICE_BINDING_PROTOCOL) returned EFI_NOT_FOUND: "
         "no network card: no handle has EFI_SIMPLE_NETWORK_PROTOCOL or EFI_MANAGED_NETWORK_SERVICE_BINDING_PROTOCOL"),
         f"send: lines {sends}", text[-3000:])
+
+
+def test_send_duplicate_answer():
+    """The collector has the run already: 200, stored "duplicate", said."""
+    def answer(body, headers, line):
+        status, obj = stored(body, headers, line)
+        return 200, dict(obj, stored="duplicate")
+    with Collector(answer) as c:
+        rc, text = boot("duplicate", f"{QUICK} send=http://10.0.2.2:{c.port}/")
+    expect_complete(rc, text)
+    sends = send_lines(text)
+    check(len(sends) == 1 and ", 200 stored (duplicate), CRC-32 0x" in sends[0], f"send: lines {sends}",
+          text[-3000:])
+    rec = send_record(text)
+    check(rec["status"] == 200 and rec["stored"] == "duplicate" and rec["checked"] is True, f"send record {rec}",
+          text)
+
+
+def test_send_collector_counts_otherwise():
+    """A collector whose byte count and CRC-32 are not the kernel's (one
+    byte lost): stored, but the line says NOT checked with its figures."""
+    def answer(body, headers, line):
+        return 201, {"stored": "new", "run_id": headers.get("x-bench-run-id"), "bytes": len(body) - 1,
+                     "crc32": f"0x{zlib.crc32(body[:-1]):08x}", "runs": []}
+    with Collector(answer) as c:
+        rc, text = boot("mismatch", f"{QUICK} send=http://10.0.2.2:{c.port}/")
+    expect_complete(rc, text)
+    body = c.requests[0][2]
+    sends = send_lines(text)
+    expect = (f"send: http://10.0.2.2:{c.port}/: {len(body)} bytes sent, 201 stored (new), but NOT checked: the "
+              f"collector counted {len(body) - 1} bytes, CRC-32 0x{zlib.crc32(body[:-1]):08x}: not what was sent; in ")
+    check(len(sends) == 1 and sends[0].startswith(expect), f"send: lines {sends}, expected {expect!r}", text[-3000:])
+    rec = send_record(text)
+    check(rec["checked"] is False and rec["why"], f"send record {rec}", text)
