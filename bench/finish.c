@@ -8,6 +8,7 @@
 #include "../kernel/console.h"
 #include "../kernel/cpu.h"
 #include "../kernel/efi.h"
+#include "../kernel/efinet.h"
 #include "../kernel/exit.h"
 #include "../kernel/mem.h"
 #include "../kernel/qr.h"
@@ -81,11 +82,14 @@ void finish_run(const struct config *cfg, const struct cpu_info *cpu, const stru
 		   faults, on_cpus, plan, EXIT_SUCCESS_CODE);
 	progress_end();
 	efi_save_before_final((int)cfg->save);
+	efinet_send_before_final(cfg);
 	console_log_line();
 	kprintf("%s\n", final_line);
+	uint64_t log_bytes = console_log()->kept; /* what is sent: the log up to the final line */
 	exit_set_stage(EXIT_STAGE_REPORTED);
 	bench_screen_summary(cfg, cpu, x->results, x->cpus, final_line);
 	efi_save_log((int)cfg->save, runid_text(), cfg->test_efi_watchdog); /* under UEFI: the log to the boot device */
+	efinet_send(cfg, log_bytes); /* send=: the log to the collector */
 	exit_begin(EXIT_SUCCESS_CODE);
 	qr_hold(); /* the summary and the QR code pages in turn, when there are pages */
 	halt_forever();

@@ -12,6 +12,7 @@
 #include "../kernel/console.h"
 #include "../kernel/cpu.h"
 #include "../kernel/efi.h"
+#include "../kernel/efinet.h"
 #include "../kernel/exit.h"
 #include "../kernel/qr.h"
 #include "../kernel/quiet.h"
@@ -279,14 +280,17 @@ static int console_rows(int chars, int cols)
 }
 
 /* The lines the console prints below the end screen after it, their
- * longest lengths in characters into chars[0..1]: under UEFI with save=
- * on the save: line (kernel/efi.h), then the halt line (kernel/exit.h).
+ * longest lengths in characters into chars[0..2]: under UEFI with save=
+ * on the save: line (kernel/efi.h), with send= (or after a network boot)
+ * the send: line (kernel/efinet.h), then the halt line (kernel/exit.h).
  * Returns how many. */
 static int after_lines(const struct config *cfg, int *chars)
 {
 	int n = 0;
 	if (efi_booted() && cfg->save)
 		chars[n++] = EFI_SAVE_LINE_MAX;
+	if (efinet_line_expected(cfg))
+		chars[n++] = EFINET_SEND_LINE_MAX;
 	chars[n++] = EXIT_HALT_LINE_MAX;
 	return n;
 }
@@ -297,7 +301,7 @@ static int after_lines(const struct config *cfg, int *chars)
  * below them, so that nothing scrolls the summary's first rows away. */
 static int summary_rows(const struct config *cfg, const char *final_line)
 {
-	int rows = console_screen_rows(), cols = console_screen_cols(), chars[2];
+	int rows = console_screen_rows(), cols = console_screen_cols(), chars[3];
 	if (!rows || !cols)
 		rows = 25, cols = 80;
 	int width = cols > SCREEN_TEXT_COLS ? SCREEN_TEXT_COLS : cols;
@@ -669,7 +673,7 @@ void bench_screen_summary(const struct config *cfg, const struct cpu_info *cpu, 
 		screen_note(marks);
 	}
 	kprintf("%s\n", final_line);
-	int after[2], nafter = after_lines(cfg, after);
+	int after[3], nafter = after_lines(cfg, after);
 	screen_qr(cfg, cpu, r, final_line, has_ucode, ucode, after, nafter);
 	console_set_serial(1);
 }

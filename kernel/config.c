@@ -178,6 +178,7 @@ static const struct cfg_key keys[] = {
 	  .accepted = "keep, base, max or a ratio 1..255 (pstate=24)", .object = &cfg.pstate },
 	{ .name = "sweep", .type = CFG_CHOICE, .choices = sweep_words, .value = &cfg.sweep },
 	{ .name = "plan", .type = CFG_TEXT, .max = sizeof cfg.plan - 1, .value = (uint64_t *)cfg.plan },
+	{ .name = "send", .type = CFG_TEXT, .max = sizeof cfg.send - 1, .value = (uint64_t *)cfg.send },
 	{ .name = "identity", .type = CFG_CHOICE, .choices = identity_words, .value = &cfg.identity },
 	{ .name = "test.smbios_corrupt", .type = CFG_CHOICE, .choices = smbios_corrupt_words,
 	  .value = &cfg.test_smbios_corrupt, .internal = 1 },
@@ -203,12 +204,39 @@ static const struct config_choices *choices;
 static struct cfg_line boot_line;
 static uint64_t all_workloads_mask; /* the registered workloads' bits ("none"'s not among them) */
 
+static int strcmp_eq(const char *a, const char *b);
+
+/* send= read as a URL (lib/url.h): send_on and send_url; a value that is
+ * not one is a problem, said (when say) with what is wrong, and send is
+ * off. Returns the problems (0 or 1). */
+static int check_send(cfg_report_fn report, void *ctx, int say)
+{
+	cfg.send_on = 0;
+	if (!cfg.send[0] || strcmp_eq(cfg.send, "off"))
+		return 0;
+	enum url_error e = url_parse(cfg.send, strlen(cfg.send), &cfg.send_url);
+	if (e == URL_OK) {
+		cfg.send_on = 1;
+		return 0;
+	}
+	if (say) {
+		char msg[320];
+		fmt_format(msg, sizeof msg, "config: send=%.120s is not a URL the run can send to: %s "
+			   "(http://HOST[:PORT][/PATH][?token=T], or off); nothing is sent", cfg.send,
+			   url_error_text(e));
+		report(ctx, msg);
+	}
+	return say; /* counted once, at boot */
+}
+
 /* The keys checked against each other after a parse: a dump= beyond the
  * last ensemble (ensembles are numbered 0..ensembles-1) is turned off, one
- * message to report. "none" among workloads= selects nothing. Returns the
- * problems (0 or 1). */
-static int check_together(cfg_report_fn report, void *ctx)
+ * message to report. "none" among workloads= selects nothing. send= read
+ * (check_send; said only when say: the boot's layers, not again for each
+ * experiment). Returns the problems. */
+static int check_together(cfg_report_fn report, void *ctx, int say)
 {
+	int problems = check_send(report, ctx, say);
 	cfg.workloads &= all_workloads_mask; /* "none" selects nothing */
 	if (cfg.dump != CFG_OFF && cfg.dump >= cfg.ensembles) {
 		char msg[160];
@@ -217,9 +245,9 @@ static int check_together(cfg_report_fn report, void *ctx)
 			   (unsigned long long)cfg.ensembles, (unsigned long long)(cfg.ensembles - 1));
 		report(ctx, msg);
 		cfg.dump = CFG_OFF;
-		return 1;
+		problems++;
 	}
-	return 0;
+	return problems;
 }
 
 /* Every key at its default (README "Boot parameters"). */
@@ -239,7 +267,8 @@ static void set_defaults(const struct config_choices *ch)
 	cfg.save = 1;
 	cfg.test_efi_watchdog = 0;
 	cfg.test_acpi_corrupt[0] = '\0';
-	cfg.code[0] = cfg.init[0] = cfg.cpus[0] = cfg.events[0] = cfg.plan[0] = '\0';
+	cfg.code[0] = cfg.init[0] = cfg.cpus[0] = cfg.events[0] = cfg.plan[0] = cfg.send[0] = '\0';
+	cfg.send_on = 0;
 	cfg.identity = IDENTITY_SHORT;
 	cfg.test_smbios_corrupt = SMBIOS_CORRUPT_NONE;
 	cfg.unroll = 1;
@@ -283,7 +312,7 @@ const struct config *config_parse(const struct cfg_line *line, const struct conf
 	console_msgs.used = config_msgs.used = 0;
 	console_msgs.dropped = config_msgs.dropped = 0;
 	cfg.problems = cfg_parse_line(line, keys, (int)(sizeof keys / sizeof keys[0]), 0, keep, &config_msgs);
-	cfg.problems += check_together(keep, &config_msgs);
+	cfg.problems += check_together(keep, &config_msgs, 1);
 	return &cfg;
 }
 
@@ -338,7 +367,7 @@ int config_plan_defaults(const char *words, const char *prefix)
 		return 0;
 	struct plan_report pr = { prefix, keep, &config_msgs };
 	int n = cfg_parse(words, keys, (int)(sizeof keys / sizeof keys[0]), plan_report, &pr);
-	n += check_together(plan_report, &pr);
+	n += check_together(plan_report, &pr, 1);
 	cfg.problems += n;
 	return n;
 }
@@ -399,7 +428,7 @@ const struct config *config_plan_experiment(const char *defaults, const char *wo
 	if (console_msgs.used < sizeof console_msgs.text)
 		console_msgs.text[console_msgs.used] = '\0';
 	n += cfg_parse(exp_room ? exp_words : "", keys, (int)(sizeof keys / sizeof keys[0]), plan_report, &pr);
-	n += check_together(plan_report, &pr);
+	n += check_together(plan_report, &pr, 0);
 	cfg.problems = boot_problems + n;
 	if (problems)
 		*problems = n;
@@ -523,6 +552,10 @@ void config_print(void)
 	int plan = cfg.plan[0] && strcmp_eq(cfg.plan, "off") == 0;
 	if (plan) /* only with plan= (README "Running a plan"): a run without one prints what it always did */
 		kprintf("config: plan=%s\n", cfg.plan);
+	char send[URL_TEXT_MAX];
+	url_text(&cfg.send_url, 0, send, sizeof send);
+	if (cfg.send_on) /* only with send= (README "Sending the results"); the token never printed */
+		kprintf("config: send=%s%s\n", send, cfg.send_url.token[0] ? " (with its token)" : "");
 	if (config_json()) {
 		struct rec r;
 		rec_begin(&r, "config");
@@ -549,6 +582,8 @@ void config_print(void)
 		rec_str(&r, "sweep", config_sweep_word(cfg.sweep));
 		if (plan)
 			rec_str(&r, "plan", cfg.plan);
+		if (cfg.send_on)
+			rec_str(&r, "send", send);
 		rec_str(&r, "identity", identity_words[cfg.identity]);
 		rec_end(&r);
 	}

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include "console.h"
+#include "../lib/url.h"
 
 /* output= (README "Boot parameters"): human lines only; records only;
  * both, with compact ensemble records (the default); both, every record in
@@ -120,6 +121,9 @@ struct config {
 	char plan[64];       /* plan=FILE: the plan file's name on the boot device (under UEFI)
 			      * or a module's string (GRUB module2, QEMU -initrd);
 			      * "" or "off": no plan (kernel/planfile.h, bench/plan.h) */
+	char send[URL_TEXT_MAX + 1]; /* send= as given: "" (not given), "off", or a URL */
+	struct url send_url; /* send='s URL, parsed (lib/url.h); valid when send_on */
+	int send_on;         /* 1: send= gave a valid URL (kernel/efinet.h sends the log there) */
 	uint64_t identity;   /* enum identity_mode: SMBIOS serial numbers left out, or shown */
 	uint64_t test_smbios_corrupt; /* test only: enum smbios_corrupt */
 	int problems;        /* command-line problems: config_parse's and its users' */

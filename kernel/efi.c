@@ -6,6 +6,7 @@
  * x64 convention (UEFI 2.x 2.3.4.2; GCC's ms_abi attribute). */
 #include <stddef.h>
 #include "efi.h"
+#include "efitypes.h"
 #include "clocks.h"
 #include "console.h"
 #include "cpu.h"
@@ -23,15 +24,6 @@
 #include "../lib/planpath.h"
 #include "../lib/resultname.h"
 #include "../lib/string.h"
-
-#define EFIAPI __attribute__((ms_abi))
-typedef uint64_t efi_status;
-
-struct efi_guid {
-	uint32_t a;
-	uint16_t b, c;
-	uint8_t d[8];
-};
 
 struct efi_file;
 typedef efi_status(EFIAPI *efi_file_open)(struct efi_file *self, struct efi_file **out, const uint16_t *name,
@@ -75,49 +67,6 @@ struct efi_timer_arch { /* EFI_TIMER_ARCH_PROTOCOL, PI 1.7 vol. 2 12.10 */
 	efi_status(EFIAPI *get_timer_period)(struct efi_timer_arch *self, uint64_t *period);
 };
 
-struct efi_boot_services { /* EFI_BOOT_SERVICES, 4.4 */
-	uint8_t hdr[24];
-	void *raise_tpl, *restore_tpl;
-	efi_status(EFIAPI *allocate_pages)(uint32_t type, uint32_t memory_type, uint64_t pages, uint64_t *addr);
-	void *free_pages;
-	efi_status(EFIAPI *get_memory_map)(uint64_t *size, void *map, uint64_t *key, uint64_t *desc_size,
-					   uint32_t *desc_version);
-	void *allocate_pool, *free_pool;
-	void *create_event, *set_timer, *wait_for_event, *signal_event, *close_event, *check_event;
-	void *install_protocol, *reinstall_protocol, *uninstall_protocol;
-	efi_status(EFIAPI *handle_protocol)(void *handle, const struct efi_guid *guid, void **iface);
-	void *reserved, *register_protocol_notify, *locate_handle, *locate_device_path, *install_config_table;
-	void *load_image, *start_image, *exit, *unload_image, *exit_boot_services;
-	void *get_next_monotonic_count, *stall;
-	efi_status(EFIAPI *set_watchdog_timer)(uint64_t timeout_s, uint64_t code, uint64_t data_size, uint16_t *data);
-	void *connect_controller, *disconnect_controller, *open_protocol, *close_protocol, *open_protocol_info;
-	void *protocols_per_handle, *locate_handle_buffer;
-	efi_status(EFIAPI *locate_protocol)(const struct efi_guid *guid, void *registration, void **iface);
-};
-_Static_assert(offsetof(struct efi_boot_services, allocate_pages) == 40 &&
-		       offsetof(struct efi_boot_services, get_memory_map) == 56 &&
-		       offsetof(struct efi_boot_services, handle_protocol) == 152 &&
-		       offsetof(struct efi_boot_services, set_watchdog_timer) == 256 &&
-		       offsetof(struct efi_boot_services, locate_protocol) == 320,
-	       "EFI_BOOT_SERVICES layout");
-
-struct efi_system_table { /* EFI_SYSTEM_TABLE, 4.3 */
-	uint64_t signature;
-	uint32_t revision, header_size, crc32, reserved;
-	const uint16_t *firmware_vendor;
-	uint32_t firmware_revision;
-	void *con_in_handle, *con_in, *con_out_handle;
-	struct {
-		void *reset;
-		efi_status(EFIAPI *output_string)(void *self, const uint16_t *s);
-	} *con_out;
-	void *stderr_handle, *stderr_out, *runtime_services;
-	struct efi_boot_services *boot_services;
-};
-_Static_assert(offsetof(struct efi_system_table, con_out) == 64 &&
-		       offsetof(struct efi_system_table, boot_services) == 96,
-	       "EFI_SYSTEM_TABLE layout");
-#define EFI_SYSTEM_TABLE_SIGNATURE 0x5453595320494249ull /* "IBI SYST" */
 
 _Static_assert(offsetof(struct efi_cpu_state, cr0) == 8 && offsetof(struct efi_cpu_state, xcr0) == 32 &&
 		       offsetof(struct efi_cpu_state, rsp) == 48 && offsetof(struct efi_cpu_state, cs) == 56 &&
@@ -131,6 +80,8 @@ static const struct efi_guid simple_fs_guid = { 0x964E5B22, 0x6459, 0x11d2,
 						{ 0x8E, 0x39, 0x00, 0xA0, 0xC9, 0x69, 0x72, 0x3B } };
 static const struct efi_guid file_info_guid = { 0x09576E92, 0x6D3F, 0x11d2,
 						{ 0x8E, 0x39, 0x00, 0xA0, 0xC9, 0x69, 0x72, 0x3B } };
+static const struct efi_guid pxe_base_code_guid = { 0x03C4E603, 0xAC28, 0x11d3,
+						    { 0x9A, 0x2D, 0x00, 0x90, 0x27, 0x3F, 0xC1, 0x4D } };
 static const struct efi_guid timer_arch_guid = { 0x26BACCB3, 0x6F42, 0x11D4,
 						 { 0xBC, 0xE7, 0x00, 0x80, 0xC7, 0x3C, 0x88, 0x81 } };
 
@@ -168,6 +119,7 @@ static struct {
 	uint16_t pic;
 	struct lapic_saved lapic;
 	uint64_t tsc_entry; /* the TSC at efi_early */
+	void *pxe;          /* the boot device's EFI_PXE_BASE_CODE_PROTOCOL, or 0 */
 } eb;
 
 static uint8_t mmap_buf[65536] __attribute__((aligned(8)));
@@ -361,6 +313,11 @@ uint64_t efi_early(uint64_t info_phys)
 			eb.timer_arch = 0;
 	}
 	plan_read_early(info);
+	/* a network boot: the boot device's EFI_PXE_BASE_CODE_PROTOCOL (kernel/efinet.c) */
+	struct efi_loaded_image *li = 0;
+	if (bs->handle_protocol(eb.image, &loaded_image_guid, (void **)&li) != EFI_SUCCESS || !li ||
+	    bs->handle_protocol(li->device_handle, &pxe_base_code_guid, &eb.pxe) != EFI_SUCCESS)
+		eb.pxe = 0;
 	return 0;
 }
 
@@ -387,8 +344,7 @@ void efi_boot_info(struct boot_info *bi)
 		bi->mmap[bi->nmmap++] = (struct mmap_entry){ eb.ap_page, EFI_PAGE_SIZE, MMAP_AVAILABLE };
 }
 
-/* "EFI_X" or "status 0x..." into buf. */
-static const char *status_text(char *buf, size_t size, efi_status s)
+const char *efi_status_text(char *buf, size_t size, uint64_t s)
 {
 	const char *n = efi_status_name(s);
 	if (n)
@@ -410,7 +366,7 @@ void efi_report(void)
 	kprintf("efi: UEFI %u.%u, firmware \"%s\" revision 0x%x; boot services kept (multiboot2 tags 7 and 18); "
 		"SetWatchdogTimer(0): %s (the firmware's 5-minute watchdog off)\n",
 		eb.st->revision >> 16, (eb.st->revision & 0xFFFF) / 10, eb.vendor, eb.st->firmware_revision,
-		status_text(a, sizeof a, eb.watchdog));
+		efi_status_text(a, sizeof a, eb.watchdog));
 	if (eb.ntaken)
 		kprintf("efi: memory: GetMemoryMap %llu descriptors of %llu bytes, %llu MiB conventional in %llu ranges; "
 			"taken with AllocatePages (EfiLoaderData): 0x%llx-0x%llx (%llu MiB); the rest stays the "
@@ -422,21 +378,21 @@ void efi_report(void)
 			(unsigned long long)(eb.taken[0].length >> 20));
 	else
 		kprintf("efi: memory: NONE taken (GetMemoryMap: %s, %llu bytes; AllocatePages: %s): no sample "
-			"buffers\n", status_text(a, sizeof a, eb.mmap), (unsigned long long)eb.mmap_bytes,
-			status_text(b, sizeof b, eb.take));
+			"buffers\n", efi_status_text(a, sizeof a, eb.mmap), (unsigned long long)eb.mmap_bytes,
+			efi_status_text(b, sizeof b, eb.take));
 	if (eb.ap_page)
 		kprintf("efi: the other CPUs' start-up page: 0x%llx (%s)\n", (unsigned long long)eb.ap_page,
 			eb.ap_page_status == EFI_SUCCESS ? "AllocatePages, EfiLoaderData"
 							 : "the loader's EfiLoaderData, outside its boot information");
 	else
 		kprintf("efi: no start-up page below 0x%llx for the other CPUs (AllocatePages: %s)\n",
-			AP_PAGE_MAX + 1, status_text(a, sizeof a, eb.ap_page_status));
+			AP_PAGE_MAX + 1, efi_status_text(a, sizeof a, eb.ap_page_status));
 	if (eb.timer_arch)
 		kprintf("efi: the firmware's timer: period %llu x 100 ns (EFI_TIMER_ARCH_PROTOCOL); stopped for the "
 			"run, restarted before the log is written\n", (unsigned long long)eb.timer_period);
 	else
 		kprintf("efi: the firmware's timer: unknown (EFI_TIMER_ARCH_PROTOCOL: %s): its 8259 masks and "
-			"local APIC are restored, the period not\n", status_text(c, sizeof c, eb.timer));
+			"local APIC are restored, the period not\n", efi_status_text(c, sizeof c, eb.timer));
 }
 
 void efi_save_before_final(int save)
@@ -454,7 +410,51 @@ void efi_save_before_final(int save)
 			"(or a loader that ended the firmware's boot services)");
 }
 
-/* The write, step by step, on the firmware's state (efi_call_firmware). */
+/* fn(arg) on the firmware's state (efi_firmware_run): its timer period
+ * first. */
+struct fw_run {
+	uint64_t (*fn)(void *);
+	void *arg;
+};
+
+static uint64_t fw_enter(void *p)
+{
+	const struct fw_run *r = p;
+	if (eb.timer_arch)
+		eb.timer_arch->set_timer_period(eb.timer_arch, eb.timer_period);
+	return r->fn(r->arg);
+}
+
+uint64_t efi_firmware_run(uint64_t (*fn)(void *), void *arg)
+{
+	struct fw_run r = { fn, arg };
+	console_flush();
+	/* The firmware's timers and interrupt controllers as it had them, then
+	 * its CPU state and its timer period (fw_enter). */
+	watchdog_release();
+	lapic_restore(&eb.lapic);
+	pic_set_masks(eb.pic);
+	uint64_t ret = efi_call_firmware(fw_enter, &r);
+	pic_mask_all(); /* nothing of the firmware's timer while the end screen holds */
+	return ret;
+}
+
+struct efi_system_table *efi_system_table(void)
+{
+	return efi_booted() ? eb.st : 0;
+}
+
+void *efi_image_handle(void)
+{
+	return eb.image;
+}
+
+void *efi_boot_pxe(void)
+{
+	return efi_booted() ? eb.pxe : 0;
+}
+
+/* The write, step by step, on the firmware's state (efi_firmware_run). */
 struct save_job {
 	const char *id;
 	const struct logbuf *log;
@@ -488,8 +488,6 @@ static uint64_t fw_write(void *arg)
 	efi_status s;
 
 	bs->set_watchdog_timer(j->watchdog_s, 0, 0, 0);
-	if (eb.timer_arch)
-		eb.timer_arch->set_timer_period(eb.timer_arch, eb.timer_period);
 	if ((s = bs->handle_protocol(eb.image, &loaded_image_guid, (void **)&li)) != EFI_SUCCESS || !li)
 		FAIL("HandleProtocol(EFI_LOADED_IMAGE_PROTOCOL)", s);
 	if ((s = bs->handle_protocol(li->device_handle, &simple_fs_guid, (void **)&fs)) != EFI_SUCCESS || !fs)
@@ -579,9 +577,7 @@ out_keep:
 	return 0;
 }
 
-/* 1 on the bootstrap processor (IA32_APIC_BASE.BSP, SDM Vol. 3A 11.4.4),
- * or where the MSR cannot be read (no local APIC: no other CPU). */
-static int on_boot_cpu(void)
+int efi_on_boot_cpu(void)
 {
 	uint64_t base;
 	return rdmsr_safe(MSR_APIC_BASE, &base) || (base & APIC_BASE_BSP);
@@ -592,7 +588,7 @@ void efi_save_log(int save, const char *run_id, uint64_t test_watchdog_s)
 	static int tried;
 	if (!efi_booted() || !save || tried++)
 		return;
-	if (!on_boot_cpu()) {
+	if (!efi_on_boot_cpu()) {
 		kprintf("save: NOT written: the run ended on a CPU other than the boot CPU (IA32_APIC_BASE.BSP=0), "
 			"and UEFI's boot services are the boot CPU's only; the serial log, the screen and its QR code "
 			"are as they are\n");
@@ -606,14 +602,7 @@ void efi_save_log(int save, const char *run_id, uint64_t test_watchdog_s)
 	if (hz)
 		fmt_format(took, sizeof took, "; the firmware's watchdog off for the run's %llu s (TSC)",
 			   (unsigned long long)(ticks / hz));
-	console_flush();
-	/* The firmware's timers and interrupt controllers as it had them, then
-	 * its CPU state and its timer period (fw_write). */
-	watchdog_release();
-	lapic_restore(&eb.lapic);
-	pic_set_masks(eb.pic);
-	efi_call_firmware(fw_write, &j);
-	pic_mask_all(); /* nothing of the firmware's timer while the end screen holds */
+	efi_firmware_run(fw_write, &j);
 
 	char a[32];
 	if (!j.step && log->total > log->kept)
@@ -629,7 +618,7 @@ void efi_save_log(int save, const char *run_id, uint64_t test_watchdog_s)
 		if (j.mismatch)
 			fmt_format(cmp, sizeof cmp, " (byte %llu differs)", (unsigned long long)(j.mismatch - 1));
 		kprintf("save: NOT written: %s%s returned %s%s%s%s; the serial log, the screen and its QR code are "
-			"as they are\n", j.step, cmp, status_text(a, sizeof a, j.status), *meaning ? ": " : "", meaning,
+			"as they are\n", j.step, cmp, efi_status_text(a, sizeof a, j.status), *meaning ? ": " : "", meaning,
 			j.written && j.name[0] ? (j.deleted ? " (the partial file was deleted)"
 							   : " (a partial .part file may remain)")
 					       : "");

@@ -13,6 +13,7 @@
 #ifndef KERNEL_EFI_H
 #define KERNEL_EFI_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "multiboot.h"
 
@@ -120,6 +121,42 @@ void efi_save_before_final(int save);
  * tests only) the firmware's watchdog armed for that many seconds before
  * the write, as if the kernel had left it on. */
 void efi_save_log(int save, const char *run_id, uint64_t test_watchdog_s);
+/* efi_firmware_run - fn(arg) on the firmware's own state, for a call into
+ * its boot services after the run (efi_save_log's write, kernel/efinet.c's
+ * send): the serial port flushed (console_flush), the kernel's watchdog
+ * released (watchdog_release), the local APIC and the 8259 masks as the
+ * firmware left them (efi_boot_info), its CPU state and interrupts
+ * (boot/efi.asm efi_call_firmware: its timer interrupts tick while fn
+ * runs, as its drivers need), its timer period again
+ * (EFI_TIMER_ARCH_PROTOCOL.SetTimerPeriod, PI 1.7 vol. 2 12.10); back on
+ * the kernel's state, the 8259 masked again. Returns fn's value. Only
+ * under UEFI (efi_booted), on the boot CPU (efi_on_boot_cpu), after the
+ * measurement: the firmware's interrupts would disturb it. */
+uint64_t efi_firmware_run(uint64_t (*fn)(void *), void *arg);
+
+/* efi_system_table - the firmware's EFI_SYSTEM_TABLE (kernel/efitypes.h),
+ * or NULL when efi_booted is 0; efi_image_handle - the EFI image handle
+ * GRUB was loaded as (multiboot2 tag 20), or NULL. */
+struct efi_system_table *efi_system_table(void);
+void *efi_image_handle(void);
+
+/* efi_boot_pxe - the EFI_PXE_BASE_CODE_PROTOCOL (UEFI 2.x 24.3) of the
+ * device GRUB was loaded from (EFI_LOADED_IMAGE_PROTOCOL.DeviceHandle,
+ * HandleProtocol at efi_early): non-NULL after a network boot; NULL after
+ * a boot from a stick or CD, or not under UEFI. Its Mode is read on the
+ * firmware's state only (kernel/efinet.c). */
+void *efi_boot_pxe(void);
+
+/* efi_on_boot_cpu - 1 on the bootstrap processor (IA32_APIC_BASE.BSP, SDM
+ * Vol. 3A 11.4.4), or where the MSR cannot be read (no local APIC: no
+ * other CPU); UEFI's boot services are the boot CPU's only. */
+int efi_on_boot_cpu(void);
+
+/* efi_status_text - "EFI_NOT_FOUND" (lib/efistatus.h's name), or "status
+ * 0x..." for a value without one, into buf[0..size-1]; returns the name
+ * or buf. */
+const char *efi_status_text(char *buf, size_t size, uint64_t status);
+
 /* The longest save: line efi_save_log prints, in characters, with room
  * to spare: "NOT written" with its longest step (66), byte (36), status
  * (25), meaning (75) and partial-file note (34) is 328; the others are

@@ -17,10 +17,18 @@ static const char *const warnings[] = {
 	"EFI_WARN_BUFFER_TOO_SMALL", "EFI_WARN_STALE_DATA", "EFI_WARN_FILE_SYSTEM", "EFI_WARN_RESET_REQUIRED",
 };
 
+/* The TCP protocols' own errors (UEFI 2.x 28.1.4 EFI_TCP4_PROTOCOL.Connect's
+ * and the EFI_TCP4_IO_TOKEN's status; EDK2 MdePkg/Include/Protocol/Tcp4.h:
+ * EFIERR(104..106)), which EFI_HTTP_PROTOCOL.Request passes on. */
+static const char *const tcp_errors[] = { "EFI_CONNECTION_FIN", "EFI_CONNECTION_RESET", "EFI_CONNECTION_REFUSED" };
+#define TCP_ERRORS_FIRST 104
+
 const char *efi_status_name(uint64_t status)
 {
 	if (status & EFI_ERR(0)) {
 		uint64_t n = status & ~EFI_ERR(0);
+		if (n >= TCP_ERRORS_FIRST && n < TCP_ERRORS_FIRST + sizeof tcp_errors / sizeof tcp_errors[0])
+			return tcp_errors[n - TCP_ERRORS_FIRST];
 		return n < sizeof errors / sizeof errors[0] ? errors[n] : 0;
 	}
 	return status < sizeof warnings / sizeof warnings[0] ? warnings[status] : 0;

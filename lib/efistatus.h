@@ -12,6 +12,7 @@
 #define EFI_INVALID_PARAMETER EFI_ERR(2)
 #define EFI_UNSUPPORTED EFI_ERR(3)
 #define EFI_BUFFER_TOO_SMALL EFI_ERR(5)
+#define EFI_NOT_READY EFI_ERR(6)
 #define EFI_DEVICE_ERROR EFI_ERR(7)
 #define EFI_WRITE_PROTECTED EFI_ERR(8)
 #define EFI_OUT_OF_RESOURCES EFI_ERR(9)
@@ -21,9 +22,15 @@
 #define EFI_MEDIA_CHANGED EFI_ERR(13)
 #define EFI_NOT_FOUND EFI_ERR(14)
 #define EFI_ACCESS_DENIED EFI_ERR(15)
+#define EFI_NO_MAPPING EFI_ERR(17)
+#define EFI_TIMEOUT EFI_ERR(18)
+#define EFI_HTTP_ERROR EFI_ERR(35)
+#define EFI_CONNECTION_RESET EFI_ERR(105)   /* EFI_TCP4_PROTOCOL's, UEFI 2.x 28.1.4 */
+#define EFI_CONNECTION_REFUSED EFI_ERR(106) /* EFI_TCP4_PROTOCOL's */
 
 /* efi_status_name - "EFI_SUCCESS", "EFI_WRITE_PROTECTED", ... for the
- * status codes of Appendix D (errors 1-35, warnings 1-7); 0 for any other
+ * status codes of Appendix D (errors 1-35, warnings 1-7) and the TCP
+ * protocols' EFI_CONNECTION_FIN, _RESET, _REFUSED (104-106); 0 for any other
  * value (the caller prints it in hex). */
 const char *efi_status_name(uint64_t status);
 

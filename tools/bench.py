@@ -101,6 +101,18 @@
         umask, cmask, flags, counters and the IA32_PERFEVTSELx or PERF_CTL
         value, those whose name holds WORD with --search. Exit 1 when no
         table is selected, 2 on a malformed --cpu.
+    bench.py serve [--port N] [--bind ADDR] [--db FILE] [--token T] [--max-bytes N]
+        The lab's collector (README "A rack: results over the network"):
+        an HTTP server (waitress, Debian's python3-waitress) on ADDR:N
+        (default 0.0.0.0:8080, send='s default port; N 0: a free one) that
+        stores each POSTed log in the database (default lab.sqlite; made
+        when missing) as store does, and keeps it in FILE's folder -logs/;
+        the answer is JSON (201 stored, 200 already there, 400 not a bench
+        log or truncated or invalid, 401 without --token's T, 413 over
+        --max-bytes, default 64 MiB). GET /: the lab's page, the runs
+        newest first, updating by itself; /runs: the same as JSON;
+        /runs/R3/report, /runs/R3/compare. One line per request on standard
+        error. Runs until interrupted; exit 1 when it cannot start.
 
 Figures need matplotlib (Debian: python3-matplotlib, for /usr/bin/python3):
 when the Python running bench.py lacks it, bench.py runs itself again with
@@ -116,7 +128,8 @@ docs/RECORDS.md, "Machine-readable output"; tools/benchlog/ reads it.
 # logs are read by tools/benchlog/, QR codes by tools/benchqr.py; the
 # database is tools/benchdb.py, the figures tools/benchplot.py, capture
 # tools/benchcapture.py, asm tools/benchasm.py, plan tools/benchplanasm.py (the
-# format: tools/benchplan.py), events tools/mkevents.py.
+# format: tools/benchplan.py), events tools/mkevents.py, serve tools/benchserve.py
+# (its application tools/benchserveapp.py, its page tools/benchservepage.py).
 import argparse
 import os
 import sys
@@ -130,6 +143,8 @@ import benchlog  # noqa: E402
 import benchplan  # noqa: E402
 import benchplanasm  # noqa: E402
 import benchqr  # noqa: E402
+import benchserve  # noqa: E402
+import benchserveapp  # noqa: E402
 import mkevents  # noqa: E402
 import benchtable  # noqa: E402
 import benchplantext  # noqa: E402
@@ -486,6 +501,32 @@ def cmd_capture(args):
     return benchcapture.main(args)
 
 
+def cmd_serve(args):
+    return benchserve.main(args)
+
+
+def with_waitress(argv):
+    """For serve: when this Python lacks waitress, run bench.py again with
+    the first of benchplot.CANDIDATES that has it (Debian's python3-waitress
+    is for /usr/bin/python3), saying so; or say how to get it (exit 1)."""
+    import benchplot
+    try:
+        import waitress  # noqa: F401
+        return None
+    except ImportError:
+        pass
+    other = None if os.environ.get(REEXEC) else benchplot.other_python(module="waitress")
+    if other:
+        print(f"bench.py: waitress is not available to {sys.executable}: running with {other}, which has it",
+              file=sys.stderr)
+        sys.stderr.flush()
+        os.execve(other, [other, os.path.abspath(__file__)] + list(argv), dict(os.environ, **{REEXEC: other}))
+    print(f"bench.py serve: waitress is not available to {sys.executable}, nor to any of "
+          f"{', '.join(benchplot.CANDIDATES)}: install it (Debian, Ubuntu: apt-get install python3-waitress; "
+          "tools/deps.sh does)", file=sys.stderr)
+    return 1
+
+
 # Set in the environment of bench.py run again by with_matplotlib: the
 # Python it chose, so that it is not looked for twice.
 REEXEC = "BENCH_PY_MATPLOTLIB"
@@ -512,7 +553,8 @@ def with_matplotlib(argv):
 def main(argv=None):
     p = argparse.ArgumentParser(prog="bench.py", description=__doc__.split("\n", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = p.add_subparsers(dest="command", metavar="{capture,report,qr,compare,store,table,plot,asm,plan,events}")
+    sub = p.add_subparsers(dest="command",
+                           metavar="{capture,report,qr,compare,store,table,plot,asm,plan,events,serve}")
     sub.required = True
     c = sub.add_parser("capture", help="save a run's serial output until its final line")
     c.add_argument("source", nargs="?", choices=["-"], help="'-': standard input (the default)")
@@ -596,10 +638,23 @@ def main(argv=None):
                    help="default: amd for families 17H, 19H, 1AH, hygon for 18H, else intel")
     e.add_argument("--search", help="only events whose name holds WORD (any case)")
     e.set_defaults(func=cmd_events)
+    v = sub.add_parser("serve", help="the lab's collector: stores POSTed logs, shows the runs on a page")
+    v.add_argument("--port", type=int, default=benchserve.DEFAULT_PORT,
+                   help=f"TCP port (default {benchserve.DEFAULT_PORT}, send='s default; 0: a free one)")
+    v.add_argument("--bind", default=benchserve.DEFAULT_BIND,
+                   help=f"the address to listen on (default {benchserve.DEFAULT_BIND}: all)")
+    v.add_argument("--db", default="lab.sqlite", help="the lab database (default lab.sqlite; made when missing)")
+    v.add_argument("--token", help="refuse POSTs without ?token=T or 'Authorization: Bearer T' (401)")
+    v.add_argument("--max-bytes", type=int, default=benchserveapp.DEFAULT_MAX_BYTES,
+                   help=f"the largest body stored, in bytes (default "
+                        f"{benchserveapp.size_text(benchserveapp.DEFAULT_MAX_BYTES)}); over it: 413")
+    v.set_defaults(func=cmd_serve)
     argv = sys.argv[1:] if argv is None else argv
     args = p.parse_args(argv)
     if args.command == "plot" or (args.command == "report" and not args.no_figures):
         with_matplotlib(argv)
+    if args.command == "serve" and with_waitress(argv):
+        return 1
     if args.command == "capture" and args.device and args.source:
         p.error("capture: give either --device or '-', not both")
     for attr in ("log", "log_a", "log_b"):

@@ -52,15 +52,16 @@ def has_matplotlib():
     return True
 
 
-def other_python(candidates=CANDIDATES):
+def other_python(candidates=CANDIDATES, module="matplotlib"):
     """The path of the first of candidates (a path, or a name looked up on
-    PATH) that imports matplotlib (each tried with a 60 s timeout), or None."""
+    PATH) that imports module (matplotlib; bench.py serve asks for waitress;
+    each tried with a 60 s timeout), or None."""
     for c in candidates:
         path = shutil.which(c)
         if not path:
             continue
         try:
-            if subprocess.run([path, "-c", "import matplotlib"], stdin=subprocess.DEVNULL,
+            if subprocess.run([path, "-c", f"import {module}"], stdin=subprocess.DEVNULL,
                               capture_output=True, timeout=60).returncode == 0:
                 return path
         except (OSError, subprocess.TimeoutExpired):

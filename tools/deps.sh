@@ -28,6 +28,13 @@ REQUIRED=(
 	"/usr/lib/python3/dist-packages/matplotlib/__init__.py|python3-matplotlib"
 	# tools/bench.py capture reads a serial device with pyserial.
 	"/usr/lib/python3/dist-packages/serial/__init__.py|python3-serial"
+	# tools/bench.py serve, the lab's collector, runs on waitress; its page is
+	# tested in headless Chromium through chromedriver and selenium
+	# (tests/tools/t_serve.py).
+	"/usr/lib/python3/dist-packages/waitress/__init__.py|python3-waitress"
+	"/usr/lib/python3/dist-packages/selenium/__init__.py|python3-selenium"
+	"chromium|chromium"
+	"chromedriver|chromium-driver"
 	# The QR code of the results: the encoder linked into the kernel
 	# (kernel/qr.c), and the decoder of screen photos (tools/bench.py qr).
 	"/usr/lib/x86_64-linux-gnu/libqrcodegen.a|libqrcodegen-dev"

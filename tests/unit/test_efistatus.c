@@ -16,6 +16,10 @@ int main(void)
 	CHECK_STR(efi_status_name(0x800000000000000Full), "EFI_ACCESS_DENIED", "error 15");
 	CHECK_STR(efi_status_name(0x800000000000001Full), "EFI_END_OF_FILE", "error 31");
 	CHECK_STR(efi_status_name(0x8000000000000023ull), "EFI_HTTP_ERROR", "error 35, the last");
+	CHECK_STR(efi_status_name(EFI_CONNECTION_REFUSED), "EFI_CONNECTION_REFUSED", "TCP's error 106");
+	CHECK_STR(efi_status_name(EFI_ERR(104)), "EFI_CONNECTION_FIN", "TCP's error 104");
+	CHECK(efi_status_name(EFI_ERR(103)) == 0 && efi_status_name(EFI_ERR(107)) == 0,
+	      "no name just outside TCP's three");
 	CHECK(efi_status_name(0x8000000000000024ull) == 0, "error 36: unknown");
 	CHECK(efi_status_name(0x800000000000001Dull) == 0, "error 29: no name in Appendix D");
 	CHECK(efi_status_name(0x8000000000000000ull) == 0, "error 0: not a status");
