@@ -467,7 +467,11 @@ struct save_job {
 	int deleted;            /* the temporary file was deleted after a failure */
 };
 
-static uint8_t readback[65536];
+/* What the save reads back to compare, in chunks: taken from the firmware's
+ * pool (AllocatePool, EfiLoaderData, UEFI 2.x 7.2) during the write and
+ * given back after it, not from the image, whose size the paper-size run in
+ * 4 MiB cannot spare (t_memory_small). */
+#define READBACK_CHUNK 65536
 static uint8_t info_buf[512] __attribute__((aligned(8)));
 
 #define FAIL(what, st)                 \
@@ -485,6 +489,7 @@ static uint64_t fw_write(void *arg)
 	struct efi_simple_fs *fs = 0;
 	struct efi_file *root = 0, *dir = 0, *f = 0;
 	uint16_t w[RESULTNAME_MAX + 16];
+	uint8_t *readback = 0;
 	efi_status s;
 
 	bs->set_watchdog_timer(j->watchdog_s, 0, 0, 0);
@@ -527,8 +532,12 @@ static uint64_t fw_write(void *arg)
 		FAIL("Flush", s);
 	if ((s = f->set_position(f, 0)) != EFI_SUCCESS)
 		FAIL("SetPosition(0)", s);
+	if ((s = bs->allocate_pool(EFI_LOADER_DATA, READBACK_CHUNK, (void **)&readback)) != EFI_SUCCESS || !readback) {
+		readback = 0;
+		FAIL("AllocatePool (64 KiB to read the file back into)", s == EFI_SUCCESS ? EFI_OUT_OF_RESOURCES : s);
+	}
 	for (uint64_t at = 0; at < j->log->kept;) {
-		uint64_t chunk = j->log->kept - at < sizeof readback ? j->log->kept - at : sizeof readback;
+		uint64_t chunk = j->log->kept - at < READBACK_CHUNK ? j->log->kept - at : READBACK_CHUNK;
 		uint64_t got = chunk;
 		if ((s = f->read(f, &got, readback)) != EFI_SUCCESS)
 			FAIL("Read (reading back)", s);
@@ -568,6 +577,8 @@ out:
 		f = 0;
 	}
 out_keep:
+	if (readback)
+		bs->free_pool(readback);
 	if (f)
 		f->close(f);
 	if (dir)

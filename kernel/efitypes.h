@@ -35,7 +35,7 @@ struct efi_boot_services { /* EFI_BOOT_SERVICES, 4.4 */
 	void *free_pages;
 	efi_status(EFIAPI *get_memory_map)(uint64_t *size, void *map, uint64_t *key, uint64_t *desc_size,
 					   uint32_t *desc_version);
-	void *allocate_pool;
+	efi_status(EFIAPI *allocate_pool)(uint32_t pool_type, uint64_t size, void **buffer);
 	efi_status(EFIAPI *free_pool)(void *buffer);
 	efi_status(EFIAPI *create_event)(uint32_t type, uint64_t notify_tpl, void *notify_function, void *notify_context,
 					 efi_event *event);
