@@ -26,6 +26,7 @@
 #include "../lib/plan.h"
 #include "../lib/record.h"
 #include "../lib/string.h"
+#include "../lib/url.h"
 
 static struct plan plan;
 static int loaded; /* 1: plan_parse ran on the file's text */
@@ -217,16 +218,33 @@ static void experiment_end(int i, const struct plan_experiment *e, const struct 
 	rec_end(&r);
 }
 
+/* s on the consoles, a send= token's characters as '*' (lib/url.h). */
+static void write_masked(const char *s)
+{
+	size_t from = 0, i = 0;
+	for (; s[i]; i++) {
+		size_t len = url_secret_at(s, (size_t)-1, i);
+		if (!len)
+			continue;
+		console_write(s + from, i - from);
+		for (size_t j = 0; j < len; j++)
+			console_write("*", 1);
+		i += len - 1;
+		from = i + 1;
+	}
+	console_write(s + from, i - from);
+}
+
 static void plan_record(uint64_t log_bytes)
 {
 	const struct planfile *pf = planfile_get();
 	char crc[16];
 	fmt_format(crc, sizeof crc, "0x%08x", pf->crc32);
-	kprintf("plan: %s (%s, %llu bytes, CRC-32 %s): %d experiment%s checked, run in turn; defaults: %s; "
-		"the serial log's RAM copy holds %llu bytes\n", pf->name,
+	kprintf("plan: %s (%s, %llu bytes, CRC-32 %s): %d experiment%s checked, run in turn; defaults: ", pf->name,
 		pf->source == PLANFILE_EFI ? "read through the firmware" : "a boot module",
-		(unsigned long long)pf->bytes, crc, plan.n, plan.n == 1 ? "" : "s",
-		plan.defaults[0] ? plan.defaults : "(none)", (unsigned long long)log_bytes);
+		(unsigned long long)pf->bytes, crc, plan.n, plan.n == 1 ? "" : "s");
+	write_masked(plan.defaults[0] ? plan.defaults : "(none)");
+	kprintf("; the serial log's RAM copy holds %llu bytes\n", (unsigned long long)log_bytes);
 	struct rec r;
 	rec_begin(&r, "plan");
 	rec_str(&r, "file", pf->name);
@@ -234,7 +252,7 @@ static void plan_record(uint64_t log_bytes)
 	rec_u64(&r, "bytes", pf->bytes);
 	rec_str(&r, "crc32", crc);
 	rec_i64(&r, "experiments", plan.n);
-	rec_str(&r, "defaults", plan.defaults);
+	rec_strn_masked(&r, "defaults", plan.defaults, (size_t)-1, url_secret_at);
 	rec_end(&r);
 }
 

@@ -9,6 +9,7 @@
 #include "smbios.h"
 #include "xsave.h"
 #include "../lib/fmt.h"
+#include "../lib/url.h"
 #include "../lib/record.h"
 
 /* probe_max_basic - CPUID.00H:EAX, for lib/cpuidlimit.c. Weak: a test
@@ -82,7 +83,10 @@ void probe_print(const struct cpu_info *c, const struct boot_info *bi)
 	static char esc[4000];
 	kprintf("env: boot: multiboot%d, loader \"%s\"\n", bi->protocol,
 		bi->loader[0] ? fmt_escape(esc, sizeof esc, bi->loader, sizeof bi->loader) : "(not given)");
-	kprintf("env: command line: \"%s\"\n", fmt_escape(esc, sizeof esc, bi->cmdline, sizeof bi->cmdline));
+	/* A send= token (the lab collector's password) shown as '*' (lib/url.h). */
+	fmt_escape(esc, sizeof esc, bi->cmdline, sizeof bi->cmdline);
+	url_mask_secrets(esc, sizeof esc);
+	kprintf("env: command line: \"%s\"\n", esc);
 
 	struct rec r;
 	rec_begin(&r, "env");
@@ -105,7 +109,7 @@ void probe_print(const struct cpu_info *c, const struct boot_info *bi)
 	rec_u64(&r, "buffers_from", pool);
 	rec_i64(&r, "boot_protocol", bi->protocol);
 	rec_strn(&r, "loader", bi->loader, sizeof bi->loader);
-	rec_strn(&r, "cmdline", bi->cmdline, sizeof bi->cmdline);
+	rec_strn_masked(&r, "cmdline", bi->cmdline, sizeof bi->cmdline, url_secret_at);
 	smbios_env(&r); /* system, board, bios, system_uuid, smbios */
 	rec_end(&r);
 }

@@ -133,6 +133,34 @@ void rec_strn(struct rec *r, const char *key, const char *s, size_t n)
 	put("\"", 1);
 }
 
+void rec_strn_masked(struct rec *r, const char *key, const char *s, size_t n,
+		     size_t (*secret)(const char *s, size_t n, size_t i))
+{
+	if (!s) {
+		rec_null(r, key);
+		return;
+	}
+	static const char stars[] = "****************";
+	key_of(r, key);
+	put("\"", 1);
+	size_t from = 0, i = 0;
+	for (; i < n && s[i]; i++) {
+		size_t len = secret(s, n, i);
+		if (!len)
+			continue;
+		put_escaped(s + from, i - from);
+		for (size_t left = len; left;) {
+			size_t k = left < sizeof stars - 1 ? left : sizeof stars - 1;
+			put(stars, k);
+			left -= k;
+		}
+		i += len - 1;
+		from = i + 1;
+	}
+	put_escaped(s + from, i - from);
+	put("\"", 1);
+}
+
 void rec_str(struct rec *r, const char *key, const char *s)
 {
 	rec_strn(r, key, s, (size_t)-1);

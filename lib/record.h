@@ -60,6 +60,12 @@ void rec_null(struct rec *r, const char *key);
 void rec_str(struct rec *r, const char *key, const char *s);
 /* rec_strn - the first n bytes of s (fewer at a NUL), escaped. */
 void rec_strn(struct rec *r, const char *key, const char *s, size_t n);
+
+/* rec_strn_masked - rec_strn, but the characters secret(s, n, i) counts
+ * from each index i (e.g. url_secret_at: a send= token) written as '*',
+ * as many as there are. */
+void rec_strn_masked(struct rec *r, const char *key, const char *s, size_t n,
+		     size_t (*secret)(const char *s, size_t n, size_t i));
 /* rec_u64_or_null - v, or null when !have. */
 void rec_u64_or_null(struct rec *r, const char *key, int have, uint64_t v);
 /* rec_raw - json, a JSON value already written as text (a decimal number

@@ -236,3 +236,31 @@ size_t url_text(const struct url *u, int with_token, char *out, size_t size)
 	out[n] = '\0';
 	return n;
 }
+
+size_t url_secret_at(const char *s, size_t n, size_t i)
+{
+	static const char key[] = "?token=";
+	const size_t k = sizeof key - 1;
+	if (i < k || i > n)
+		return 0;
+	for (size_t j = 0; j < k; j++)
+		if (s[i - k + j] != key[j])
+			return 0;
+	size_t len = 0;
+	while (i + len < n && s[i + len] && token_char_ok(s[i + len]))
+		len++;
+	return len;
+}
+
+size_t url_mask_secrets(char *s, size_t n)
+{
+	size_t masked = 0;
+	for (size_t i = 0; i < n && s[i]; i++) {
+		size_t len = url_secret_at(s, n, i);
+		for (size_t j = 0; j < len; j++)
+			s[i + j] = '*';
+		masked += len;
+		i += len ? len - 1 : 0;
+	}
+	return masked;
+}

@@ -75,4 +75,17 @@ const char *url_error_text(enum url_error e);
  * password of the lab's collector); the request carries it. */
 size_t url_text(const struct url *u, int with_token, char *out, size_t size);
 
+/* url_secret_at - how many characters of s[0..n-1] from index i are a
+ * token (the secret of ?token=T: its unreserved characters up to the
+ * first other one), when s[i-7..i-1] is "?token=" (case as written); 0
+ * elsewhere. For lines and records that show what was typed (the
+ * command line, a plan's words): each character of a token there is
+ * printed as '*' (rec_strn_masked, url_mask_secrets), so the lab's
+ * password never reaches a log, a stick or a collector. */
+size_t url_secret_at(const char *s, size_t n, size_t i);
+
+/* url_mask_secrets - every token in s[0..n-1] (up to a NUL) overwritten
+ * with '*', in place, its length kept. Returns the characters masked. */
+size_t url_mask_secrets(char *s, size_t n);
+
 #endif

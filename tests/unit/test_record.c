@@ -138,8 +138,36 @@ static void test_no_sink(void)
 	record_set_sink(sink);
 }
 
+/* A secret: the digits after each '#'. */
+static size_t digits_after_hash(const char *s, size_t n, size_t i)
+{
+	if (i == 0 || s[i - 1] != '#')
+		return 0;
+	size_t len = 0;
+	while (i + len < n && s[i + len] >= '0' && s[i + len] <= '9')
+		len++;
+	return len;
+}
+
+static void test_masked(void)
+{
+	struct rec r;
+	reset();
+	rec_begin(&r, "env");
+	rec_strn_masked(&r, "cmdline", "a #123 \"b\" #4#56789012345678901234 #x #", (size_t)-1, digits_after_hash);
+	rec_strn_masked(&r, "cut", "#12345", 4, digits_after_hash);
+	rec_strn_masked(&r, "none", 0, 3, digits_after_hash);
+	rec_strn_masked(&r, "empty", "", 3, digits_after_hash);
+	rec_end(&r);
+	CHECK_STR(out,
+		  "{\"rec\":\"env\",\"cmdline\":\"a #*** \\\"b\\\" #*#******************** #x #\","
+		  "\"cut\":\"#***\",\"none\":null,\"empty\":\"\"}\n",
+		  "each secret character a '*', 20 of them across the 16-star pieces; the rest escaped; cut at n");
+}
+
 int main(void)
 {
+	test_masked();
 	test_fields();
 	test_escaping();
 	test_nesting();

@@ -112,5 +112,17 @@ int main(void)
 		CHECK(strcmp(url_error_text((enum url_error)e), "?") != 0, "error %d has words", e);
 	}
 	CHECK_STR(url_error_text(URL_ERROR_COUNT), "?", "a value out of range");
+	/* The token shown as '*' in lines and records of what was typed. */
+	char line[] = "send=http://10.0.2.2/?token=s3cr.t_-~ a?token= b ?token=x&y ?TOKEN=up ?token=rack-7e57";
+	CHECK_EQ_U64(url_secret_at(line, sizeof line, 28), 9, "the token after ?token=, up to the space");
+	CHECK_EQ_U64(url_secret_at(line, sizeof line, 27), 0, "not at the '='");
+	CHECK_EQ_U64(url_secret_at(line, 30, 28), 2, "cut at n");
+	CHECK_EQ_U64(url_secret_at(line, sizeof line, 3), 0, "before 7 characters, nothing");
+	CHECK_EQ_U64(url_mask_secrets(line, sizeof line), 9 + 1 + 9, "three tokens masked, 19 characters");
+	CHECK_STR(line, "send=http://10.0.2.2/?token=********* a?token= b ?token=*&y ?TOKEN=up ?token=*********",
+		  "each token's characters '*', its length kept; an empty one and ?TOKEN= left");
+	char none[] = "ensembles=2 token=abc";
+	CHECK_EQ_U64(url_mask_secrets(none, sizeof none), 0, "token= without '?' is no send= token");
+
 	return check_summary("url");
 }
