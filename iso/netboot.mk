@@ -9,9 +9,13 @@
 #                                          module; put your own plan here
 #                                          (docs/LAB.md "A plan over the
 #                                          network")
-#     boot/grub/grub.cfg                   iso/grub.cfg as it is: GRUB's root
-#                                          is the TFTP server, so the ISO's
-#                                          /boot/bench.elf paths hold
+#     boot/grub/grub.cfg                   iso/grub.cfg after a header
+#                                          (tools/benchnetboot.py) giving every
+#                                          entry send= to the collector on the
+#                                          server the machine booted from, port
+#                                          SEND_PORT, ?token=SEND_TOKEN; GRUB's
+#                                          root is the TFTP server, so the
+#                                          ISO's /boot/bench.elf paths hold
 #     boot/grub/i386-pc/core.0             BIOS PXE: the DHCP boot file name
 #     boot/grub/x86_64-efi/core.efi        UEFI PXE: the DHCP boot file name
 #
@@ -28,11 +32,21 @@
 # The UEFI image is built when grub-efi-amd64-bin is installed.
 
 NETBOOT_DIR      := $(BUILD)/netboot
+# Where the runs send their results (README "Sending the results"): by
+# default the collector (`bench.py serve --port SEND_PORT [--token
+# SEND_TOKEN]`) on the server each machine booted from; SEND=URL names
+# another, SEND=off none; NETBOOT_WORDS are more words for every entry
+# (e.g. after=reboot). Make them part of the command: make netboot
+# SEND_TOKEN=s3cret NETBOOT_WORDS=after=reboot
+SEND_PORT        ?= 8080
+SEND_TOKEN       ?=
+SEND             ?=
+NETBOOT_WORDS    ?=
 GRUB_PC_DIR      := /usr/lib/grub/i386-pc
 GRUB_EFI_DIR     := /usr/lib/grub/x86_64-efi
 
 .PHONY: netboot
-netboot: $(BUILD)/bench.elf iso/grub.cfg iso/plan.txt
+netboot: $(BUILD)/bench.elf iso/grub.cfg iso/plan.txt tools/benchnetboot.py
 	@command -v grub-mknetdir >/dev/null || { echo "netboot: grub-mknetdir is missing (Debian package grub-common)"; exit 1; }
 	@test -d $(GRUB_PC_DIR) || { echo "netboot: $(GRUB_PC_DIR) is missing (Debian package grub-pc-bin)"; exit 1; }
 	@rm -rf $(NETBOOT_DIR) && mkdir -p $(NETBOOT_DIR)/boot/grub
@@ -47,7 +61,9 @@ netboot: $(BUILD)/bench.elf iso/grub.cfg iso/plan.txt
 			{ cat $(BUILD)/grub-mknetdir.log; exit 1; }; \
 	else echo "netboot: $(GRUB_EFI_DIR) is missing (Debian package grub-efi-amd64-bin): no UEFI image"; fi
 	@cp $(BUILD)/bench.elf $(NETBOOT_DIR)/boot/bench.elf
-	@cp iso/grub.cfg $(NETBOOT_DIR)/boot/grub/grub.cfg
+	@python3 tools/benchnetboot.py iso/grub.cfg $(NETBOOT_DIR)/boot/grub/grub.cfg --port '$(SEND_PORT)' \
+		$(if $(SEND_TOKEN),--token '$(SEND_TOKEN)') $(if $(SEND),--send '$(SEND)') \
+		$(if $(NETBOOT_WORDS),--words '$(NETBOOT_WORDS)')
 	@cp iso/plan.txt $(NETBOOT_DIR)/boot/plan.txt
 	@echo "netboot: TFTP root $(NETBOOT_DIR): BIOS boot file boot/grub/i386-pc/core.0$$( \
 		[ -f $(NETBOOT_DIR)/boot/grub/x86_64-efi/core.efi ] && echo ', UEFI boot file boot/grub/x86_64-efi/core.efi')"
