@@ -78,11 +78,13 @@ def command(name, machine, append=None, image=None, cpu=None, smp=None, extra=No
             + machine_flags(name, machine, append=append, image=image, cpu=cpu, smp=smp) + (extra or []))
 
 
-def qemu(name, machine, append=None, image=None, cpu=None, smp=None, extra=None, cwd=None, timeout=None):
-    """Run QEMU (command() above; in directory cwd, if given) for the
-    machine's timeout, or timeout seconds; returns (exit status, text). The
-    log is logs/test-NAME.log: run names are unique across the tests."""
-    cmd = command(name, machine, append, image, cpu, smp, extra)
+def qemu(name, machine, append=None, image=None, cpu=None, smp=None, extra=None, cwd=None, timeout=None,
+         wrap=None):
+    """Run QEMU (command() above; in directory cwd, if given; after the
+    command prefix wrap, e.g. netns.prefix()) for the machine's timeout, or
+    timeout seconds; returns (exit status, text). The log is
+    logs/test-NAME.log: run names are unique across the tests."""
+    cmd = (wrap or []) + command(name, machine, append, image, cpu, smp, extra)
     timeout = timeout or machines.get(machine).timeout
     log_path = run_files(name) + ".log"
     try:

@@ -273,7 +273,8 @@ def test_plan_netboot_own_plan():
         f.write(PLAN)
     with open(os.path.join(mine, "boot", "grub", "grub.cfg"), "w") as f:
         f.write(example_default_cfg())
-    rc, text = qemu("plan-netboot", "ovmf-pxe", image=mine)
+    import netns
+    rc, text = qemu("plan-netboot", "ovmf-pxe", image=mine, wrap=netns.isolated())
     run = expect_complete(rc, text)
     line = FALLBACK_LINE.format(bytes=len(PLAN), crc=zlib.crc32(PLAN))
     check(line in run.lines, f"no line {line!r}; the plan: lines {plan_lines(text)[:3]}", text[-3000:])

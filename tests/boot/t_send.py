@@ -260,35 +260,132 @@ def test_send_to_bench_serve():
         check(rec["checked"] is True and rec["bytes"] == len(body), f"send record {rec}", text)
 
 
-def test_send_netboot_default_server():
-    """A UEFI network boot from `make netboot`'s root (QEMU's TFTP) with no
-    send= typed: the run is sent to the server it booted from (the PXE
-    server, 10.0.2.2 under QEMU's user network) on port 8080, through the
-    firmware's stack once GRUB's hold on the card is released. Skipped
-    when the host's port 8080 is taken (the collector's default: the test
-    cannot choose it)."""
+def netboot_root(variant, make_args=()):
+    """A TFTP root for this test: make netboot's (builds.netboot()), or,
+    with make_args, `make netboot NETBOOT_DIR=build/netboot-VARIANT ARGS`;
+    Skip without its UEFI image."""
     import os
     import builds
     import machines
     from qemu import Skip
-    root = builds.netboot()
+    if make_args:
+        import subprocess
+        root = os.path.join(builds.BUILD, f"netboot-{variant}")
+        p = builds.make(["netboot", f"NETBOOT_DIR={root}"] + list(make_args), stdout=subprocess.PIPE,
+                        stderr=subprocess.STDOUT)
+        check(p.returncode == 0, f"make netboot {' '.join(make_args)} failed", p.stdout.decode(errors="replace"))
+    else:
+        root = builds.netboot()
     if not os.path.exists(os.path.join(root, machines.PXE_BOOTFILE["ovmf"])):
         raise Skip("make netboot built no UEFI image (grub-efi-amd64-bin)")
-    try:
-        c = Collector(stored, port=8080)
-    except OSError as e:
-        raise Skip(f"the host's port 8080 is taken ({e}): the default port cannot be tested here")
-    with c:
-        rc, text = qemu("send-netboot", "ovmf-pxe", image=root)
-    expect_complete(rc, text)
-    check(len(c.requests) == 1, f"{len(c.requests)} requests reached the collector on port 8080", text[-3000:])
-    body = c.requests[0][2]
+    return root
+
+
+def in_namespace(name, root, d, fetch=()):
+    """The OVMF network boot of root (run name) in a network namespace of its
+    own (tests/boot/netns.py), `bench.py serve` on its 127.0.0.1:8080 (the
+    kernel's and make netboot's default port, never the host's) storing
+    into d/lab.sqlite; fetch: (PATH, FILE) pairs the collector answers after
+    the run. Returns (exit status, text, the collector's output)."""
+    import os
+    import netns
+    ok, why = netns.available()
+    check(ok, f"this test needs a network namespace of its own for port 8080 (the default it proves): {why}")
+    log = os.path.join(d, "serve.log")
+    rc, text = qemu(name, "ovmf-pxe", image=root,
+                    wrap=netns.prefix(os.path.join(d, "lab.sqlite"), log, fetch=fetch))
+    served = open(log, errors="replace").read() if os.path.exists(log) else "(no collector output)"
+    check(rc != netns.NO_COLLECTOR, "the collector did not start in the namespace", text + served)
+    return rc, text, served
+
+
+def arrived(text, d, served, url):
+    """The run's one send: line says url, 201 stored (new); the collector
+    kept the serial log up to the final line, byte for byte, as
+    lab-logs/RUNID.log. Returns (run ID, the kept log)."""
+    import os
+    ids = re.findall(r'"run_id":"([0-9a-f]{16})"', text)
+    check(ids, "no run_id in the log", text[-3000:])
     sends = send_lines(text)
-    check(len(sends) == 1 and sends[0].startswith(f"send: http://10.0.2.2:8080/ (the PXE server: no send= given): "
-                                                  f"{len(body)} bytes sent, 201 stored (new), CRC-32 "),
-          f"send: lines {sends}", text[-3000:])
-    check(text.encode("utf-8").find(body) >= 0 and body.split(b"\r\n")[-2].startswith(FINAL),
-          "the body is not the serial log up to the final line", text)
+    check(len(sends) == 1 and sends[0].startswith(f"send: {url}") and ", 201 stored (new), CRC-32 0x" in sends[0],
+          f"send: lines {sends}\n{served[-2000:]}", text[-3000:])
+    kept = os.path.join(d, "lab-logs", f"{ids[0]}.log")
+    check(os.path.exists(kept), f"the collector kept no {kept}\n{served[-2000:]}", text[-3000:])
+    body = open(kept, "rb").read()
+    check(body.split(b"\r\n")[-2].startswith(FINAL) and text.encode("utf-8").find(body) >= 0,
+          f"lab-logs/{ids[0]}.log ({len(body)} bytes) is not the serial log up to the final line", text[-3000:])
+    check(f"{len(body)} bytes sent" in sends[0], f"the send: line's count is not the kept log's {len(body)} bytes: "
+          f"{sends[0]}", text[-3000:])
+    return ids[0], body
+
+
+def test_send_netboot_default_server():
+    """A UEFI network boot with no send= anywhere (make netboot's root with
+    iso/grub.cfg as it is, no header): the kernel sends to the server it
+    booted from (the PXE server, 10.0.2.2 under QEMU's user network) on the
+    collector's default port 8080, through the firmware's stack once GRUB's
+    hold on the card is released; bench.py serve stores it. Port 8080 is
+    the namespace's own (tests/boot/netns.py), never the host's."""
+    import os
+    import shutil
+    import tempfile
+    import builds
+    root = netboot_root("plain", ["SEND=off"])
+    shutil.copyfile(os.path.join(builds.ROOT, "iso", "grub.cfg"), os.path.join(root, "boot", "grub", "grub.cfg"))
+    with tempfile.TemporaryDirectory() as d:
+        rc, text, served = in_namespace("send-netboot", root, d)
+        expect_complete(rc, text)
+        check("config: send=" not in text, "a send= reached the kernel, which this test's root does not give",
+              text[-3000:])
+        arrived(text, d, served, "http://10.0.2.2:8080/ (the PXE server: no send= given): ")
+
+
+def test_send_netboot_end_to_end():
+    """Issue 33's 'done when': `make netboot`'s own root, as a lab serves it
+    (its GRUB header sends to ${net_default_server}:8080, the server the
+    machine booted from), an OVMF network boot, bench.py serve on port 8080:
+    nothing typed on the machine, and the run is in the collector's
+    database and on its page (/runs: the machine's identity, its status
+    and each method's verdict; its report link answers)."""
+    import os
+    import tempfile
+    root = netboot_root("default")
+    with tempfile.TemporaryDirectory() as d:
+        runs, report = os.path.join(d, "runs.json"), os.path.join(d, "report.txt")
+        rc, text, served = in_namespace("send-netboot-e2e", root, d, fetch=[("/runs", runs), ("/runs/R1/report", report)])
+        expect_complete(rc, text)
+        check("config: send=http://10.0.2.2:8080/\r\n" in text or "config: send=http://10.0.2.2:8080/\n" in text,
+              "the config line does not show make netboot's send= (GRUB's net_default_server, 10.0.2.2)",
+              text[-3000:])
+        run_id, _ = arrived(text, d, served, "http://10.0.2.2:8080/: ")
+        page = json.loads(open(runs).read())
+        check(page["count"] == 1 and page["runs"][0]["run_id"] == run_id, f"/runs: {str(page)[:600]}")
+        r = page["runs"][0]
+        check("QEMU" in r["machine"] and r["status"] == "complete" and r["verdicts"],
+              f"/runs lacks the machine, the status or the verdicts: {str(r)[:600]}")
+        rep = open(report, errors="replace").read()
+        check(run_id in rep and "rdtscp" in rep.lower(), f"/runs/R1/report: {rep[:600]}")
+
+
+def test_send_netboot_token_and_port():
+    """`make netboot SEND_PORT=P SEND_TOKEN=T`: the GRUB header carries both
+    (send=http://${net_default_server}:P/?token=T), the collector started
+    with --token T on port P of the host stores the run; the token is never
+    printed (the config line says 'with its token')."""
+    import os
+    import sys
+    import tempfile
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+    from t_serve import Collector as Serve
+    with tempfile.TemporaryDirectory() as d:
+        with Serve(d, "--token", "rack-7e57") as c:
+            root = netboot_root("token", [f"SEND_PORT={c.port}", "SEND_TOKEN=rack-7e57"])
+            rc, text = qemu("send-netboot-token", "ovmf-pxe", image=root)
+            served = c.text()
+        expect_complete(rc, text)
+        check(f"config: send=http://10.0.2.2:{c.port}/ (with its token)" in text and "rack-7e57" not in text,
+              "the config line does not say the token without showing it", text[-3000:])
+        arrived(text, d, served, f"http://10.0.2.2:{c.port}/: ")
 
 
 def free_udp_port():
