@@ -249,8 +249,8 @@ def test_send_to_bench_serve():
         sends = send_lines(text)
         check(len(sends) == 1 and sends[0].startswith(f"send: http://10.0.2.2:{c.port}/: ")
               and ", 201 stored (new), CRC-32 0x" in sends[0], f"send: lines {sends}\n{c.text()}", text[-3000:])
-        check(status == 200 and run_id in json.dumps(runs), f"/runs ({status}) does not list {run_id}: "
-              f"{str(runs)[:300]}", text)
+        check(status == 200 and runs.get("count") == 1 and runs["runs"][0]["run_id"] == run_id,
+              f"/runs ({status}) does not list {run_id} as the one run stored: {str(runs)[:300]}", text)
         kept = os.path.join(d, "lab-logs", f"{run_id}.log")
         check(os.path.exists(kept), f"bench.py serve kept no {kept}\n{c.text()}", text)
         body = open(kept, "rb").read()
