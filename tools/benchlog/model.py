@@ -50,10 +50,16 @@ SHOWN_KINDS = ("verdict", "resolution", "recommendation", "counters", "counters_
                "latency_levels",
                # a plan run (issue 32): plan.py reads them; the machine's identity: identity.py
                "plan", "experiment", "experiment_end", "smbios", "memory_device")
+# Kinds the kernel prints after the final line, outside the record markers,
+# on the serial port only: never in the file saved or sent, nor in what
+# `bench.py capture` keeps (it stops at the final line); tools/benchlog
+# reads up to the final line, so it never meets them in a run's log
+# (docs/RECORDS.md: send, the result of send=).
+AFTER_FINAL_KINDS = ("send",)
 # Every kind the tools know: a record of another kind is noted "not known to
 # this tool: ignored" (tests/tools/t_kinds.py: every kind the kernel's
 # source prints is here).
-KNOWN_KINDS = CORE_KINDS + SHOWN_KINDS
+KNOWN_KINDS = CORE_KINDS + SHOWN_KINDS + AFTER_FINAL_KINDS
 
 
 def unit_name(unit, power=1):
