@@ -45,11 +45,18 @@ NETBOOT_WORDS    ?=
 GRUB_PC_DIR      := /usr/lib/grub/i386-pc
 GRUB_EFI_DIR     := /usr/lib/grub/x86_64-efi
 
+# A value in the shell's single quotes, whatever it holds (' as '\''):
+# tools/benchnetboot.py then says what is wrong with it.
+netboot_q = '$(subst ','\'',$(1))'
+
 .PHONY: netboot
 netboot: $(BUILD)/bench.elf iso/grub.cfg iso/plan.txt tools/benchnetboot.py
 	@command -v grub-mknetdir >/dev/null || { echo "netboot: grub-mknetdir is missing (Debian package grub-common)"; exit 1; }
 	@test -d $(GRUB_PC_DIR) || { echo "netboot: $(GRUB_PC_DIR) is missing (Debian package grub-pc-bin)"; exit 1; }
 	@rm -rf $(NETBOOT_DIR) && mkdir -p $(NETBOOT_DIR)/boot/grub
+	@python3 tools/benchnetboot.py iso/grub.cfg $(NETBOOT_DIR)/boot/grub/grub.cfg --port $(call netboot_q,$(SEND_PORT)) \
+		$(if $(SEND_TOKEN),--token $(call netboot_q,$(SEND_TOKEN))) $(if $(SEND),--send $(call netboot_q,$(SEND))) \
+		$(if $(NETBOOT_WORDS),--words $(call netboot_q,$(NETBOOT_WORDS))) || { rm -rf $(NETBOOT_DIR); exit 1; }
 	@echo "  NET   $(NETBOOT_DIR)/boot/grub/i386-pc/core.0"
 	@grub-mknetdir --net-directory=$(NETBOOT_DIR) --subdir=boot/grub -d $(GRUB_PC_DIR) \
 		--locales= --themes= --fonts= > $(BUILD)/grub-mknetdir.log 2>&1 || \
@@ -61,9 +68,6 @@ netboot: $(BUILD)/bench.elf iso/grub.cfg iso/plan.txt tools/benchnetboot.py
 			{ cat $(BUILD)/grub-mknetdir.log; exit 1; }; \
 	else echo "netboot: $(GRUB_EFI_DIR) is missing (Debian package grub-efi-amd64-bin): no UEFI image"; fi
 	@cp $(BUILD)/bench.elf $(NETBOOT_DIR)/boot/bench.elf
-	@python3 tools/benchnetboot.py iso/grub.cfg $(NETBOOT_DIR)/boot/grub/grub.cfg --port '$(SEND_PORT)' \
-		$(if $(SEND_TOKEN),--token '$(SEND_TOKEN)') $(if $(SEND),--send '$(SEND)') \
-		$(if $(NETBOOT_WORDS),--words '$(NETBOOT_WORDS)')
 	@cp iso/plan.txt $(NETBOOT_DIR)/boot/plan.txt
 	@echo "netboot: TFTP root $(NETBOOT_DIR): BIOS boot file boot/grub/i386-pc/core.0$$( \
 		[ -f $(NETBOOT_DIR)/boot/grub/x86_64-efi/core.efi ] && echo ', UEFI boot file boot/grub/x86_64-efi/core.efi')"
