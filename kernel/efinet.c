@@ -277,6 +277,33 @@ static int header_is(const char *field, const char *name)
 	return field[i] == '\0';
 }
 
+/* One EFI_HTTP_PROTOCOL.Response into msg (UEFI 2.x 29.6.2.5): a new
+ * event in *ev (the one there before closed), the token in *tok, the
+ * answer waited for EFINET_HTTP_WAIT_S seconds by the TSC (wait_event;
+ * cancelled when it does not come). Returns 0, or the step that failed
+ * ("CreateEvent", step, or waiting) with its EFI_STATUS in *st. */
+static const char *response_part(struct send_job *j, struct efi_http *http, struct efi_http_message *msg,
+				 efi_event *ev, struct efi_http_token *tok, efi_status *st, const char *step,
+				 const char *waiting)
+{
+	struct efi_boot_services *bs = efi_system_table()->boot_services;
+	if (*ev)
+		bs->close_event(*ev);
+	*ev = 0;
+	if ((*st = bs->create_event(0, EFI_TPL_CALLBACK, 0, 0, ev)) != EFI_SUCCESS) {
+		*ev = 0;
+		return "CreateEvent";
+	}
+	*tok = (struct efi_http_token){ *ev, EFI_SUCCESS, msg };
+	if ((*st = http->response(http, tok)) != EFI_SUCCESS)
+		return step;
+	if ((*st = wait_event(j, http, *ev, EFINET_HTTP_WAIT_S)) != EFI_SUCCESS) {
+		http->cancel(http, tok);
+		return waiting;
+	}
+	return 0;
+}
+
 static uint64_t fw_send(void *arg)
 {
 	struct send_job *j = arg;
@@ -394,17 +421,10 @@ static uint64_t fw_send(void *arg)
 	static struct efi_http_token resp;
 	resp_data = (struct efi_http_response_data){ 0 };
 	resp_msg = (struct efi_http_message){ &resp_data, 0, 0, sizeof j->answer - 1, j->answer };
-	if ((s = bs->create_event(0, EFI_TPL_CALLBACK, 0, 0, &resp_ev)) != EFI_SUCCESS) {
-		resp_ev = 0;
-		FAIL("CreateEvent", s);
-	}
-	resp = (struct efi_http_token){ resp_ev, EFI_SUCCESS, &resp_msg };
-	if ((s = http->response(http, &resp)) != EFI_SUCCESS)
-		FAIL("EFI_HTTP_PROTOCOL.Response", s);
-	if ((s = wait_event(j, http, resp_ev, EFINET_HTTP_WAIT_S)) != EFI_SUCCESS) {
-		http->cancel(http, &resp);
-		FAIL("EFI_HTTP_PROTOCOL.Response (waiting for the answer)", s);
-	}
+	const char *failed = response_part(j, http, &resp_msg, &resp_ev, &resp, &s, "EFI_HTTP_PROTOCOL.Response",
+					   "EFI_HTTP_PROTOCOL.Response (waiting for the answer)");
+	if (failed)
+		FAIL(failed, s);
 	if (resp.status != EFI_SUCCESS && resp.status != EFI_HTTP_ERROR)
 		FAIL("EFI_HTTP_PROTOCOL.Response (the answer)", resp.status);
 	j->status_code = resp_data.status_code < sizeof http_codes / sizeof http_codes[0]
@@ -423,19 +443,10 @@ static uint64_t fw_send(void *arg)
 		want = sizeof j->answer - 1;
 	while (has_length && j->answer_bytes < want) {
 		resp_msg = (struct efi_http_message){ 0, 0, 0, want - j->answer_bytes, j->answer + j->answer_bytes };
-		bs->close_event(resp_ev);
-		resp_ev = 0;
-		if ((s = bs->create_event(0, EFI_TPL_CALLBACK, 0, 0, &resp_ev)) != EFI_SUCCESS) {
-			resp_ev = 0;
-			FAIL("CreateEvent", s);
-		}
-		resp = (struct efi_http_token){ resp_ev, EFI_SUCCESS, &resp_msg };
-		if ((s = http->response(http, &resp)) != EFI_SUCCESS)
-			FAIL("EFI_HTTP_PROTOCOL.Response (the answer's body)", s);
-		if ((s = wait_event(j, http, resp_ev, EFINET_HTTP_WAIT_S)) != EFI_SUCCESS) {
-			http->cancel(http, &resp);
-			FAIL("EFI_HTTP_PROTOCOL.Response (waiting for the answer's body)", s);
-		}
+		failed = response_part(j, http, &resp_msg, &resp_ev, &resp, &s, "EFI_HTTP_PROTOCOL.Response (the answer's body)",
+				       "EFI_HTTP_PROTOCOL.Response (waiting for the answer's body)");
+		if (failed)
+			FAIL(failed, s);
 		if (resp.status != EFI_SUCCESS || !resp_msg.body_length)
 			FAIL("EFI_HTTP_PROTOCOL.Response (the answer's body)", resp.status);
 		j->answer_bytes += resp_msg.body_length;

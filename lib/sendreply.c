@@ -1,5 +1,6 @@
 /* lib/sendreply.c - see sendreply.h. */
 #include "sendreply.h"
+#include "hex.h"
 
 struct cursor {
 	const char *s;
@@ -87,17 +88,6 @@ static int name_is(const char *name, const char *w)
 		if (name[i] != w[i])
 			return 0;
 	return name[i] == '\0';
-}
-
-static int hex_digit(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
 }
 
 /* A decimal integer below 2^63 at c. Returns 1 and *out, 0 when the value
